@@ -1,0 +1,17 @@
+# Every dependency comes from find_package: nothing is vendored or downloaded.
+find_package(Threads REQUIRED)
+find_package(CURL 7.68 REQUIRED)
+find_package(SQLite3 3.35 REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(simdjson REQUIRED)
+find_package(fmt 8 REQUIRED)
+
+set(HERMES_HAVE_POSTGRES OFF)
+if(NOT HERMES_WITH_POSTGRES STREQUAL "OFF")
+  find_package(PostgreSQL QUIET)
+  if(PostgreSQL_FOUND)
+    set(HERMES_HAVE_POSTGRES ON)
+  elseif(HERMES_WITH_POSTGRES STREQUAL "ON")
+    message(FATAL_ERROR "HERMES_WITH_POSTGRES=ON but libpq was not found")
+  endif()
+endif()

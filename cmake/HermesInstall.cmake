@@ -1,0 +1,2 @@
+# Install rules (headers, libraries, CMake package, pkg-config file).
+include(GNUInstallDirs)

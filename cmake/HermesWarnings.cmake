@@ -1,0 +1,10 @@
+# hermes_warnings: the warning flags every hermes target compiles with.
+add_library(hermes_warnings INTERFACE)
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  target_compile_options(hermes_warnings INTERFACE -Wall -Wextra -Wpedantic)
+  if(HERMES_WERROR)
+    target_compile_options(hermes_warnings INTERFACE -Werror)
+  endif()
+elseif(MSVC)
+  target_compile_options(hermes_warnings INTERFACE /W4 $<$<BOOL:${HERMES_WERROR}>:/WX>)
+endif()

@@ -1,0 +1,177 @@
+// hermes/agent.hpp — the agent: one conversation with a model that can call tools.
+//
+//   hermes::AgentOptions options;
+//   options.model = "gpt-4.1-mini";
+//   options.base_url = "https://api.openai.com/v1";
+//   options.api_key = std::getenv("OPENAI_API_KEY");
+//   auto agent = hermes::Agent::create(options);
+//   if (!agent.ok()) { /* agent.status().message() names the bad option */ }
+//   auto answer = (*agent)->chat("What is in this directory?");
+//
+// A turn (run_conversation) appends the user message, then loops: ask the model, run the
+// tools it calls (several at once when they allow it), feed the results back, until the
+// model answers in text or the iteration budget is spent. Every message is persisted to
+// the session store as it is accepted, so a crash never loses a turn's progress.
+#pragma once
+
+#include "hermes/export.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hermes/callbacks.hpp"
+#include "hermes/context_engine.hpp"
+#include "hermes/json.hpp"
+#include "hermes/message.hpp"
+#include "hermes/provider.hpp"
+#include "hermes/session_store.hpp"
+#include "hermes/status.hpp"
+#include "hermes/tool.hpp"
+
+namespace hermes {
+
+// Configuration of an Agent. Only `model` is required.
+struct AgentOptions {
+  // --- The model ---
+  std::string model;                 // Required, e.g. "gpt-4.1-mini".
+  std::string provider;              // "openai", "openrouter", "anthropic", "custom", ...
+  std::string api_mode;              // Empty: resolved from provider and base_url.
+  std::string base_url = "https://api.openai.com/v1";
+  std::string api_key;
+  // More keys for the same provider; rotated on rate limits and auth failures.
+  std::vector<std::string> extra_api_keys;
+  // Tried in order when the primary fails for good; the primary returns next turn.
+  std::vector<ProviderConfig> fallback_providers;
+  // Use this provider instead of building one from the fields above.
+  std::shared_ptr<Provider> provider_instance;
+  HttpTimeouts timeouts;
+  std::optional<int64_t> max_tokens;
+  std::optional<double> temperature;
+  std::string reasoning_effort;
+  bool stream = true;                // Stream responses (text arrives as it is generated).
+  int max_retries = 3;               // Retries of one model call on transient failures.
+
+  // --- The loop ---
+  int max_iterations = 90;           // Model calls per turn before the summary call.
+  int max_tool_workers = 8;          // Tools of one batch run at most this many at once.
+  // Appended to the system prompt on every request; never stored.
+  std::string ephemeral_system_prompt;
+
+  // --- Tools ---
+  // The registry to take tools from; an empty registry when null.
+  std::shared_ptr<ToolRegistry> tools;
+  std::vector<std::string> enabled_toolsets;   // Empty: every toolset of the registry.
+  std::vector<std::string> disabled_toolsets;
+
+  // --- Persistence ---
+  // The hermes home (memories, skills, state.db). Empty: default_home().
+  std::string home;
+  // Where sessions are kept. When null and persist_sessions is true, the SQLite store
+  // at <home>/state.db is opened.
+  std::shared_ptr<SessionStore> session_store;
+  bool persist_sessions = true;
+  // Resume this session: its messages become the history of the next turn.
+  std::string session_id;
+  std::string source = "cli";        // Recorded on the session row.
+
+  // --- Context ---
+  // Decides when and how to compress; none when null.
+  std::shared_ptr<ContextEngine> context_engine;
+
+  Callbacks callbacks;
+};
+
+// Everything a turn produced. to_json() gives the upstream runtime's result keys.
+struct HERMES_API ConversationResult {
+  std::optional<std::string> final_response;  // The answer; nullopt when there is none.
+  std::string last_reasoning;
+  std::vector<Message> messages;   // The whole transcript after the turn.
+  int api_calls = 0;
+  bool completed = false;          // The model answered and nothing failed.
+  bool failed = false;
+  bool partial = false;
+  bool interrupted = false;
+  std::string exit_reason;         // e.g. "text_response(finish_reason=stop)".
+  std::string error;               // Set when the turn failed.
+  std::string failure_reason;      // The FailoverReason name when a provider failed.
+  std::string interrupt_message;
+  std::string pending_steer;       // Guidance that arrived too late to be delivered.
+  std::string session_id;
+  std::string turn_id;
+  std::string model;
+  std::string provider;
+  std::string base_url;
+  Usage usage;                     // Summed over the turn's model calls.
+  int64_t last_prompt_tokens = 0;
+  double estimated_cost_usd = 0;
+
+  Json to_json() const;
+};
+
+// An agent.
+//
+// Thread-safety: one call at a time per Agent (chat, run_conversation, new_session,
+// resume). interrupt() and steer() may be called from any thread at any time, also while
+// a turn runs. Distinct Agents are independent and may share a SessionStore, a
+// ToolRegistry and a Provider.
+class HERMES_API Agent {
+ public:
+  // Validates `options` (InvalidArgument names the bad field), opens the store and, when
+  // options.session_id is set, loads that session.
+  static Result<std::unique_ptr<Agent>> create(AgentOptions options);
+
+  ~Agent();
+  Agent(const Agent&) = delete;
+  Agent& operator=(const Agent&) = delete;
+
+  // Runs one turn and returns the answer, or the turn's error.
+  Result<std::string> chat(const std::string& message);
+
+  // Runs one turn. `system_message` is added to the system prompt when the session's
+  // prompt is first built. `conversation_history`, when given, replaces the agent's
+  // history (the caller's list is not modified); otherwise the turn continues the
+  // agent's own history. Never throws; failures are in the result.
+  ConversationResult run_conversation(
+      const std::string& user_message,
+      const std::optional<std::string>& system_message = std::nullopt,
+      const std::optional<std::vector<Message>>& conversation_history = std::nullopt,
+      const std::string& task_id = "");
+
+  // Asks the running turn to stop as soon as possible (streaming stops within 100 ms,
+  // running tools are signalled). `message` is reported as interrupt_message.
+  void interrupt(const std::string& message = "");
+
+  // Queues guidance for the running turn, delivered at its next delivery point (after a
+  // tool batch, or before the next model call). InvalidArgument for blank text.
+  Status steer(const std::string& text);
+
+  // Ends the current session ("new_session") and starts an empty one.
+  Status new_session();
+
+  // Switches to a stored session and loads its history.
+  Status resume(const std::string& session_id);
+
+  // The current session id (it changes on new_session, resume and compression).
+  std::string session_id() const;
+
+  // The current transcript (without the system prompt).
+  std::vector<Message> history() const;
+
+  // The system prompt of the session, built on the first turn.
+  std::string system_prompt() const;
+
+  // The store the agent persists to, or nullptr.
+  std::shared_ptr<SessionStore> session_store() const;
+
+  const AgentOptions& options() const;
+
+ private:
+  class Impl;
+  explicit Agent(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hermes

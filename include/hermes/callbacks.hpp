@@ -1,0 +1,86 @@
+// hermes/callbacks.hpp — how a running turn talks to its host: streamed text, tool
+// progress, status notices, and the questions only a human can answer (clarify,
+// approval of a dangerous command).
+#pragma once
+
+#include "hermes/export.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hermes/json.hpp"
+
+namespace hermes {
+
+// A tool starting or finishing, for progress displays.
+struct ToolProgress {
+  enum class Phase { kStarted, kCompleted };
+  Phase phase = Phase::kStarted;
+  std::string call_id;
+  std::string name;
+  const Json* arguments = nullptr;  // Parsed arguments; valid during the callback.
+  std::string preview;              // A short one-line rendering of the arguments.
+  // Completed only:
+  std::chrono::milliseconds duration{0};
+  bool is_error = false;
+  std::string_view result;          // Valid during the callback.
+};
+
+// One tool outcome of the previous iteration, as step callbacks see it.
+struct ToolOutcome {
+  std::string name;
+  std::string arguments;
+  std::string result;
+};
+
+// A dangerous command waiting for a human decision.
+struct ApprovalRequest {
+  std::string command;
+  std::string description;  // Why it is dangerous, e.g. "recursive delete".
+  std::string pattern_key;  // The key a session/always approval is remembered under.
+  std::string tool_name;
+};
+
+enum class ApprovalDecision {
+  kDeny,
+  kOnce,     // Run this one command.
+  kSession,  // Allow this pattern for the rest of the session.
+  kAlways,   // Allow this pattern permanently.
+};
+
+// The callbacks of a turn. Every member may be empty. Callbacks run on the thread of the
+// call (tool progress of parallel tools: on the tool's worker thread), must not call back
+// into the same Agent except interrupt()/steer(), and should return quickly. An exception
+// thrown by a callback is caught and logged; it never breaks the turn.
+struct Callbacks {
+  // Visible text as it streams. An empty view closes the current block (tools follow).
+  std::function<void(std::string_view delta)> on_stream_delta;
+  // Reasoning text as it streams.
+  std::function<void(std::string_view delta)> on_reasoning_delta;
+  // Waiting for the model starts (true) and stops (false), for spinners.
+  std::function<void(bool thinking)> on_thinking;
+  // The stream shows the model started a tool call; arguments are not complete yet.
+  std::function<void(std::string_view tool_name)> on_tool_generation;
+  // A tool started or completed.
+  std::function<void(const ToolProgress& progress)> on_tool_progress;
+  // The start of every outer iteration, with the tools run in the previous one.
+  std::function<void(int api_call_count, const std::vector<ToolOutcome>& previous)> on_step;
+  // Lifecycle and warning notices: kind is e.g. "lifecycle", "warning", "compacted",
+  // "fallback", "retry".
+  std::function<void(std::string_view kind, std::string_view message)> on_status;
+  // Visible text that accompanies tool calls.
+  std::function<void(std::string_view text)> on_interim_assistant;
+  // The clarify tool asks the user; return the answer, or nullopt if nobody answered.
+  std::function<std::optional<std::string>(const std::string& question,
+                                           const std::vector<std::string>& choices)>
+      on_clarify;
+  // A dangerous command needs approval. Without this callback such commands are denied.
+  std::function<ApprovalDecision(const ApprovalRequest& request)> on_approval;
+};
+
+}  // namespace hermes

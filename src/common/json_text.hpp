@@ -1,0 +1,22 @@
+// JSON to and from text without exceptions and without choking on invalid UTF-8.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "hermes/json.hpp"
+
+namespace hermes::internal {
+
+// Compact JSON text ("," and ":" separators, keys sorted). Invalid UTF-8 inside strings
+// is replaced by U+FFFD instead of throwing.
+std::string dump_json(const Json& value);
+
+// Indented JSON text for humans, with the same UTF-8 handling.
+std::string dump_json_pretty(const Json& value);
+
+// Parses `text`; nullopt when it is not JSON. Leading and trailing whitespace is allowed.
+std::optional<Json> parse_json(std::string_view text);
+
+}  // namespace hermes::internal

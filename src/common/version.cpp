@@ -1,0 +1,7 @@
+#include "hermes/version.hpp"
+
+namespace hermes {
+
+const char* version() { return HERMES_VERSION_STRING; }
+
+}  // namespace hermes
