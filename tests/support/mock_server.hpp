@@ -1,0 +1,99 @@
+// The loopback mock model server: a small HTTP/1.1 server on 127.0.0.1 that answers
+// each request with the next scripted response and records what it was sent.
+//
+// It stands in for remote LLM services only. Responses are prepared bytes (a JSON body,
+// or SSE chunks), so one server speaks every wire format; builders for the common shapes
+// live in mock_responses.hpp. Faults are part of a response: any status and headers, a
+// slow first byte, a pause between chunks, a connection dropped after N chunks, a
+// connection closed before any byte.
+//
+// Thread-safety: every method may be called from any thread while the server runs.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hermes/json.hpp"
+#include "hermes/status.hpp"
+
+namespace hermes::testing {
+
+// One scripted answer.
+struct MockResponse {
+  int status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;  // Content-Type defaults to JSON.
+  // The whole body, sent with Content-Length, when `chunks` is empty.
+  std::string body;
+  // When non-empty: the body is sent with chunked transfer encoding, one chunk per
+  // element, flushed separately (SSE events, fragments of a JSON body).
+  std::vector<std::string> chunks;
+  std::chrono::milliseconds first_byte_delay{0};  // Before the status line.
+  std::chrono::milliseconds chunk_delay{0};       // Before each chunk after the first.
+  // Close the connection (no terminating chunk) after this many chunks.
+  std::optional<std::size_t> drop_after_chunks;
+  // Accept the request, then close the connection without answering.
+  bool close_before_headers = false;
+  // Only requests whose path starts with this are answered by this response; empty
+  // matches any path. Requests for other paths get the next matching response.
+  std::string path_prefix;
+};
+
+// Reads a response spec from JSON (the format of the executable's control API and
+// script files; see mock_server_main.cpp). InvalidArgument names the bad key.
+Result<MockResponse> mock_response_from_json(const Json& spec);
+
+// One request as the server received it.
+struct RecordedRequest {
+  std::string method;
+  std::string path;                            // Including the query string.
+  std::map<std::string, std::string> headers;  // Keys lower-cased.
+  std::string body;
+
+  // The body parsed as JSON (null when it is not JSON).
+  Json json() const;
+  // A header value, or "" when absent. `name` is matched case-insensitively.
+  std::string header(const std::string& name) const;
+};
+
+class MockServer {
+ public:
+  // Binds 127.0.0.1 on `port` (0: any free port) and starts serving. Throws
+  // std::runtime_error if the socket cannot be bound (tests only).
+  explicit MockServer(int port = 0);
+  ~MockServer();  // Stops serving and joins every thread.
+  MockServer(const MockServer&) = delete;
+  MockServer& operator=(const MockServer&) = delete;
+
+  int port() const;
+  // "http://127.0.0.1:<port>" and the same with "/v1" appended.
+  std::string url() const;
+  std::string base_url() const;
+
+  // Queues a response; responses are served in order (see path_prefix).
+  void enqueue(MockResponse response);
+  void enqueue(std::vector<MockResponse> responses);
+
+  // Served when the queue holds nothing for a request. Without a default such a request
+  // gets HTTP 500 with {"error":{"message":"mock server: no scripted response left"}}.
+  void set_default(std::optional<MockResponse> response);
+
+  // Every request received so far (control requests to /_mock/ excluded), in order.
+  std::vector<RecordedRequest> requests() const;
+  std::size_t request_count() const;
+  // Scripted responses not yet served.
+  std::size_t pending() const;
+  // Drops queued responses and recorded requests.
+  void reset();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hermes::testing
