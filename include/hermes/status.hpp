@@ -92,6 +92,14 @@ class Result {
 
  public:
   Result(T value) : data_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  // Anything a T can be made from (a string literal for Result<std::string>, ...).
+  template <typename U,
+            typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
+                                        !std::is_same_v<std::decay_t<U>, T> &&
+                                        !std::is_same_v<std::decay_t<U>, Status> &&
+                                        !std::is_same_v<std::decay_t<U>, Result>>>
+  Result(U&& value)  // NOLINT(google-explicit-constructor)
+      : data_(std::in_place_type<T>, std::forward<U>(value)) {}
   Result(Status status) : data_(std::move(status)) {  // NOLINT(google-explicit-constructor)
     if (std::get<Status>(data_).ok()) {
       data_ = Status::internal("Result constructed from an ok Status without a value");

@@ -1,0 +1,28 @@
+// hermes/token_estimate.hpp — cheap token estimates, used to decide when to compress
+// before the provider has reported real usage.
+#pragma once
+
+#include "hermes/export.hpp"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "hermes/json.hpp"
+#include "hermes/message.hpp"
+
+namespace hermes {
+
+// Tokens in `text`: ASCII at four characters per token (rounded up), CJK characters at one
+// token each, other non-ASCII text at four UTF-8 bytes per token.
+HERMES_API int64_t estimate_tokens_rough(std::string_view text);
+
+// Tokens of messages as they would go on the wire (compact JSON, tool calls included),
+// with each image part at a flat 1,600 tokens and base64 image data never counted.
+HERMES_API int64_t estimate_messages_tokens_rough(const std::vector<Message>& messages);
+HERMES_API int64_t estimate_messages_tokens_rough(const Json& messages);
+
+// Tokens of OpenAI tool definitions: name + description + JSON of the parameters.
+HERMES_API int64_t estimate_tools_tokens_rough(const Json& tools);
+
+}  // namespace hermes

@@ -1,0 +1,155 @@
+// The public Agent: option validation, session switching, and one TurnRunner per turn.
+#include "hermes/agent.hpp"
+
+
+#include "agent/agent_core.hpp"
+#include "agent/turn_runner.hpp"
+#include "common/log.hpp"
+#include "hermes/home.hpp"
+
+namespace hermes {
+
+class Agent::Impl : public internal::AgentCore {};
+
+namespace internal {
+
+Status AgentCore::flush(const std::vector<Message>& messages) {
+  if (!writer.enabled()) return {};
+  Status s = writer.flush(messages);
+  if (!s.ok()) HERMES_LOG_WARN("could not persist session {}: {}", session_id, s.to_string());
+  return s;
+}
+
+Status AgentCore::ensure_session_row() {
+  if (!store || session_row_created) return {};
+  SessionInfo info;
+  info.id = session_id;
+  info.source = options.source;
+  info.model = options.model;
+  info.system_prompt = system_prompt;
+  HERMES_RETURN_IF_ERROR(store->create_session(info));
+  session_row_created = true;
+  if (!system_prompt.empty()) return store->set_system_prompt(session_id, system_prompt);
+  return {};
+}
+
+void AgentCore::start_new_session() {
+  session_id = new_session_id();
+  session_row_created = false;
+  system_prompt.clear();
+  transcript.clear();
+  tool_state.clear();
+  writer = TranscriptWriter(store, session_id, 0);
+}
+
+}  // namespace internal
+
+namespace {
+
+Status validate(const AgentOptions& o) {
+  if (o.model.empty() && !o.provider_instance) {
+    return Status::invalid_argument("model: required (e.g. \"gpt-4.1-mini\")");
+  }
+  if (o.max_iterations < 1) return Status::invalid_argument("max_iterations: must be at least 1");
+  if (o.max_tool_workers < 1) return Status::invalid_argument("max_tool_workers: must be at least 1");
+  if (o.max_retries < 1) return Status::invalid_argument("max_retries: must be at least 1");
+  if (o.max_tokens && *o.max_tokens < 1) return Status::invalid_argument("max_tokens: must be positive");
+  return {};
+}
+
+Result<std::shared_ptr<Provider>> build_provider(const AgentOptions& o) {
+  if (o.provider_instance) return o.provider_instance;
+  ProviderConfig config;
+  config.api_mode = o.api_mode;
+  config.provider = o.provider;
+  config.base_url = o.base_url;
+  config.api_key = o.api_key;
+  config.model = o.model;
+  config.timeouts = o.timeouts;
+  return make_provider(config);
+}
+
+}  // namespace
+
+Agent::Agent(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Agent::~Agent() = default;
+
+Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
+  HERMES_RETURN_IF_ERROR(validate(options));
+  auto impl = std::make_unique<Impl>();
+  auto provider = build_provider(options);
+  if (!provider.ok()) return provider.status();
+  impl->provider = std::move(*provider);
+  impl->home = options.home.empty() ? default_home() : options.home;
+  impl->tools = options.tools ? options.tools : std::make_shared<ToolRegistry>();
+
+  if (options.session_store) {
+    impl->store = options.session_store;
+  } else if (options.persist_sessions) {
+    auto store = open_sqlite_store(default_state_db_path(impl->home));
+    if (!store.ok()) return store.status();
+    impl->store = std::move(*store);
+  }
+  impl->options = std::move(options);
+
+  std::unique_ptr<Agent> agent(new Agent(std::move(impl)));
+  if (!agent->impl_->options.session_id.empty()) {
+    HERMES_RETURN_IF_ERROR(agent->resume(agent->impl_->options.session_id));
+  } else {
+    agent->impl_->start_new_session();
+  }
+  return agent;
+}
+
+Result<std::string> Agent::chat(const std::string& message) {
+  ConversationResult result = run_conversation(message);
+  if (result.final_response && !result.failed) return *result.final_response;
+  if (result.interrupted) return Status::cancelled("interrupted: " + result.exit_reason);
+  if (!result.error.empty()) {
+    return Status(StatusCode::kApiError, result.error);
+  }
+  return Status::unavailable("the turn ended without an answer: " + result.exit_reason);
+}
+
+ConversationResult Agent::run_conversation(const std::string& user_message,
+                                           const std::optional<std::string>& system_message,
+                                           const std::optional<std::vector<Message>>& history,
+                                           const std::string& task_id) {
+  internal::TurnRunner runner(*impl_, {user_message, system_message, history, task_id});
+  return runner.run();
+}
+
+void Agent::interrupt(const std::string& message) { impl_->control.interrupt(message); }
+
+Status Agent::steer(const std::string& text) { return impl_->control.steer(text); }
+
+Status Agent::new_session() {
+  if (impl_->store && impl_->session_row_created) {
+    HERMES_RETURN_IF_ERROR(impl_->store->end_session(impl_->session_id, "new_session"));
+  }
+  impl_->start_new_session();
+  return {};
+}
+
+Status Agent::resume(const std::string& session_id) {
+  if (!impl_->store) return Status::failed_precondition("resume: the agent has no session store");
+  auto info = impl_->store->get_session(session_id);
+  if (!info.ok()) return info.status();
+  auto messages = impl_->store->load_messages(session_id);
+  if (!messages.ok()) return messages.status();
+  impl_->session_id = session_id;
+  impl_->session_row_created = true;
+  impl_->system_prompt.clear();  // Restored (or rebuilt) by the next turn's prologue.
+  impl_->transcript = std::move(*messages);
+  impl_->tool_state.clear();
+  impl_->writer = TranscriptWriter(impl_->store, session_id, impl_->transcript.size());
+  return {};
+}
+
+std::string Agent::session_id() const { return impl_->session_id; }
+std::vector<Message> Agent::history() const { return impl_->transcript; }
+std::string Agent::system_prompt() const { return impl_->system_prompt; }
+std::shared_ptr<SessionStore> Agent::session_store() const { return impl_->store; }
+const AgentOptions& Agent::options() const { return impl_->options; }
+
+}  // namespace hermes

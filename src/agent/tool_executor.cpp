@@ -1,0 +1,163 @@
+#include "agent/tool_executor.hpp"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <typeinfo>
+
+#include "agent/safe_callback.hpp"
+#include "agent/text_utils.hpp"
+#include "common/json_text.hpp"
+
+namespace hermes::internal {
+namespace {
+
+constexpr std::size_t kMaxErrorChars = 2000;
+
+std::string demangled_type_name(const std::type_info& type) {
+  int status = 0;
+  char* name = abi::__cxa_demangle(type.name(), nullptr, nullptr, &status);
+  std::string out = (status == 0 && name != nullptr) ? name : type.name();
+  std::free(name);
+  return out;
+}
+
+std::string error_json(std::string message) {
+  if (message.size() > kMaxErrorChars) message = message.substr(0, kMaxErrorChars) + "\xE2\x80\xA6 [truncated]";
+  return dump_json(Json{{"error", std::move(message)}});
+}
+
+std::string path_of(const ToolInvocation& inv) {
+  if (!inv.spec || inv.spec->path_argument.empty() || !inv.arguments.is_object()) return "";
+  auto it = inv.arguments.find(inv.spec->path_argument);
+  return (it != inv.arguments.end() && it->is_string()) ? it->get<std::string>() : "";
+}
+
+// Two paths overlap when they are equal or one is a directory prefix of the other.
+bool paths_overlap(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return true;  // Unknown paths are assumed to overlap.
+  if (a == b) return true;
+  const std::string& shorter = a.size() < b.size() ? a : b;
+  const std::string& longer = a.size() < b.size() ? b : a;
+  return longer.compare(0, shorter.size(), shorter) == 0 &&
+         (shorter.back() == '/' || longer[shorter.size()] == '/');
+}
+
+enum class Concurrency { kAlone, kShared, kPathScoped };
+
+Concurrency concurrency_of(const ToolInvocation& inv) {
+  if (!inv.spec) return Concurrency::kShared;  // Nothing runs.
+  if (inv.spec->interactive) return Concurrency::kAlone;
+  if (inv.spec->parallel_safe) return Concurrency::kShared;
+  if (!inv.spec->path_argument.empty()) return Concurrency::kPathScoped;
+  return Concurrency::kAlone;
+}
+
+std::string preview_of(const Json& arguments) {
+  return one_line_preview(dump_json(arguments), 80);
+}
+
+ToolRunResult run_one(ToolInvocation& inv, const ToolBatchEnv& env) {
+  if (inv.preset_result) return {*inv.preset_result, true, {}};
+  if (env.context.cancel.cancelled()) return {cancelled_tool_text(inv.call.name), true, {}};
+
+  ToolContext ctx = env.context;
+  ctx.tool_call_id = inv.call.id;
+  ctx.tool_name = inv.call.name;
+  ctx.cancel = env.context.cancel.child();
+
+  ToolProgress started;
+  started.phase = ToolProgress::Phase::kStarted;
+  started.call_id = inv.call.id;
+  started.name = inv.call.name;
+  started.arguments = &inv.arguments;
+  started.preview = preview_of(inv.arguments);
+  if (env.callbacks) safe_callback("tool_progress", env.callbacks->on_tool_progress, started);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  ToolRunResult result = invoke_tool(*inv.spec, inv.arguments, ctx);
+  result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - t0);
+
+  ToolProgress done = started;
+  done.phase = ToolProgress::Phase::kCompleted;
+  done.duration = result.duration;
+  done.is_error = result.is_error;
+  done.result = result.content;
+  if (env.callbacks) safe_callback("tool_progress", env.callbacks->on_tool_progress, done);
+  return result;
+}
+
+}  // namespace
+
+std::string cancelled_tool_text(const std::string& name) {
+  return "[Tool execution cancelled \xE2\x80\x94 " + name + " was skipped due to user interrupt]";
+}
+
+ToolRunResult invoke_tool(const ToolSpec& spec, const Json& arguments, ToolContext& context) {
+  try {
+    Result<std::string> r = spec.handler(arguments, context);
+    if (r.ok()) return {std::move(*r), false, {}};
+    return {error_json(r.status().message()), true, {}};
+  } catch (const std::exception& e) {
+    return {error_json("[TOOL_ERROR] Tool execution failed: " + demangled_type_name(typeid(e)) +
+                       ": " + e.what()),
+            true, {}};
+  } catch (...) {
+    return {error_json("[TOOL_ERROR] Tool execution failed: unknown exception"), true, {}};
+  }
+}
+
+std::vector<std::vector<std::size_t>> plan_tool_segments(const std::vector<ToolInvocation>& calls) {
+  std::vector<std::vector<std::size_t>> segments;
+  std::vector<std::string> scoped_paths;  // Paths of path-scoped calls in the open segment.
+  bool open_segment_shareable = false;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const Concurrency kind = concurrency_of(calls[i]);
+    bool joins = false;
+    if (open_segment_shareable && kind == Concurrency::kShared) {
+      joins = true;
+    } else if (open_segment_shareable && kind == Concurrency::kPathScoped) {
+      const std::string path = path_of(calls[i]);
+      joins = std::none_of(scoped_paths.begin(), scoped_paths.end(),
+                           [&](const std::string& p) { return paths_overlap(p, path); });
+    }
+    if (!joins) {
+      segments.emplace_back();
+      scoped_paths.clear();
+      open_segment_shareable = kind != Concurrency::kAlone;
+    }
+    segments.back().push_back(i);
+    if (kind == Concurrency::kPathScoped) scoped_paths.push_back(path_of(calls[i]));
+  }
+  return segments;
+}
+
+void run_tool_batch(std::vector<ToolInvocation>& calls, const ToolBatchEnv& env,
+                    const std::function<void(std::size_t, ToolRunResult)>& deliver) {
+  for (const auto& segment : plan_tool_segments(calls)) {
+    if (segment.size() < 2) {
+      for (std::size_t i : segment) deliver(i, run_one(calls[i], env));
+      continue;
+    }
+    std::vector<ToolRunResult> results(segment.size());
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+      for (std::size_t k = next++; k < segment.size(); k = next++) {
+        results[k] = run_one(calls[segment[k]], env);
+      }
+    };
+    const std::size_t n_workers =
+        std::min<std::size_t>(segment.size(), static_cast<std::size_t>(std::max(1, env.max_workers)));
+    std::vector<std::thread> workers;
+    workers.reserve(n_workers - 1);
+    for (std::size_t w = 1; w < n_workers; ++w) workers.emplace_back(worker);
+    worker();  // The calling thread works too.
+    for (auto& t : workers) t.join();
+    for (std::size_t k = 0; k < segment.size(); ++k) deliver(segment[k], std::move(results[k]));
+  }
+}
+
+}  // namespace hermes::internal

@@ -1,0 +1,194 @@
+// Tool round: the model asked for tools. Validate the calls (names, duplicate ids,
+// argument JSON), persist the assistant row before anything runs, run the batch, append
+// one result per call in call order, then deliver any pending steer.
+#include <algorithm>
+#include <map>
+
+#include "agent/safe_callback.hpp"
+#include "agent/steer.hpp"
+#include "agent/text_utils.hpp"
+#include "agent/tool_executor.hpp"
+#include "agent/turn_runner.hpp"
+#include "common/json_text.hpp"
+#include "common/log.hpp"
+#include "hermes/message_utils.hpp"
+
+namespace hermes::internal {
+namespace {
+
+constexpr int kMaxInvalidToolRounds = 3;
+constexpr int kMaxInvalidJsonRetries = 3;
+constexpr int kMaxTruncatedToolCallRetries = 4;
+
+std::string join_sorted(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  std::string out = "[";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i) out += ", ";
+    out += "'" + names[i] + "'";
+  }
+  return out + "]";
+}
+
+// Ids the model repeated (in this message or earlier in the turn) get a "_d<n>" suffix
+// so every call is executed and answered exactly once; exact duplicate calls collapse.
+void dedupe_calls(std::vector<ToolCall>& calls, std::set<std::string>& seen_ids) {
+  std::vector<ToolCall> kept;
+  for (auto& call : calls) {
+    const bool duplicate = std::any_of(kept.begin(), kept.end(), [&](const ToolCall& k) {
+      return k.name == call.name && k.arguments == call.arguments;
+    });
+    if (duplicate) continue;
+    if (call.id.empty()) call.id = "call_" + std::to_string(seen_ids.size() + 1);
+    std::string id = call.id;
+    for (int n = 1; seen_ids.count(id) != 0; ++n) id = call.id + "_d" + std::to_string(n);
+    call.id = id;
+    seen_ids.insert(id);
+    kept.push_back(std::move(call));
+  }
+  calls = std::move(kept);
+}
+
+bool looks_truncated(const std::string& arguments) {
+  std::string s = strip(arguments);
+  return !s.empty() && s.back() != '}' && s.back() != ']';
+}
+
+}  // namespace
+
+bool TurnRunner::run_tool_round(Message assistant) {
+  // Arguments cut off by the output limit are never executed: ask again, a few times.
+  const bool truncated =
+      assistant.finish_reason == "length" ||
+      std::any_of(assistant.tool_calls.begin(), assistant.tool_calls.end(), [](const ToolCall& c) {
+        return looks_truncated(c.arguments) && !parse_json(c.arguments);
+      });
+  if (truncated) {
+    if (st_.truncated_tool_call_retries < kMaxTruncatedToolCallRetries) {
+      ++st_.truncated_tool_call_retries;
+      status("warning", "Tool call arguments were truncated by the output limit; retrying");
+      return true;
+    }
+    st_.partial = true;
+    st_.final_response = "Response truncated due to output length limit";
+    st_.exit_reason = "truncated_tool_call";
+    return false;
+  }
+  dedupe_calls(assistant.tool_calls, st_.executed_call_ids);
+
+  // Invented names are repaired against what was offered; what stays unknown is
+  // answered with an error the model can read, and the round counts as invalid.
+  std::vector<std::string> invalid;
+  for (auto& call : assistant.tool_calls) {
+    if (auto fixed = coerce_tool_name(call.name, st_.offered_tools)) {
+      call.name = *fixed;
+    } else {
+      invalid.push_back(call.name);
+    }
+  }
+  if (!invalid.empty()) {
+    append(assistant);
+    for (const auto& call : assistant.tool_calls) {
+      std::string text;
+      if (call.name.empty()) {
+        text = "Tool call rejected: the tool name was empty. Call one of the available tools: " +
+               join_sorted(st_.offered_tools);
+      } else if (std::find(invalid.begin(), invalid.end(), call.name) != invalid.end()) {
+        text = "Tool '" + call.name + "' does not exist. Available tools: " + join_sorted(st_.offered_tools);
+      } else {
+        text = "Skipped: another tool call in this turn used an invalid name. Please retry this tool call.";
+      }
+      append(Message::tool(call.id, call.name, std::move(text)));
+    }
+    flush();
+    if (++st_.invalid_tool_rounds >= kMaxInvalidToolRounds) {
+      st_.partial = true;
+      st_.final_response = "Model generated invalid tool call: " + invalid.front();
+      st_.exit_reason = "invalid_tool_call";
+      return false;
+    }
+    return true;
+  }
+  st_.invalid_tool_rounds = 0;
+
+  // Arguments: empty means {}; JSON that does not parse is retried (not appended) a few
+  // times, then answered with an error.
+  std::vector<ToolInvocation> batch;
+  std::vector<std::string> bad_json;
+  for (auto& call : assistant.tool_calls) {
+    if (is_blank(call.arguments)) call.arguments = "{}";
+    ToolInvocation inv;
+    inv.call = call;
+    inv.spec = core_.tools->find(call.name);
+    auto parsed = parse_json(call.arguments);
+    if (!parsed || !parsed->is_object()) {
+      bad_json.push_back(call.id);
+      inv.preset_result = std::string(
+          "Error: Invalid JSON arguments. ") + (parsed ? "Arguments must be a JSON object" : "Expecting a valid JSON value") +
+          ". For tools with no required parameters, use an empty object: {}. Please retry with valid JSON.";
+    } else {
+      inv.arguments = std::move(*parsed);
+    }
+    batch.push_back(std::move(inv));
+  }
+  if (!bad_json.empty()) {
+    if (st_.invalid_json_retries < kMaxInvalidJsonRetries) {
+      ++st_.invalid_json_retries;
+      HERMES_LOG_INFO("tool call arguments are not valid JSON; asking again ({}/{})",
+                      st_.invalid_json_retries, kMaxInvalidJsonRetries);
+      return true;
+    }
+    for (auto& inv : batch) {
+      if (!inv.preset_result) inv.preset_result = "Skipped: other tool call in this response had invalid JSON.";
+    }
+  }
+  st_.invalid_json_retries = 0;
+
+  const Callbacks& cb = core_.options.callbacks;
+  if (!is_blank(assistant.content)) {
+    safe_callback("interim_assistant", cb.on_interim_assistant, std::string_view(assistant.content));
+  }
+  safe_callback("stream_delta", cb.on_stream_delta, std::string_view());
+
+  // The assistant row reaches the store before any tool runs: a crash mid-tool leaves a
+  // transcript that already holds the call.
+  append(std::move(assistant));
+  if (Status s = core_.flush(st_.messages); !s.ok()) {
+    fail("could not persist the tool call before running it: " + s.to_string(), "persistence_error");
+    return false;
+  }
+
+  ToolBatchEnv env;
+  env.context.session_id = core_.session_id;
+  env.context.task_id = st_.task_id;
+  env.context.home = core_.home;
+  env.context.cancel = st_.cancel;
+  env.context.store = core_.store.get();
+  env.context.state = &core_.tool_state;
+  env.context.callbacks = &cb;
+  env.max_workers = core_.options.max_tool_workers;
+  env.callbacks = &cb;
+  run_tool_batch(batch, env, [&](std::size_t i, ToolRunResult result) {
+    const ToolInvocation& inv = batch[i];
+    st_.previous_tools.push_back({inv.call.name, inv.call.arguments, result.content});
+    append(Message::tool(inv.call.id, inv.call.name, std::move(result.content)));
+    flush();
+  });
+
+  if (st_.cancel.cancelled()) {
+    st_.interrupted = true;
+    st_.exit_reason = "interrupted_by_user";
+    return false;
+  }
+  deliver_steer_after_tools();
+  return true;
+}
+
+void TurnRunner::deliver_steer_after_tools() {
+  if (std::string steer = core_.control.take_steer(); !steer.empty()) {
+    append(steer_message(steer));
+    flush();
+  }
+}
+
+}  // namespace hermes::internal

@@ -1,0 +1,97 @@
+// Turn prologue: identity, history, the user message, the system prompt, the session row,
+// and persistence of the user message before any model call.
+#include <random>
+
+#include "agent/turn_runner.hpp"
+#include "common/log.hpp"
+#include "common/utf8.hpp"
+#include "context/system_prompt.hpp"
+
+namespace hermes::internal {
+namespace {
+
+std::string random_hex(int digits) {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < digits; ++i) out += kHex[rng() % 16];
+  return out;
+}
+
+std::string uuid4() {
+  std::string hex = random_hex(32);
+  hex[12] = '4';
+  hex[16] = "89ab"[std::random_device{}() % 4];
+  return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
+         hex.substr(16, 4) + "-" + hex.substr(20);
+}
+
+double now_seconds() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+void TurnRunner::prologue() {
+  st_.cancel = core_.control.begin_turn();
+  st_.task_id = input_.task_id.empty() ? uuid4() : input_.task_id;
+  st_.turn_id = (core_.session_id.empty() ? std::string("session") : core_.session_id) + ":" +
+                st_.task_id + ":" + random_hex(8);
+  st_.system_message = input_.system_message;
+
+  // The caller's history replaces the agent's; it counts as already stored.
+  if (input_.history) {
+    core_.transcript = *input_.history;
+    core_.writer.reset(core_.session_id, core_.transcript.size());
+  }
+  st_.messages = core_.transcript;
+
+  Message user = Message::user(sanitize_utf8(input_.user_message));
+  user.timestamp = now_seconds();
+  user.extra = Json{{"_hermes_turn_id", st_.turn_id}};
+  st_.user_index = st_.messages.size();
+  st_.messages.push_back(std::move(user));
+  ++core_.user_turn_count;
+
+  st_.offered_tools = core_.tools->resolve(core_.options.enabled_toolsets,
+                                          core_.options.disabled_toolsets);
+  prepare_system_prompt();
+  if (Status s = core_.ensure_session_row(); !s.ok()) {
+    HERMES_LOG_WARN("could not create session row {}: {}", core_.session_id, s.to_string());
+  }
+  // The user message reaches the store before the model is asked anything, so a crash
+  // during the call never loses it.
+  flush();
+}
+
+void TurnRunner::prepare_system_prompt() {
+  if (!core_.system_prompt.empty()) return;
+  const auto& opts = core_.options;
+  const std::string provider_name = core_.provider->info().name;
+  if (core_.store && !core_.session_id.empty()) {
+    // A resumed session reuses its stored prompt, keeping the provider's cache warm,
+    // unless it was built for another model or provider.
+    auto stored = core_.store->get_session(core_.session_id);
+    if (stored.ok() && !stored->system_prompt.empty() &&
+        system_prompt_matches_runtime(stored->system_prompt, opts.model, provider_name)) {
+      core_.system_prompt = stored->system_prompt;
+      return;
+    }
+  }
+  SystemPromptInputs in;
+  in.home = core_.home;
+  in.system_message = st_.system_message.value_or("");
+  in.model = opts.model;
+  in.provider = provider_name;
+  in.tool_names = st_.offered_tools;
+  in.source = opts.source;
+  core_.system_prompt = build_system_prompt(in);
+  if (core_.store && core_.session_row_created) {
+    if (Status s = core_.store->set_system_prompt(core_.session_id, core_.system_prompt); !s.ok()) {
+      HERMES_LOG_WARN("could not store the system prompt: {}", s.to_string());
+    }
+  }
+}
+
+}  // namespace hermes::internal

@@ -1,0 +1,72 @@
+// The outer loop of a turn: one model call per iteration, then a tool round or the end.
+#include "agent/turn_runner.hpp"
+
+#include "agent/safe_callback.hpp"
+#include "agent/steer.hpp"
+#include "common/log.hpp"
+
+namespace hermes::internal {
+
+TurnRunner::TurnRunner(AgentCore& core, TurnInput input)
+    : core_(core), input_(std::move(input)), st_(core.options.max_iterations) {}
+
+ConversationResult TurnRunner::run() {
+  prologue();
+  while (step()) {
+  }
+  finalize();
+  return build_result();
+}
+
+bool TurnRunner::step() {
+  if (core_.control.interrupted()) {
+    st_.interrupted = true;
+    st_.exit_reason = "interrupted_by_user";
+    return false;
+  }
+  if (st_.api_call_count >= core_.options.max_iterations || !st_.budget.consume()) {
+    st_.budget_exhausted = true;
+    st_.exit_reason = "budget_exhausted";
+    return false;
+  }
+  ++st_.api_call_count;
+  safe_callback("step", core_.options.callbacks.on_step, st_.api_call_count, st_.previous_tools);
+  st_.previous_tools.clear();
+
+  // Guidance that arrived while the model was thinking is delivered before the next call.
+  if (std::string steer = core_.control.take_steer(); !steer.empty()) {
+    append(steer_message(steer));
+  }
+
+  auto response = call_model(assemble_request(/*with_tools=*/true));
+  if (!response) return false;
+  record_usage(*response);
+  if (!response->message.reasoning.empty()) st_.last_reasoning = response->message.reasoning;
+
+  if (!response->message.tool_calls.empty()) {
+    return run_tool_round(std::move(response->message));
+  }
+  return accept_text_response(*response);
+}
+
+void TurnRunner::append(Message message) {
+  if (message.timestamp == 0) {
+    using namespace std::chrono;
+    message.timestamp = duration<double>(system_clock::now().time_since_epoch()).count();
+  }
+  st_.messages.push_back(std::move(message));
+}
+
+void TurnRunner::flush() { (void)core_.flush(st_.messages); }
+
+void TurnRunner::fail(std::string error, std::string exit_reason) {
+  st_.failed = true;
+  st_.error = std::move(error);
+  st_.exit_reason = std::move(exit_reason);
+}
+
+void TurnRunner::status(std::string_view kind, std::string_view message) const {
+  safe_callback("status", core_.options.callbacks.on_status, kind, message);
+}
+
+}  // namespace hermes::internal

@@ -1,0 +1,70 @@
+// One turn of the conversation loop, as a short sequence of named phases:
+//
+//   prologue();  while (step()) {}  finalize();
+//
+// Each phase lives in the file named after it: turn_prologue.cpp, request_assembly.cpp,
+// model_call.cpp, tool_round.cpp, final_response.cpp, turn_finalizer.cpp.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "agent/agent_core.hpp"
+#include "agent/turn_state.hpp"
+
+namespace hermes::internal {
+
+struct TurnInput {
+  std::string user_message;
+  std::optional<std::string> system_message;
+  std::optional<std::vector<Message>> history;
+  std::string task_id;
+};
+
+class TurnRunner {
+ public:
+  TurnRunner(AgentCore& core, TurnInput input);
+
+  ConversationResult run();
+
+ private:
+  // turn_prologue.cpp
+  void prologue();
+  void prepare_system_prompt();
+
+  // turn_runner.cpp: one outer iteration. Returns false when the turn is over.
+  bool step();
+
+  // request_assembly.cpp: the wire copy of the transcript.
+  ProviderRequest assemble_request(bool with_tools) const;
+
+  // model_call.cpp: one model call with retries. nullopt when the turn must stop (the
+  // reason is recorded in the state).
+  std::optional<ProviderResponse> call_model(const ProviderRequest& request);
+  void record_usage(const ProviderResponse& response);
+
+  // tool_round.cpp: the model asked for tools. Returns false when the turn is over.
+  bool run_tool_round(Message assistant);
+  void deliver_steer_after_tools();
+
+  // final_response.cpp: the model answered in text. Returns false when the turn is over.
+  bool accept_text_response(ProviderResponse& response);
+
+  // turn_finalizer.cpp
+  void summarize_after_budget();
+  void finalize();
+  ConversationResult build_result();
+  void remove_scaffolding();
+
+  // Helpers.
+  void append(Message message);
+  void flush();
+  void fail(std::string error, std::string exit_reason);
+  void status(std::string_view kind, std::string_view message) const;
+
+  AgentCore& core_;
+  TurnInput input_;
+  TurnState st_;
+};
+
+}  // namespace hermes::internal

@@ -1,0 +1,65 @@
+// Everything one turn tracks while it runs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "agent/iteration_budget.hpp"
+#include "hermes/api_error.hpp"
+#include "hermes/callbacks.hpp"
+#include "hermes/cancel.hpp"
+#include "hermes/message.hpp"
+
+namespace hermes::internal {
+
+struct TurnState {
+  explicit TurnState(int max_iterations) : budget(max_iterations) {}
+
+  // Identity.
+  std::string task_id;
+  std::string turn_id;
+  std::optional<std::string> system_message;
+  CancelToken cancel;
+
+  // The working transcript: history, the user message, and what the turn adds.
+  std::vector<Message> messages;
+  std::size_t user_index = 0;
+  std::vector<std::string> offered_tools;  // Names sent to the model this turn.
+
+  IterationBudget budget;
+  int api_call_count = 0;
+
+  // Outcome.
+  std::optional<std::string> final_response;
+  std::string exit_reason;
+  bool failed = false;
+  bool partial = false;
+  bool interrupted = false;
+  bool budget_exhausted = false;
+  std::string error;
+  std::string failure_reason;
+  std::optional<ApiError> last_api_error;
+  std::string last_reasoning;
+
+  // Usage of this turn.
+  Usage usage;
+  int64_t last_prompt_tokens = 0;
+
+  // Recovery counters, reset every turn.
+  int empty_retries = 0;
+  bool post_tool_nudged = false;
+  int dropped_tool_call_prompts = 0;
+  int invalid_tool_rounds = 0;
+  int invalid_json_retries = 0;
+  int truncated_tool_call_retries = 0;
+  std::vector<std::string> continuation_parts;  // Text of length-truncated answers.
+  std::string streamed_text;                    // Visible text streamed by the current call.
+
+  std::set<std::string> executed_call_ids;
+  std::vector<ToolOutcome> previous_tools;
+};
+
+}  // namespace hermes::internal

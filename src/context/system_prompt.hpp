@@ -1,0 +1,26 @@
+// The system prompt: built once per session from three tiers (stable, context, volatile)
+// and reused byte for byte, so the provider's prefix cache stays warm.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hermes::internal {
+
+struct SystemPromptInputs {
+  std::string home;                     // SOUL.md is read from here.
+  std::string system_message;           // The caller's system message (context tier).
+  std::string model;
+  std::string provider;
+  std::string source;                   // "cli", "cron", ...
+  std::vector<std::string> tool_names;  // Tools offered to the model.
+};
+
+std::string build_system_prompt(const SystemPromptInputs& inputs);
+
+// Whether a stored prompt was built for this model and provider (its "Model:" and
+// "Provider:" lines match), so a resumed session can reuse it.
+bool system_prompt_matches_runtime(const std::string& prompt, const std::string& model,
+                                   const std::string& provider);
+
+}  // namespace hermes::internal
