@@ -1,0 +1,47 @@
+"""hermes: an embeddable agent runtime.
+
+A conversation with a model that can call tools, with automatic error recovery and a
+SQLite session store::
+
+    import hermes
+
+    def add(args):
+        return {"sum": args["a"] + args["b"]}
+
+    agent = hermes.Agent(
+        model="gpt-4.1-mini",
+        api_key="sk-...",
+        tools=[(add, {"name": "add", "description": "Add two numbers",
+                      "parameters": {"type": "object",
+                                     "properties": {"a": {"type": "number"},
+                                                    "b": {"type": "number"}},
+                                     "required": ["a", "b"]}})],
+    )
+    print(agent.chat("What is 2 + 3?"))
+"""
+
+from ._native import (  # noqa: F401
+    Agent,
+    ApiError,
+    CancelledError,
+    DataLossError,
+    HermesError,
+    InvalidArgumentError,
+    NotFoundError,
+    StoreError,
+    Tool,
+    __version__,
+)
+
+__all__ = [
+    "Agent",
+    "ApiError",
+    "CancelledError",
+    "DataLossError",
+    "HermesError",
+    "InvalidArgumentError",
+    "NotFoundError",
+    "StoreError",
+    "Tool",
+    "__version__",
+]

@@ -1,0 +1,44 @@
+// Shared pieces of the Python module: status -> exception mapping, and holding Python
+// objects from C++ objects that may be destroyed on any thread.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+#include "hermes/status.hpp"
+#include "hermes/tool.hpp"
+
+namespace hermes::python {
+
+// Creates the exception classes (hermes.HermesError and its subclasses) on `m`.
+void register_exceptions(pybind11::module_& m);
+
+// Raises the exception class that matches `status`.
+[[noreturn]] void raise_status(const Status& status);
+
+// A Python object referenced from C++: released with the GIL held, whichever thread
+// drops the last reference, and not at all once the interpreter is gone.
+class PyRef {
+ public:
+  explicit PyRef(pybind11::object object) : object_(std::move(object)) {}
+  ~PyRef();
+  PyRef(const PyRef&) = delete;
+  PyRef& operator=(const PyRef&) = delete;
+  const pybind11::object& get() const { return object_; }
+
+ private:
+  pybind11::object object_;
+};
+
+// "ValueError: message" for the Python exception being handled.
+std::string describe_python_error(pybind11::error_already_set& error);
+
+// Builds a ToolSpec from a Python tool description: a hermes.Tool, a (callable, schema)
+// pair, or a dict with "handler" and the schema keys. Raises TypeError/ValueError.
+ToolSpec tool_spec_from_python(const pybind11::handle& tool);
+
+void register_tools(pybind11::module_& m);
+void register_agent(pybind11::module_& m);
+
+}  // namespace hermes::python

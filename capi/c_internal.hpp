@@ -1,0 +1,76 @@
+// Shared pieces of the C ABI implementation: the handle types and the conversions
+// between hermes::Status and hermes_status_t / hermes_error_t.
+#pragma once
+
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "hermes/agent.hpp"
+#include "hermes/status.hpp"
+#include "hermes_c.h"
+
+struct hermes_error_t {
+  hermes_status_t code;
+  std::string message;
+};
+
+struct hermes_tool_registry_t {
+  std::shared_ptr<hermes::ToolRegistry> registry;
+};
+
+struct hermes_agent_options_t {
+  hermes::AgentOptions options;
+};
+
+struct hermes_agent_t {
+  std::unique_ptr<hermes::Agent> agent;
+};
+
+namespace hermes::capi {
+
+// Stores `status` in *out_error (when not NULL) and returns its code.
+hermes_status_t report(const Status& status, hermes_error_t** out_error);
+
+// The same for a failure detected in the C layer itself.
+hermes_status_t report(hermes_status_t code, std::string message, hermes_error_t** out_error);
+
+// A copy of `text` allocated with malloc, for `char **out` parameters.
+char* copy_string(const std::string& text);
+
+// Owns a C user_data pointer and calls its destructor once, when the last holder goes.
+class UserData {
+ public:
+  UserData(void* data, hermes_destroy_fn destroy) : data_(data), destroy_(destroy) {}
+  ~UserData() {
+    if (destroy_ != nullptr) destroy_(data_);
+  }
+  UserData(const UserData&) = delete;
+  UserData& operator=(const UserData&) = delete;
+  void* get() const { return data_; }
+  // Hands the destructor over once the library has taken ownership of the data.
+  void adopt(hermes_destroy_fn destroy) { destroy_ = destroy; }
+
+ private:
+  void* data_;
+  hermes_destroy_fn destroy_;
+};
+
+}  // namespace hermes::capi
+
+namespace hermes::capi {
+
+// Runs `fn`, turning any escaping exception into HERMES_ERR_INTERNAL: nothing thrown in
+// C++ may cross the C boundary.
+template <typename Fn>
+hermes_status_t guarded(hermes_error_t** out_error, Fn&& fn) noexcept {
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    return report(HERMES_ERR_INTERNAL, std::string("internal error: ") + e.what(), out_error);
+  } catch (...) {
+    return report(HERMES_ERR_INTERNAL, "internal error", out_error);
+  }
+}
+
+}  // namespace hermes::capi
