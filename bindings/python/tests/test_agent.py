@@ -1,0 +1,129 @@
+"""hermes.Agent against the loopback mock server over real HTTP."""
+import threading
+
+import pytest
+
+import hermes
+
+ADD_SCHEMA = {
+    "name": "add",
+    "description": "Add two numbers.",
+    "parameters": {
+        "type": "object",
+        "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+        "required": ["a", "b"],
+    },
+}
+
+
+def make_agent(server, tmp_path, **kwargs):
+    kwargs.setdefault("home", str(tmp_path))
+    return hermes.Agent(model="mock-model", base_url=server.base_url, api_key="sk-test", **kwargs)
+
+
+def test_two_step_tool_conversation(mock_server, tmp_path):
+    calls = []
+
+    def add(args):
+        calls.append(args)
+        return {"sum": args["a"] + args["b"]}
+
+    mock_server.enqueue(
+        {"chat_tool_calls": [{"id": "call_1", "name": "add", "arguments": {"a": 2, "b": 40}}], "stream": True},
+        {"chat_text": "The sum is 42.", "stream": True},
+    )
+    agent = make_agent(mock_server, tmp_path, tools=[(add, ADD_SCHEMA)])
+    result = agent.run_conversation("What is 2 + 40?")
+
+    assert result["completed"] is True
+    assert result["final_response"] == "The sum is 42."
+    assert result["api_calls"] == 2
+    assert result["exit_reason"] == "text_response(finish_reason=stop)"
+    assert result["session_id"] == agent.session_id
+    assert calls == [{"a": 2, "b": 40}]
+    roles = [m["role"] for m in result["messages"]]
+    assert roles == ["user", "assistant", "tool", "assistant"]
+    assert result["messages"][2]["content"] == '{"sum":42}'
+
+    sent = mock_server.requests()
+    assert len(sent) == 2
+    second = sent[1]["body"]
+    assert '"tool_call_id":"call_1"' in second.replace(" ", "")
+    assert sent[0]["headers"]["authorization"] == "Bearer sk-test"
+
+
+def test_python_tool_exception_becomes_error_result(mock_server, tmp_path):
+    def broken(args):
+        raise ValueError("no such thing")
+
+    mock_server.enqueue(
+        {"chat_tool_calls": [{"name": "broken", "arguments": {}}], "stream": False},
+        {"chat_text": "It failed, sorry.", "stream": False},
+    )
+    agent = make_agent(mock_server, tmp_path, tools=[hermes.Tool(broken, name="broken")])
+    result = agent.run_conversation("try it")
+    assert result["completed"] is True
+    tool_row = [m for m in result["messages"] if m["role"] == "tool"][0]
+    assert "ValueError: no such thing" in tool_row["content"]
+
+
+def test_chat_keeps_history_and_session_is_resumable(mock_server, tmp_path):
+    mock_server.enqueue({"chat_text": "Noted: blue."}, {"chat_text": "Your favourite colour is blue."})
+    agent = make_agent(mock_server, tmp_path)
+    assert agent.chat("My favourite colour is blue.") == "Noted: blue."
+    session = agent.session_id
+
+    resumed = make_agent(mock_server, tmp_path, session_id=session)
+    assert [m["content"] for m in resumed.history] == ["My favourite colour is blue.", "Noted: blue."]
+    assert resumed.chat("What is my favourite colour?") == "Your favourite colour is blue."
+    last_request = mock_server.requests()[-1]["body"]
+    assert "My favourite colour is blue." in last_request
+
+
+def test_failed_turn_raises_and_keeps_the_user_message(mock_server, tmp_path):
+    for _ in range(3):
+        mock_server.enqueue({"chat_error": {"status": 500, "message": "upstream exploded"}})
+    agent = make_agent(mock_server, tmp_path, max_retries=3)
+    with pytest.raises(hermes.HermesError) as excinfo:
+        agent.chat("hello")
+    assert "upstream exploded" in str(excinfo.value)
+    assert agent.history[-1]["content"] == "hello"
+
+
+def test_bad_options_raise_invalid_argument(tmp_path):
+    with pytest.raises(hermes.InvalidArgumentError) as excinfo:
+        hermes.Agent(model="", home=str(tmp_path), persist_sessions=False)
+    assert "model" in str(excinfo.value)
+    with pytest.raises(hermes.InvalidArgumentError):
+        hermes.Agent(model="m", base_url="ftp//nope", home=str(tmp_path), persist_sessions=False)
+    with pytest.raises(TypeError):
+        hermes.Agent(model="m", tools=[42], home=str(tmp_path), persist_sessions=False)
+
+
+def test_streaming_callback_receives_text(mock_server, tmp_path):
+    mock_server.enqueue({"chat_text": "one two three", "stream": True})
+    pieces = []
+    agent = make_agent(mock_server, tmp_path, stream_callback=pieces.append)
+    assert agent.chat("count") == "one two three"
+    assert "".join(pieces) == "one two three"
+
+
+def test_interrupt_from_another_thread(mock_server, tmp_path):
+    started = threading.Event()
+
+    def slow(args):
+        started.set()
+        import time
+        time.sleep(0.5)
+        return "done"
+
+    mock_server.enqueue(
+        {"chat_tool_calls": [{"name": "slow", "arguments": {}}]},
+        {"chat_text": "never"},
+    )
+    agent = make_agent(mock_server, tmp_path, tools=[hermes.Tool(slow, name="slow")])
+    threading.Thread(target=lambda: (started.wait(5), agent.interrupt("stop"))).start()
+    result = agent.run_conversation("go")
+    assert result["interrupted"] is True
+    assert result["completed"] is False
+    assert result["interrupt_message"] == "stop"
