@@ -89,8 +89,7 @@ ReadResult HttpRequestReader::read_head(RecordedRequest& request, RequestFraming
   return parse_framing(request, http10, framing) ? ReadResult::kOk : ReadResult::kMalformed;
 }
 
-ReadResult HttpRequestReader::read_body(const RequestFraming& framing,
-                                        RecordedRequest& request) {
+ReadResult HttpRequestReader::read_body(const RequestFraming& framing, RecordedRequest& request) {
   if (framing.chunked) return socket_.read_chunked(request.body);
   return socket_.read_exact(framing.content_length, request.body);
 }

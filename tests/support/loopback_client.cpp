@@ -61,7 +61,9 @@ std::string HttpReply::header(const std::string& name) const {
 
 LoopbackClient::LoopbackClient(int port) : fd_(connect_loopback(port)), reader_(fd_) {}
 
-LoopbackClient::~LoopbackClient() { close_fd(fd_); }
+LoopbackClient::~LoopbackClient() {
+  close_fd(fd_);
+}
 
 bool LoopbackClient::send_request(const std::string& method, const std::string& path,
                                   const std::string& body, const Headers& headers) {
@@ -71,12 +73,14 @@ bool LoopbackClient::send_request(const std::string& method, const std::string& 
   return send_all(fd_, {head, body});
 }
 
-bool LoopbackClient::send_raw(std::string_view bytes) { return send_all(fd_, {bytes}); }
+bool LoopbackClient::send_raw(std::string_view bytes) {
+  return send_all(fd_, {bytes});
+}
 
 HttpReply LoopbackClient::read_reply() {
   HttpReply reply;
   std::string line;
-  do {
+  for (;;) {
     if (reader_.read_line(line) != ReadResult::kOk) return reply;
     reply.status = parse_status(line);
     if (reply.status == 0) return reply;
@@ -88,7 +92,9 @@ HttpReply LoopbackClient::read_reply() {
       reply.headers[lower(line.substr(0, colon))] =
           value == std::string::npos ? std::string() : line.substr(value);
     }
-  } while (reply.status >= 100 && reply.status < 200);
+    if (reply.status >= 200) break;
+    reply.interim_statuses.push_back(reply.status);
+  }
 
   reply.chunked = lower(reply.header("transfer-encoding")).find("chunked") != std::string::npos;
   ReadResult result;
@@ -109,9 +115,9 @@ HttpReply LoopbackClient::request(const std::string& method, const std::string& 
   return read_reply();
 }
 
-bool LoopbackClient::readable_now() const {
+bool LoopbackClient::readable(std::chrono::milliseconds timeout) const {
   pollfd poller{fd_, POLLIN, 0};
-  return poll(&poller, 1, 0) > 0;
+  return poll(&poller, 1, static_cast<int>(timeout.count())) > 0;
 }
 
 }  // namespace hermes::testing

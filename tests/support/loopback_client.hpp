@@ -3,6 +3,7 @@
 // which a full client library would smooth over.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <string_view>
@@ -14,7 +15,8 @@
 namespace hermes::testing {
 
 struct HttpReply {
-  int status = 0;  // 0 when the connection closed before a status line arrived.
+  int status = 0;                     // 0 when the connection closed before a status line arrived.
+  std::vector<int> interim_statuses;  // 1xx responses that came first.
   std::map<std::string, std::string> headers;  // Keys lower-cased.
   std::string body;                            // Without chunk framing.
   std::vector<std::string> chunks;             // A chunked body's chunks, in order.
@@ -48,9 +50,9 @@ class LoopbackClient {
   HttpReply request(const std::string& method, const std::string& path,
                     const std::string& body = "", const Headers& headers = {});
 
-  // True when the socket has data or the server's close waiting (bytes this client has
-  // already buffered do not count).
-  bool readable_now() const;
+  // True when the socket has data or the server's close waiting, after waiting at most
+  // `timeout` (bytes this client has already buffered do not count).
+  bool readable(std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const;
 
  private:
   int fd_ = -1;

@@ -26,10 +26,15 @@ namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
-constexpr std::array<std::string_view, 9> kRawKeys = {
-    "status",         "headers",           "body",
-    "chunks",         "first_byte_delay_ms", "chunk_delay_ms",
-    "drop_after_chunks", "close_before_headers", "path_prefix"};
+constexpr std::array<std::string_view, 9> kRawKeys = {"status",
+                                                      "headers",
+                                                      "body",
+                                                      "chunks",
+                                                      "first_byte_delay_ms",
+                                                      "chunk_delay_ms",
+                                                      "drop_after_chunks",
+                                                      "close_before_headers",
+                                                      "path_prefix"};
 constexpr std::array<std::string_view, 4> kShorthands = {"chat_text", "chat_tool_calls",
                                                          "chat_error", "sse_file"};
 
@@ -37,7 +42,9 @@ Status invalid(const std::string& message) {
   return Status::invalid_argument("mock response spec: " + message);
 }
 
-std::string in_quotes(std::string_view key) { return "\"" + std::string(key) + "\""; }
+std::string in_quotes(std::string_view key) {
+  return "\"" + std::string(key) + "\"";
+}
 
 // The keys a spec may hold besides the raw ones, by shorthand.
 std::vector<std::string_view> shorthand_options(std::string_view shorthand) {
@@ -116,9 +123,9 @@ void merge_headers(Headers& into, const Headers& extra) {
 
 Result<MockUsage> read_usage(const Json& value) {
   if (!value.is_object()) return invalid("\"usage\" must be an object");
-  HERMES_RETURN_IF_ERROR(check_keys(
-      value, {"prompt_tokens", "completion_tokens", "cached_tokens", "reasoning_tokens"},
-      " in \"usage\""));
+  HERMES_RETURN_IF_ERROR(
+      check_keys(value, {"prompt_tokens", "completion_tokens", "cached_tokens", "reasoning_tokens"},
+                 " in \"usage\""));
   MockUsage usage;
   std::pair<const char*, int*> fields[] = {{"prompt_tokens", &usage.prompt_tokens},
                                            {"completion_tokens", &usage.completion_tokens},
@@ -136,7 +143,8 @@ Result<MockUsage> read_usage(const Json& value) {
 // "arguments" may be JSON text (sent as is, even when broken on purpose) or a JSON value.
 Result<MockToolCall> read_tool_call(const Json& value, std::size_t index) {
   const std::string where = " in \"chat_tool_calls\"[" + std::to_string(index) + "]";
-  if (!value.is_object()) return invalid("\"chat_tool_calls\"[" + std::to_string(index) + "] must be an object");
+  if (!value.is_object())
+    return invalid("\"chat_tool_calls\"[" + std::to_string(index) + "] must be an object");
   HERMES_RETURN_IF_ERROR(check_keys(value, {"id", "name", "arguments"}, where));
   MockToolCall call;
   if (!value.contains("name") || !value["name"].is_string()) {
@@ -148,8 +156,8 @@ Result<MockToolCall> read_tool_call(const Json& value, std::size_t index) {
     call.id = value["id"].get<std::string>();
   }
   const Json arguments = value.value("arguments", Json::object());
-  call.arguments = arguments.is_string() ? arguments.get<std::string>()
-                                         : internal::dump_json(arguments);
+  call.arguments =
+      arguments.is_string() ? arguments.get<std::string>() : internal::dump_json(arguments);
   return call;
 }
 
@@ -317,7 +325,8 @@ Result<std::string_view> find_shorthand(const Json& spec) {
   std::string_view found;
   for (std::string_view shorthand : kShorthands) {
     if (!spec.contains(std::string(shorthand))) continue;
-    if (!found.empty()) return invalid(in_quotes(found) + " and " + in_quotes(shorthand) + " exclude each other");
+    if (!found.empty())
+      return invalid(in_quotes(found) + " and " + in_quotes(shorthand) + " exclude each other");
     found = shorthand;
   }
   return found;
@@ -331,9 +340,10 @@ Result<MockResponse> mock_response_from_json(const Json& spec) {
   if (!shorthand.ok()) return shorthand.status();
   std::vector<std::string_view> allowed(kRawKeys.begin(), kRawKeys.end());
   if (!shorthand->empty()) {
-    allowed.erase(std::remove_if(allowed.begin(), allowed.end(),
-                                 [](std::string_view key) { return key == "body" || key == "chunks"; }),
-                  allowed.end());
+    allowed.erase(
+        std::remove_if(allowed.begin(), allowed.end(),
+                       [](std::string_view key) { return key == "body" || key == "chunks"; }),
+        allowed.end());
     allowed.push_back(*shorthand);
     for (std::string_view option : shorthand_options(*shorthand)) allowed.push_back(option);
   }

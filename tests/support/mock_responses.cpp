@@ -21,7 +21,9 @@ constexpr const char* kFingerprint = "fp_mock";
 
 std::atomic<std::uint64_t> next_id{1};
 
-std::string next_completion_id() { return "chatcmpl-mock" + std::to_string(next_id++); }
+std::string next_completion_id() {
+  return "chatcmpl-mock" + std::to_string(next_id++);
+}
 
 std::string dump(const OrderedJson& value) {
   return value.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
@@ -113,7 +115,9 @@ class ChunkStream {
             {"model", kModel},
             {"system_fingerprint", kFingerprint}};
   }
-  void event(const OrderedJson& chunk) { response_.chunks.push_back("data: " + dump(chunk) + "\n\n"); }
+  void event(const OrderedJson& chunk) {
+    response_.chunks.push_back("data: " + dump(chunk) + "\n\n");
+  }
 
   std::string id_;
   MockResponse response_;

@@ -11,7 +11,7 @@ namespace hermes::testing {
 
 // A tool call the scripted model makes.
 struct MockToolCall {
-  std::string id;         // Generated ("call_<n>") when empty.
+  std::string id;  // Generated ("call_<n>") when empty.
   std::string name;
   std::string arguments;  // JSON text, sent as is (may be broken on purpose).
 };

@@ -270,11 +270,17 @@ MockServer::MockServer(int port) : impl_(std::make_unique<Impl>(*this)) {
 
 MockServer::~MockServer() = default;
 
-int MockServer::port() const { return impl_->port; }
+int MockServer::port() const {
+  return impl_->port;
+}
 
-std::string MockServer::url() const { return "http://127.0.0.1:" + std::to_string(port()); }
+std::string MockServer::url() const {
+  return "http://127.0.0.1:" + std::to_string(port());
+}
 
-std::string MockServer::base_url() const { return url() + "/v1"; }
+std::string MockServer::base_url() const {
+  return url() + "/v1";
+}
 
 void MockServer::enqueue(MockResponse response) {
   auto prepared = prepare_response(response);
@@ -336,7 +342,8 @@ void MockServer::on_request(std::function<void(const RecordedRequest&, int statu
 }
 
 void MockServer::on_shutdown_request(std::function<void()> handler) {
-  auto shared = handler ? std::make_shared<const Impl::ShutdownHandler>(std::move(handler)) : nullptr;
+  auto shared =
+      handler ? std::make_shared<const Impl::ShutdownHandler>(std::move(handler)) : nullptr;
   std::lock_guard lock(impl_->mutex);
   impl_->shutdown_handler = std::move(shared);
 }

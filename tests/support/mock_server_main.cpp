@@ -97,7 +97,8 @@ Status load_script(const std::string& path, MockServer& server) {
   }
   if (!responses.is_array()) return Status::invalid_argument(path + ": responses must be a list");
   for (std::size_t i = 0; i < responses.size(); ++i) {
-    Result<MockResponse> response = read_spec(responses[i], path + ": response " + std::to_string(i));
+    Result<MockResponse> response =
+        read_spec(responses[i], path + ": response " + std::to_string(i));
     if (!response.ok()) return response.status();
     server.enqueue(std::move(response).value());
   }

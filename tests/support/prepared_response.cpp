@@ -14,25 +14,44 @@ constexpr std::string_view kLastChunk = "0\r\n\r\n";
 
 std::string_view reason_phrase(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 402: return "Payment Required";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 408: return "Request Timeout";
-    case 409: return "Conflict";
-    case 413: return "Payload Too Large";
-    case 422: return "Unprocessable Entity";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    case 529: return "Site Overloaded";
-    default: return "Status";
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 204:
+      return "No Content";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 402:
+      return "Payment Required";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 408:
+      return "Request Timeout";
+    case 409:
+      return "Conflict";
+    case 413:
+      return "Payload Too Large";
+    case 422:
+      return "Unprocessable Entity";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
+    case 504:
+      return "Gateway Timeout";
+    case 529:
+      return "Site Overloaded";
+    default:
+      return "Status";
   }
 }
 
@@ -104,8 +123,7 @@ bool write_chunked(int fd, const PreparedResponse& response, StopSignal& stop) {
     if (i > 0 && !stop.sleep_for(response.chunk_delay)) return false;
     bool last = i + 1 == limit;
     if (!send_all(fd, {i == 0 ? std::string_view(response.head) : std::string_view(),
-                       response.frames[i],
-                       last && terminate ? kLastChunk : std::string_view()})) {
+                       response.frames[i], last && terminate ? kLastChunk : std::string_view()})) {
       return false;
     }
   }
