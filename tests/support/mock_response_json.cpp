@@ -15,6 +15,7 @@
 #include <array>
 #include <cctype>
 #include <exception>
+#include <limits>
 #include <string_view>
 
 #include "common/json_text.hpp"
@@ -46,11 +47,18 @@ std::string in_quotes(std::string_view key) {
   return "\"" + std::string(key) + "\"";
 }
 
-// The keys a spec may hold besides the raw ones, by shorthand.
-std::vector<std::string_view> shorthand_options(std::string_view shorthand) {
-  if (shorthand == "chat_text") return {"stream", "usage", "finish_reason"};
-  if (shorthand == "chat_tool_calls") return {"stream", "usage", "finish_reason", "content"};
-  return {};
+// The keys a spec may hold: the raw ones, or with a shorthand ("" for none) the raw ones
+// but the body, plus the shorthand and its options.
+std::vector<std::string_view> allowed_keys(std::string_view shorthand) {
+  std::vector<std::string_view> keys(kRawKeys.begin(), kRawKeys.end());
+  if (shorthand.empty()) return keys;
+  std::erase_if(keys, [](std::string_view key) { return key == "body" || key == "chunks"; });
+  keys.push_back(shorthand);
+  if (shorthand == "chat_text" || shorthand == "chat_tool_calls") {
+    keys.insert(keys.end(), {"stream", "usage", "finish_reason"});
+  }
+  if (shorthand == "chat_tool_calls") keys.push_back("content");
+  return keys;
 }
 
 Status check_keys(const Json& object, const std::vector<std::string_view>& allowed,
@@ -135,6 +143,7 @@ Result<MockUsage> read_usage(const Json& value) {
     if (!value.contains(name)) continue;
     Result<std::int64_t> count = read_count(value[name], name);
     if (!count.ok()) return count.status();
+    if (*count > std::numeric_limits<int>::max()) return invalid(in_quotes(name) + " is too large");
     *field = static_cast<int>(*count);
   }
   return usage;
@@ -325,8 +334,9 @@ Result<std::string_view> find_shorthand(const Json& spec) {
   std::string_view found;
   for (std::string_view shorthand : kShorthands) {
     if (!spec.contains(std::string(shorthand))) continue;
-    if (!found.empty())
+    if (!found.empty()) {
       return invalid(in_quotes(found) + " and " + in_quotes(shorthand) + " exclude each other");
+    }
     found = shorthand;
   }
   return found;
@@ -338,16 +348,7 @@ Result<MockResponse> mock_response_from_json(const Json& spec) {
   if (!spec.is_object()) return invalid("a response spec must be a JSON object");
   Result<std::string_view> shorthand = find_shorthand(spec);
   if (!shorthand.ok()) return shorthand.status();
-  std::vector<std::string_view> allowed(kRawKeys.begin(), kRawKeys.end());
-  if (!shorthand->empty()) {
-    allowed.erase(
-        std::remove_if(allowed.begin(), allowed.end(),
-                       [](std::string_view key) { return key == "body" || key == "chunks"; }),
-        allowed.end());
-    allowed.push_back(*shorthand);
-    for (std::string_view option : shorthand_options(*shorthand)) allowed.push_back(option);
-  }
-  HERMES_RETURN_IF_ERROR(check_keys(spec, allowed, ""));
+  HERMES_RETURN_IF_ERROR(check_keys(spec, allowed_keys(*shorthand), ""));
 
   MockResponse response;
   if (shorthand->empty()) {

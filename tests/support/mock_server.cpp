@@ -63,7 +63,7 @@ struct MockServer::Impl {
   using Observer = std::function<void(const RecordedRequest&, int)>;
   using ShutdownHandler = std::function<void()>;
 
-  // A client connection. `fd` and `finished` are guarded by connections_mutex; the
+  // A client connection. `fd` and `finished` are guarded by connections_mutex_; the
   // thread closes its own socket, so the destructor never races a close with a reuse.
   struct Connection {
     int fd = -1;
@@ -71,7 +71,7 @@ struct MockServer::Impl {
     std::thread thread;
   };
 
-  explicit Impl(MockServer& owner) : owner(owner) {}
+  explicit Impl(MockServer& owner) : owner_(owner) {}
   ~Impl();
 
   void listen_on(int requested_port);
@@ -84,81 +84,81 @@ struct MockServer::Impl {
   std::shared_ptr<const PreparedResponse> take_response(const std::string& path);
   void record(RecordedRequest request, int status);
 
-  MockServer& owner;
-  int listen_fd = -1;
-  int wake_read = -1;  // A byte on this pipe tells the accept loop to stop.
-  int wake_write = -1;
-  int port = 0;
-  StopSignal stop;
-  std::thread acceptor;
+  MockServer& owner_;
+  int listen_fd_ = -1;
+  int wake_read_ = -1;  // A byte on this pipe tells the accept loop to stop.
+  int wake_write_ = -1;
+  int port_ = 0;
+  StopSignal stop_;
+  std::thread acceptor_;
 
-  std::mutex connections_mutex;
-  std::list<Connection> connections;  // A list, so a serving thread's entry never moves.
+  std::mutex connections_mutex_;
+  std::list<Connection> connections_;  // A list, so a serving thread's entry never moves.
 
-  mutable std::mutex mutex;  // Guards everything below.
-  std::deque<std::shared_ptr<const PreparedResponse>> queue;
-  std::shared_ptr<const PreparedResponse> fallback;
-  const std::shared_ptr<const PreparedResponse> nothing_left = nothing_left_response();
-  bool looping = false;
-  bool recording = true;
-  std::vector<RecordedRequest> recorded;
-  std::size_t request_count = 0;
-  std::shared_ptr<const Observer> observer;
-  std::shared_ptr<const ShutdownHandler> shutdown_handler;
+  mutable std::mutex mutex_;  // Guards everything below.
+  std::deque<std::shared_ptr<const PreparedResponse>> queue_;
+  std::shared_ptr<const PreparedResponse> fallback_;
+  const std::shared_ptr<const PreparedResponse> nothing_left_ = nothing_left_response();
+  bool looping_ = false;
+  bool recording_ = true;
+  std::vector<RecordedRequest> recorded_;
+  std::size_t request_count_ = 0;
+  std::shared_ptr<const Observer> observer_;
+  std::shared_ptr<const ShutdownHandler> shutdown_handler_;
 };
 
 void MockServer::Impl::listen_on(int requested_port) {
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) throw_errno("pipe");
-  wake_read = pipe_fds[0];
-  wake_write = pipe_fds[1];
-  listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (listen_fd < 0) throw_errno("socket");
+  wake_read_ = pipe_fds[0];
+  wake_write_ = pipe_fds[1];
+  listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (listen_fd_ < 0) throw_errno("socket");
   int on = 1;
-  setsockopt(listen_fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   address.sin_port = htons(static_cast<uint16_t>(requested_port));
-  if (bind(listen_fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
     throw_errno("bind 127.0.0.1:" + std::to_string(requested_port));
   }
-  if (listen(listen_fd, SOMAXCONN) != 0) throw_errno("listen");
+  if (listen(listen_fd_, SOMAXCONN) != 0) throw_errno("listen");
   socklen_t length = sizeof address;
-  getsockname(listen_fd, reinterpret_cast<sockaddr*>(&address), &length);
-  port = ntohs(address.sin_port);
+  getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length);
+  port_ = ntohs(address.sin_port);
 }
 
 MockServer::Impl::~Impl() {
-  stop.raise();
-  if (acceptor.joinable()) {
+  stop_.raise();
+  if (acceptor_.joinable()) {
     char byte = 0;
-    while (write(wake_write, &byte, 1) < 0 && errno == EINTR) {
+    while (write(wake_write_, &byte, 1) < 0 && errno == EINTR) {
     }
-    acceptor.join();
+    acceptor_.join();
   }
   {
     // Wakes threads blocked in recv() or send(); each then closes its own socket.
-    std::lock_guard lock(connections_mutex);
-    for (Connection& connection : connections) {
+    std::lock_guard lock(connections_mutex_);
+    for (Connection& connection : connections_) {
       if (connection.fd >= 0) shutdown(connection.fd, SHUT_RDWR);
     }
   }
-  for (Connection& connection : connections) connection.thread.join();
-  close_fd(listen_fd);
-  close_fd(wake_read);
-  close_fd(wake_write);
+  for (Connection& connection : connections_) connection.thread.join();
+  close_fd(listen_fd_);
+  close_fd(wake_read_);
+  close_fd(wake_write_);
 }
 
 void MockServer::Impl::accept_loop() {
   for (;;) {
-    pollfd fds[2] = {{listen_fd, POLLIN, 0}, {wake_read, POLLIN, 0}};
+    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_read_, POLLIN, 0}};
     if (poll(fds, 2, -1) < 0) {
       if (errno == EINTR) continue;
       return;
     }
     if (fds[1].revents != 0) return;
-    int fd = accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
+    int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) continue;
     set_no_delay(fd);
     reap_finished_connections();
@@ -167,8 +167,8 @@ void MockServer::Impl::accept_loop() {
 }
 
 void MockServer::Impl::start_connection(int fd) {
-  std::lock_guard lock(connections_mutex);
-  Connection& connection = connections.emplace_back();
+  std::lock_guard lock(connections_mutex_);
+  Connection& connection = connections_.emplace_back();
   connection.fd = fd;
   connection.thread = std::thread(&Impl::serve_connection, this, &connection);
 }
@@ -178,10 +178,10 @@ void MockServer::Impl::start_connection(int fd) {
 void MockServer::Impl::reap_finished_connections() {
   std::list<Connection> finished;
   {
-    std::lock_guard lock(connections_mutex);
-    for (auto it = connections.begin(); it != connections.end();) {
+    std::lock_guard lock(connections_mutex_);
+    for (auto it = connections_.begin(); it != connections_.end();) {
       auto next = std::next(it);
-      if (it->finished) finished.splice(finished.end(), connections, it);
+      if (it->finished) finished.splice(finished.end(), connections_, it);
       it = next;
     }
   }
@@ -191,13 +191,13 @@ void MockServer::Impl::reap_finished_connections() {
 void MockServer::Impl::serve_connection(Connection* connection) {
   int fd;
   {
-    std::lock_guard lock(connections_mutex);
+    std::lock_guard lock(connections_mutex_);
     fd = connection->fd;
   }
   HttpRequestReader reader(fd);
-  while (!stop.raised() && serve_request(fd, reader)) {
+  while (!stop_.raised() && serve_request(fd, reader)) {
   }
-  std::lock_guard lock(connections_mutex);
+  std::lock_guard lock(connections_mutex_);
   close_fd(connection->fd);
   connection->finished = true;
 }
@@ -220,31 +220,31 @@ bool MockServer::Impl::serve_request(int fd, HttpRequestReader& reader) {
   }
   std::shared_ptr<const PreparedResponse> response = take_response(request.path);
   record(std::move(request), response->close_before_headers ? 0 : response->status);
-  return write_response(fd, *response, stop) && framing.keep_alive;
+  return write_response(fd, *response, stop_) && framing.keep_alive;
 }
 
 bool MockServer::Impl::serve_control(int fd, const RecordedRequest& request) {
   std::shared_ptr<const ShutdownHandler> handler;
   {
-    std::lock_guard lock(mutex);
-    handler = shutdown_handler;
+    std::lock_guard lock(mutex_);
+    handler = shutdown_handler_;
   }
-  ControlReply reply = handle_control_request(owner, request, handler != nullptr);
-  bool keep_alive = write_response(fd, *prepare_response(reply.response), stop);
+  ControlReply reply = handle_control_request(owner_, request, handler != nullptr);
+  bool keep_alive = write_response(fd, *prepare_response(reply.response), stop_);
   if (reply.shutdown) (*handler)();
   return keep_alive;
 }
 
 std::shared_ptr<const PreparedResponse> MockServer::Impl::take_response(const std::string& path) {
-  std::lock_guard lock(mutex);
-  for (auto it = queue.begin(); it != queue.end(); ++it) {
+  std::lock_guard lock(mutex_);
+  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
     if (path.compare(0, (*it)->path_prefix.size(), (*it)->path_prefix) != 0) continue;
     std::shared_ptr<const PreparedResponse> response = std::move(*it);
-    queue.erase(it);
-    if (looping) queue.push_back(response);
+    queue_.erase(it);
+    if (looping_) queue_.push_back(response);
     return response;
   }
-  return fallback ? fallback : nothing_left;
+  return fallback_ ? fallback_ : nothing_left_;
 }
 
 // Recorded before the response is written, so a client that has its answer also finds
@@ -252,26 +252,26 @@ std::shared_ptr<const PreparedResponse> MockServer::Impl::take_response(const st
 void MockServer::Impl::record(RecordedRequest request, int status) {
   std::shared_ptr<const Observer> notify;
   {
-    std::lock_guard lock(mutex);
-    notify = observer;
+    std::lock_guard lock(mutex_);
+    notify = observer_;
   }
   if (notify) (*notify)(request, status);
-  std::lock_guard lock(mutex);
-  ++request_count;
-  if (recording) recorded.push_back(std::move(request));
+  std::lock_guard lock(mutex_);
+  ++request_count_;
+  if (recording_) recorded_.push_back(std::move(request));
 }
 
 MockServer::MockServer(int port) : impl_(std::make_unique<Impl>(*this)) {
   impl_->listen_on(port);
   // Started only now: a control request on the accept thread may already call back
   // into this object through impl_.
-  impl_->acceptor = std::thread(&Impl::accept_loop, impl_.get());
+  impl_->acceptor_ = std::thread(&Impl::accept_loop, impl_.get());
 }
 
 MockServer::~MockServer() = default;
 
 int MockServer::port() const {
-  return impl_->port;
+  return impl_->port_;
 }
 
 std::string MockServer::url() const {
@@ -284,68 +284,68 @@ std::string MockServer::base_url() const {
 
 void MockServer::enqueue(MockResponse response) {
   auto prepared = prepare_response(response);
-  std::lock_guard lock(impl_->mutex);
-  impl_->queue.push_back(std::move(prepared));
+  std::lock_guard lock(impl_->mutex_);
+  impl_->queue_.push_back(std::move(prepared));
 }
 
 void MockServer::enqueue(std::vector<MockResponse> responses) {
   std::vector<std::shared_ptr<const PreparedResponse>> prepared;
   prepared.reserve(responses.size());
   for (const MockResponse& response : responses) prepared.push_back(prepare_response(response));
-  std::lock_guard lock(impl_->mutex);
-  impl_->queue.insert(impl_->queue.end(), prepared.begin(), prepared.end());
+  std::lock_guard lock(impl_->mutex_);
+  impl_->queue_.insert(impl_->queue_.end(), prepared.begin(), prepared.end());
 }
 
 void MockServer::set_default(std::optional<MockResponse> response) {
   std::shared_ptr<const PreparedResponse> prepared;
   if (response) prepared = prepare_response(*response);
-  std::lock_guard lock(impl_->mutex);
-  impl_->fallback = std::move(prepared);
+  std::lock_guard lock(impl_->mutex_);
+  impl_->fallback_ = std::move(prepared);
 }
 
 void MockServer::set_looping(bool looping) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->looping = looping;
+  std::lock_guard lock(impl_->mutex_);
+  impl_->looping_ = looping;
 }
 
 void MockServer::set_recording(bool recording) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->recording = recording;
+  std::lock_guard lock(impl_->mutex_);
+  impl_->recording_ = recording;
 }
 
 std::vector<RecordedRequest> MockServer::requests() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->recorded;
+  std::lock_guard lock(impl_->mutex_);
+  return impl_->recorded_;
 }
 
 std::size_t MockServer::request_count() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->request_count;
+  std::lock_guard lock(impl_->mutex_);
+  return impl_->request_count_;
 }
 
 std::size_t MockServer::pending() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->queue.size();
+  std::lock_guard lock(impl_->mutex_);
+  return impl_->queue_.size();
 }
 
 void MockServer::reset() {
-  std::lock_guard lock(impl_->mutex);
-  impl_->queue.clear();
-  impl_->recorded.clear();
-  impl_->request_count = 0;
+  std::lock_guard lock(impl_->mutex_);
+  impl_->queue_.clear();
+  impl_->recorded_.clear();
+  impl_->request_count_ = 0;
 }
 
 void MockServer::on_request(std::function<void(const RecordedRequest&, int status)> observer) {
   auto shared = observer ? std::make_shared<const Impl::Observer>(std::move(observer)) : nullptr;
-  std::lock_guard lock(impl_->mutex);
-  impl_->observer = std::move(shared);
+  std::lock_guard lock(impl_->mutex_);
+  impl_->observer_ = std::move(shared);
 }
 
 void MockServer::on_shutdown_request(std::function<void()> handler) {
   auto shared =
       handler ? std::make_shared<const Impl::ShutdownHandler>(std::move(handler)) : nullptr;
-  std::lock_guard lock(impl_->mutex);
-  impl_->shutdown_handler = std::move(shared);
+  std::lock_guard lock(impl_->mutex_);
+  impl_->shutdown_handler_ = std::move(shared);
 }
 
 }  // namespace hermes::testing

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <string_view>
+#include <utility>
 
 #include "support/socket_io.hpp"
 
@@ -13,46 +14,30 @@ namespace {
 constexpr std::string_view kLastChunk = "0\r\n\r\n";
 
 std::string_view reason_phrase(int status) {
-  switch (status) {
-    case 200:
-      return "OK";
-    case 201:
-      return "Created";
-    case 204:
-      return "No Content";
-    case 400:
-      return "Bad Request";
-    case 401:
-      return "Unauthorized";
-    case 402:
-      return "Payment Required";
-    case 403:
-      return "Forbidden";
-    case 404:
-      return "Not Found";
-    case 408:
-      return "Request Timeout";
-    case 409:
-      return "Conflict";
-    case 413:
-      return "Payload Too Large";
-    case 422:
-      return "Unprocessable Entity";
-    case 429:
-      return "Too Many Requests";
-    case 500:
-      return "Internal Server Error";
-    case 502:
-      return "Bad Gateway";
-    case 503:
-      return "Service Unavailable";
-    case 504:
-      return "Gateway Timeout";
-    case 529:
-      return "Site Overloaded";
-    default:
-      return "Status";
+  static constexpr std::pair<int, std::string_view> kPhrases[] = {
+      {200, "OK"},
+      {201, "Created"},
+      {204, "No Content"},
+      {400, "Bad Request"},
+      {401, "Unauthorized"},
+      {402, "Payment Required"},
+      {403, "Forbidden"},
+      {404, "Not Found"},
+      {408, "Request Timeout"},
+      {409, "Conflict"},
+      {413, "Payload Too Large"},
+      {422, "Unprocessable Entity"},
+      {429, "Too Many Requests"},
+      {500, "Internal Server Error"},
+      {502, "Bad Gateway"},
+      {503, "Service Unavailable"},
+      {504, "Gateway Timeout"},
+      {529, "Site Overloaded"},
+  };
+  for (const auto& [code, phrase] : kPhrases) {
+    if (code == status) return phrase;
   }
+  return "Status";  // Clients must not depend on the phrase (RFC 9112 4).
 }
 
 bool equals_ignoring_case(std::string_view a, std::string_view b) {
