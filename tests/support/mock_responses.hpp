@@ -11,7 +11,7 @@ namespace hermes::testing {
 
 // A tool call the scripted model makes.
 struct MockToolCall {
-  std::string id;         // Generated ("call_<n>") when empty.
+  std::string id;  // Generated ("call_<n>") when empty.
   std::string name;
   std::string arguments;  // JSON text, sent as is (may be broken on purpose).
 };
@@ -27,13 +27,14 @@ struct MockUsage {
 // OpenAI Chat Completions.
 namespace chat {
 
-// An assistant text answer. Streamed: one SSE chunk per word, a finish chunk, a usage
-// chunk and [DONE].
+// An assistant text answer. Streamed: a role chunk, one content chunk per word (with the
+// whitespace before it), a finish chunk, a usage chunk (`choices: []`) and [DONE].
 MockResponse text(const std::string& content, bool stream, const MockUsage& usage = {},
                   const std::string& finish_reason = "stop");
 
-// An assistant message with tool calls (and optional text before them). Streamed: the
-// arguments of each call are split into several fragments.
+// An assistant message with tool calls (and optional text before them). Streamed: per
+// call, a first fragment with id, type, name and empty arguments, then the arguments
+// split into several fragments (anywhere, as real servers do: mid-key, mid-escape).
 MockResponse tool_calls(const std::vector<MockToolCall>& calls, bool stream,
                         const std::string& content = "", const MockUsage& usage = {},
                         const std::string& finish_reason = "tool_calls");
@@ -44,7 +45,12 @@ MockResponse error(int status, const std::string& message, const std::string& co
 
 }  // namespace chat
 
-// A recorded SSE transcript from tests/fixtures, served as one chunk per event.
+// OpenAI Responses API builders belong in `namespace responses`, and Anthropic Messages
+// builders in `namespace anthropic`, beside the providers that need them.
+
+// A recorded SSE transcript (a file of events separated by blank lines, e.g. from
+// tests/fixtures), served as one chunk per event with its bytes unchanged. Throws
+// std::runtime_error when the file cannot be read (tests only).
 MockResponse sse_fixture(const std::string& path);
 
 }  // namespace hermes::testing

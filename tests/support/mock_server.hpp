@@ -7,11 +7,16 @@
 // slow first byte, a pause between chunks, a connection dropped after N chunks, a
 // connection closed before any byte.
 //
+// Requests whose path starts with /_mock/ are control requests (the API of the
+// hermes-mock-server executable, see mock_server_main.cpp); they are answered by the
+// server itself, never consume a scripted response and are not recorded.
+//
 // Thread-safety: every method may be called from any thread while the server runs.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -27,7 +32,10 @@ namespace hermes::testing {
 // One scripted answer.
 struct MockResponse {
   int status = 200;
-  std::vector<std::pair<std::string, std::string>> headers;  // Content-Type defaults to JSON.
+  // Content-Type defaults to application/json, or to text/event-stream when `chunks` is
+  // set. Content-Length and Transfer-Encoding are always the server's own; a
+  // "Connection: close" header makes the server close the connection after answering.
+  std::vector<std::pair<std::string, std::string>> headers;
   // The whole body, sent with Content-Length, when `chunks` is empty.
   std::string body;
   // When non-empty: the body is sent with chunked transfer encoding, one chunk per
@@ -35,7 +43,8 @@ struct MockResponse {
   std::vector<std::string> chunks;
   std::chrono::milliseconds first_byte_delay{0};  // Before the status line.
   std::chrono::milliseconds chunk_delay{0};       // Before each chunk after the first.
-  // Close the connection (no terminating chunk) after this many chunks.
+  // Close the connection (no terminating chunk) after this many chunks. With a plain
+  // `body`, 0 sends only the headers and any other value the whole body before closing.
   std::optional<std::size_t> drop_after_chunks;
   // Accept the request, then close the connection without answering.
   bool close_before_headers = false;
@@ -53,7 +62,7 @@ struct RecordedRequest {
   std::string method;
   std::string path;                            // Including the query string.
   std::map<std::string, std::string> headers;  // Keys lower-cased.
-  std::string body;
+  std::string body;                            // Decoded when it was sent chunked.
 
   // The body parsed as JSON (null when it is not JSON).
   Json json() const;
@@ -66,7 +75,7 @@ class MockServer {
   // Binds 127.0.0.1 on `port` (0: any free port) and starts serving. Throws
   // std::runtime_error if the socket cannot be bound (tests only).
   explicit MockServer(int port = 0);
-  ~MockServer();  // Stops serving and joins every thread.
+  ~MockServer();  // Stops serving, interrupts delays, closes sockets, joins every thread.
   MockServer(const MockServer&) = delete;
   MockServer& operator=(const MockServer&) = delete;
 
@@ -83,13 +92,28 @@ class MockServer {
   // gets HTTP 500 with {"error":{"message":"mock server: no scripted response left"}}.
   void set_default(std::optional<MockResponse> response);
 
+  // When on, a served response goes back to the end of the queue, so the script repeats
+  // forever (benchmarks and demos). Off by default.
+  void set_looping(bool looping);
+
+  // When off, requests are counted but not kept, so a long benchmark does not grow the
+  // server's memory. On by default.
+  void set_recording(bool recording);
+
   // Every request received so far (control requests to /_mock/ excluded), in order.
   std::vector<RecordedRequest> requests() const;
   std::size_t request_count() const;
   // Scripted responses not yet served.
   std::size_t pending() const;
-  // Drops queued responses and recorded requests.
+  // Drops queued responses and recorded requests (the default response stays).
   void reset();
+
+  // Called on a serving thread for every scripted request, with the status about to be
+  // sent (0 when the connection is closed without an answer). Must not block.
+  void on_request(std::function<void(const RecordedRequest&, int status)> observer);
+  // Called on a serving thread after POST /_mock/shutdown has been answered. Without a
+  // handler that request gets 404: an in-process server is stopped by its owner.
+  void on_shutdown_request(std::function<void()> handler);
 
  private:
   struct Impl;
