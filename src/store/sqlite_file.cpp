@@ -50,15 +50,13 @@ bool is_memory_path(const std::string& path) {
   return path.empty() || path == ":memory:" || path.rfind("file::memory:", 0) == 0;
 }
 
-Status prepare_database_file(const std::string& path, bool& created) {
-  created = false;
+Status prepare_database_file(const std::string& path) {
   HERMES_RETURN_IF_ERROR(create_parent_directory(path));
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                         kPrivateFile);
   if (fd >= 0) {
     // A brand-new empty file: no SQLite connection can hold locks on it yet.
     ::close(fd);
-    created = true;
     return {};
   }
   if (errno != EEXIST) {

@@ -17,8 +17,6 @@ bool is_memory_path(const std::string& path);
 // companions to 0600 with chmod(2) on the path (symlinks are left alone). An existing
 // database file is never opened here: closing a raw descriptor would drop the POSIX locks
 // live SQLite connections of this process hold on it.
-//
-// `created` is set when this call created the file.
-Status prepare_database_file(const std::string& path, bool& created);
+Status prepare_database_file(const std::string& path);
 
 }  // namespace hermes::store

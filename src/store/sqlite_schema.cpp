@@ -212,119 +212,6 @@ Result<std::set<std::string>> table_columns(Connection& db, std::string_view tab
   return names;
 }
 
-// ---- FTS DDL -------------------------------------------------------------------------
-
-// Every trigger honours upstream's deferred-rebuild window: rows in (progress, high_water]
-// are not in the index yet and must not receive an FTS 'delete' (that corrupts an
-// external-content index). Outside a rebuild both keys are absent and the gate is true.
-std::string rebuild_gate(std::string_view row) {
-  return fmt::format(
-      "({0}.id > COALESCE((SELECT CAST(value AS INTEGER) FROM state_meta "
-      "WHERE key = 'fts_rebuild_high_water'), -1) "
-      "OR {0}.id <= COALESCE((SELECT CAST(value AS INTEGER) FROM state_meta "
-      "WHERE key = 'fts_rebuild_progress'), -1))",
-      row);
-}
-
-// What the word index stores for a row. It depends only on the row, so an FTS 'delete'
-// always removes exactly what the insert added.
-std::string indexed_content(std::string_view row) {
-  return fmt::format(
-      "CASE WHEN {0}.role = 'tool' THEN substr(COALESCE({0}.content, ''), 1, {1}) "
-      "ELSE {0}.content END",
-      row, kFtsToolContentPrefixChars);
-}
-
-// Sessions whose rows belong in the trigram index: not cron or sub-agent transcripts.
-std::string trigram_session_predicate(std::string_view alias) {
-  const std::string q = alias.empty() ? "" : std::string(alias) + ".";
-  return q + "source NOT IN ('cron', 'subagent') AND json_extract(CASE WHEN json_valid(" + q +
-         "model_config) THEN " + q + "model_config ELSE '{}' END, '$._delegate_from') IS NULL";
-}
-
-std::string word_index_sql() {
-  return fmt::format(
-      R"sql(
-CREATE VIEW IF NOT EXISTS messages_fts_src AS
-  SELECT id, {content} AS content, tool_name, tool_calls FROM messages;
-CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
-  content, tool_name, tool_calls, content='messages_fts_src', content_rowid='id');
-CREATE TRIGGER IF NOT EXISTS messages_fts_insert AFTER INSERT ON messages
-WHEN {gate_new}
-BEGIN
-  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, {new_content}, new.tool_name, new.tool_calls);
-END;
-CREATE TRIGGER IF NOT EXISTS messages_fts_delete AFTER DELETE ON messages
-WHEN {gate_old}
-BEGIN
-  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, {old_content}, old.tool_name, old.tool_calls);
-END;
-CREATE TRIGGER IF NOT EXISTS messages_fts_update
-AFTER UPDATE OF content, tool_name, tool_calls, role ON messages
-WHEN (old.content IS NOT new.content OR old.tool_name IS NOT new.tool_name
-      OR old.tool_calls IS NOT new.tool_calls OR old.role IS NOT new.role)
-  AND {gate_old}
-BEGIN
-  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, {old_content}, old.tool_name, old.tool_calls);
-  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, {new_content}, new.tool_name, new.tool_calls);
-END;
-)sql",
-      fmt::arg("content", indexed_content("messages")), fmt::arg("gate_new", rebuild_gate("new")),
-      fmt::arg("gate_old", rebuild_gate("old")), fmt::arg("new_content", indexed_content("new")),
-      fmt::arg("old_content", indexed_content("old")));
-}
-
-std::string trigram_index_sql() {
-  const std::string in_sessions = trigram_session_predicate("");
-  return fmt::format(
-      R"sql(
-CREATE VIEW IF NOT EXISTS messages_fts_trigram_src AS
-  SELECT m.id, m.role, m.content, m.tool_name
-  FROM messages AS m JOIN sessions AS s ON s.id = m.session_id
-  WHERE m.role <> 'tool' AND {view_sessions};
-CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts_trigram USING fts5(
-  content, tool_name, content='messages_fts_trigram_src', content_rowid='id',
-  tokenize='trigram');
-CREATE TRIGGER IF NOT EXISTS messages_fts_trigram_insert AFTER INSERT ON messages
-WHEN new.role <> 'tool'
-  AND EXISTS (SELECT 1 FROM sessions WHERE id = new.session_id AND {sessions})
-  AND {gate_new}
-BEGIN
-  INSERT INTO messages_fts_trigram(rowid, content, tool_name)
-  VALUES (new.id, new.content, new.tool_name);
-END;
-CREATE TRIGGER IF NOT EXISTS messages_fts_trigram_delete AFTER DELETE ON messages
-WHEN old.role <> 'tool'
-  AND EXISTS (SELECT 1 FROM sessions WHERE id = old.session_id AND {sessions})
-  AND {gate_old}
-BEGIN
-  INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name)
-  VALUES ('delete', old.id, old.content, old.tool_name);
-END;
-CREATE TRIGGER IF NOT EXISTS messages_fts_trigram_update
-AFTER UPDATE OF content, tool_name, role ON messages
-WHEN (old.content IS NOT new.content OR old.tool_name IS NOT new.tool_name
-      OR old.role IS NOT new.role)
-  AND {gate_old}
-BEGIN
-  INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name)
-  SELECT 'delete', old.id, old.content, old.tool_name
-  WHERE old.role <> 'tool'
-    AND EXISTS (SELECT 1 FROM sessions WHERE id = old.session_id AND {sessions});
-  INSERT INTO messages_fts_trigram(rowid, content, tool_name)
-  SELECT new.id, new.content, new.tool_name
-  WHERE new.role <> 'tool'
-    AND EXISTS (SELECT 1 FROM sessions WHERE id = new.session_id AND {sessions});
-END;
-)sql",
-      fmt::arg("view_sessions", trigram_session_predicate("s")), fmt::arg("sessions", in_sessions),
-      fmt::arg("gate_new", rebuild_gate("new")), fmt::arg("gate_old", rebuild_gate("old")));
-}
-
 // ---- Probing -------------------------------------------------------------------------
 
 struct MasterEntry {
@@ -391,14 +278,6 @@ Status check_columns(Connection& db, const std::vector<MasterEntry>& entries,
   return {};
 }
 
-bool probe_virtual_table(Connection& db, std::string_view args) {
-  const std::string create =
-      fmt::format("CREATE VIRTUAL TABLE temp.hermes_fts_probe USING fts5({})", args);
-  if (!db.exec(create).ok()) return false;
-  db.exec("DROP TABLE temp.hermes_fts_probe");
-  return true;
-}
-
 Status reconcile_columns(Connection& db) {
   for (const Table& table : kTables) {
     auto present = table_columns(db, table.name);
@@ -409,45 +288,6 @@ Status reconcile_columns(Connection& db) {
           fmt::format("ALTER TABLE {} ADD COLUMN {} {}", table.name, column.name, column.type)));
     }
   }
-  return {};
-}
-
-Result<bool> has_rows(Connection& db, std::string_view table) {
-  auto text = db.query_text(fmt::format("SELECT EXISTS (SELECT 1 FROM {})", table));
-  if (!text.ok()) return text.status();
-  return text->value_or("0") != "0";
-}
-
-Status install_word_index(Connection& db) {
-  HERMES_RETURN_IF_ERROR(db.exec(word_index_sql()));
-  auto rows = has_rows(db, "messages");
-  if (!rows.ok()) return rows.status();
-  if (*rows) HERMES_RETURN_IF_ERROR(db.exec("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')"));
-  return db.exec(fmt::format(
-      "INSERT OR REPLACE INTO state_meta(key, value) VALUES ('fts_storage_version', '{}')",
-      kFtsStorageVersion));
-}
-
-Status install_trigram_index(Connection& db) {
-  HERMES_RETURN_IF_ERROR(db.exec(trigram_index_sql()));
-  auto rows = has_rows(db, "messages");
-  if (!rows.ok()) return rows.status();
-  if (!*rows) return {};
-  return db.exec("INSERT INTO messages_fts_trigram(messages_fts_trigram) VALUES('rebuild')");
-}
-
-Status install_fts(Connection& db, const SchemaProbe& probe, const SchemaInstallOptions& options) {
-  if (!options.fts5) return {};
-  if (probe.fts == FtsLayout::kLegacyInline) {
-    // A legacy file keeps its inline indexes (upstream's storage optimiser migrates them);
-    // mixing the layouts would break both programs.
-    if (options.trigram && !probe.has_trigram) {
-      HERMES_LOG_WARN("the trigram index is not added to a database with the legacy FTS layout");
-    }
-    return {};
-  }
-  if (probe.fts == FtsLayout::kNone) HERMES_RETURN_IF_ERROR(install_word_index(db));
-  if (options.trigram && !probe.has_trigram) return install_trigram_index(db);
   return {};
 }
 
@@ -481,23 +321,14 @@ Result<SchemaProbe> probe_schema(Connection& db, const std::string& path) {
     }
   }
   HERMES_RETURN_IF_ERROR(check_columns(db, *entries, path, probe));
-  if (has_object(*entries, "view", "messages_fts_src")) {
-    probe.fts = FtsLayout::kExternalContent;
-  } else if (has_object(*entries, "table", "messages_fts")) {
-    probe.fts = FtsLayout::kLegacyInline;
-  }
-  probe.has_trigram = has_object(*entries, "table", "messages_fts_trigram");
+  auto fts = probe_fts(db);
+  if (!fts.ok()) return fts.status();
+  probe.fts = *fts;
   return probe;
 }
 
-bool fts5_available(Connection& db) { return probe_virtual_table(db, "x"); }
-
-bool fts5_trigram_available(Connection& db) {
-  return probe_virtual_table(db, "x, tokenize='trigram'");
-}
-
 Status install_schema(Connection& db, const SchemaProbe& probe,
-                      const SchemaInstallOptions& options) {
+                      const FtsInstallOptions& options) {
   for (const Table& table : kTables) HERMES_RETURN_IF_ERROR(db.exec(create_table_sql(table)));
   HERMES_RETURN_IF_ERROR(reconcile_columns(db));
   HERMES_RETURN_IF_ERROR(db.exec(kBaseIndexes));
@@ -506,7 +337,10 @@ Status install_schema(Connection& db, const SchemaProbe& probe,
     HERMES_LOG_WARN("session titles are not unique in this database; not indexing them: {}",
                     s.message());
   }
-  HERMES_RETURN_IF_ERROR(install_fts(db, probe, options));
+  // Rows written by an old reconciler that added `active` without its default would
+  // otherwise vanish from every transcript.
+  HERMES_RETURN_IF_ERROR(db.exec("UPDATE messages SET active = 1 WHERE active IS NULL"));
+  HERMES_RETURN_IF_ERROR(install_fts(db, probe.fts, options));
   if (probe.empty) {
     HERMES_RETURN_IF_ERROR(db.exec(fmt::format(
         "INSERT INTO schema_version(version) SELECT {0} "

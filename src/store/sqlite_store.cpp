@@ -143,12 +143,38 @@ Status open_failed(const std::string& path, const Status& status) {
   return Status(status.code(), "cannot open session store " + path + ": " + status.message());
 }
 
+Status prepare_file(const std::string& path, bool read_only) {
+  if (is_memory_path(path)) return {};
+  if (!read_only) return prepare_database_file(path);
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) return Status::not_found("no such file");
+  return {};
+}
+
+// What this SQLite build can do for full-text search.
+struct Capabilities {
+  bool fts5 = false;
+  bool trigram_tokenizer = false;
+};
+
+// Looks at the file and at the SQLite build without writing anything.
+Status inspect(SqliteDatabase& db, SchemaProbe& probe, Capabilities& caps) {
+  return db.with_connection([&](Connection& c) -> Status {
+    auto found = probe_schema(c, db.path());
+    if (!found.ok()) return found.status();
+    probe = std::move(*found);
+    caps.fts5 = fts5_available(c);
+    caps.trigram_tokenizer = caps.fts5 && fts5_trigram_available(c);
+    return {};
+  });
+}
+
 // Creates or upgrades the schema in one write transaction. The file is probed again inside
 // it: another process may have initialised it since the first look.
-Status install(SqliteDatabase& db, const std::string& path, const SchemaInstallOptions& options) {
+Status install(SqliteDatabase& db, const FtsInstallOptions& options) {
   HERMES_RETURN_IF_ERROR(db.enable_write_ahead_log());
   return db.write([&](Connection& c) -> Status {
-    auto probe = probe_schema(c, path);
+    auto probe = probe_schema(c, db.path());
     if (!probe.ok()) return probe.status();
     return install_schema(c, *probe, options);
   });
@@ -166,54 +192,25 @@ Status check_read_only_schema(const std::string& path, const SchemaProbe& probe)
 
 Result<std::shared_ptr<SessionStore>> SqliteStore::open(const std::string& path,
                                                         const SqliteStoreOptions& options) {
-  if (!is_memory_path(path)) {
-    struct stat info {};
-    if (options.read_only && stat(path.c_str(), &info) != 0) {
-      return Status::not_found("cannot open session store " + path + " read-only: no such file");
-    }
-    bool created = false;
-    if (!options.read_only) {
-      if (Status s = prepare_database_file(path, created); !s.ok()) return open_failed(path, s);
-    }
-  }
+  if (Status s = prepare_file(path, options.read_only); !s.ok()) return open_failed(path, s);
   auto db = SqliteDatabase::open(path, options.read_only);
   if (!db.ok()) return open_failed(path, db.status());
 
   SchemaProbe probe;
-  bool fts5 = false;
-  bool trigram_tokenizer = false;
-  Status status = (*db)->with_connection([&](Connection& c) -> Status {
-    auto found = probe_schema(c, path);
-    if (!found.ok()) return found.status();
-    probe = std::move(*found);
-    fts5 = fts5_available(c);
-    trigram_tokenizer = fts5 && fts5_trigram_available(c);
-    return {};
-  });
-  if (!status.ok()) return open_failed(path, status);
-
-  if (options.read_only) {
-    status = check_read_only_schema(path, probe);
-  } else {
-    status = install(**db, path, {fts5, options.trigram_index && trigram_tokenizer});
-    if (status.ok()) {
-      status = (*db)->with_connection([&](Connection& c) -> Status {
-        auto found = probe_schema(c, path);
-        if (found.ok()) probe = std::move(*found);
-        return found.status();
-      });
-    }
+  Capabilities caps;
+  Status status = inspect(**db, probe, caps);
+  if (status.ok() && options.read_only) status = check_read_only_schema(path, probe);
+  if (status.ok() && !options.read_only) {
+    status = install(**db, {caps.fts5, caps.trigram_tokenizer, options.trigram_index});
+    if (status.ok()) status = inspect(**db, probe, caps);  // See what the install left.
   }
   if (!status.ok()) return open_failed(path, status);
-  if (!fts5 && probe.fts != FtsLayout::kNone) {
-    HERMES_LOG_WARN("{} has full-text indexes but this SQLite lacks FTS5: writes will fail", path);
-  }
-  if (options.trigram_index && !trigram_tokenizer) {
+  if (options.trigram_index && !caps.trigram_tokenizer) {
     HERMES_LOG_WARN("this SQLite lacks the FTS5 trigram tokenizer; CJK search uses LIKE scans");
   }
   SearchIndexes indexes;
-  indexes.words = fts5 && probe.fts != FtsLayout::kNone;
-  indexes.trigram = trigram_tokenizer && probe.has_trigram;
+  indexes.words = caps.fts5 && probe.fts.layout != FtsLayout::kNone && probe.fts.word_triggers;
+  indexes.trigram = caps.trigram_tokenizer && probe.fts.has_trigram && probe.fts.trigram_triggers;
   return std::shared_ptr<SessionStore>(new SqliteStore(std::move(*db), indexes));
 }
 

@@ -159,3 +159,16 @@ TEST_CASE("a mid-era upstream database cannot be opened read-only before its upg
   auto c = raw_connection(path);
   CHECK(query(*c, "SELECT count(*) FROM pragma_table_info('messages') WHERE name = 'active'") == "0");
 }
+
+TEST_CASE("rows an old reconciler left without an active flag are live again") {
+  TempDir dir;
+  const std::string path = dir.file("state.db");
+  create_from_fixture(path, "upstream_v22_legacy.sql");
+  {
+    auto c = raw_connection(path);
+    hermes::testing::exec(*c, "ALTER TABLE messages ADD COLUMN active INTEGER");
+  }
+  auto store = hermes::open_sqlite_store(path);
+  REQUIRE(store.ok());
+  CHECK((*store)->load_messages(kLegacySession)->size() == 2);
+}

@@ -92,3 +92,25 @@ TEST_CASE("a trigram index added to an existing database covers its old messages
                 "VALUES('integrity-check', 1)")
             .ok());
 }
+
+TEST_CASE("missing sync triggers are restored and the index rebuilt on open") {
+  SqliteFileBackend backend;
+  create(*backend.store, "s1");
+  backend.store.reset();
+  {
+    // What a runtime without FTS5 leaves behind: rows written with the triggers dropped.
+    auto c = raw_connection(backend.path);
+    exec(*c, "DROP TRIGGER messages_fts_insert");
+    exec(*c, "INSERT INTO messages (session_id, role, content, timestamp) "
+             "VALUES ('s1', 'user', 'written while unindexed', 1750000000)");
+  }
+  auto store = backend.open();
+  auto hits = store->search("unindexed");
+  REQUIRE(hits.ok());
+  CHECK(hits->size() == 1);
+  REQUIRE(store->append_messages("s1", {Message::user("indexed again")}).ok());
+  CHECK(store->search("again")->size() == 1);
+  auto c = raw_connection(backend.path);
+  CHECK(query(*c, "SELECT count(*) FROM sqlite_master WHERE name = 'messages_fts_insert'") == "1");
+  CHECK(c->exec("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)").ok());
+}
