@@ -11,7 +11,10 @@ std::u32string to_code_points(std::string_view utf8) {
   for (std::size_t i = 0; i < valid.size();) {
     const auto b0 = static_cast<unsigned char>(valid[i]);
     const int extra = b0 < 0x80 ? 0 : b0 < 0xE0 ? 1 : b0 < 0xF0 ? 2 : 3;
-    char32_t c = extra == 0 ? b0 : extra == 1 ? (b0 & 0x1F) : extra == 2 ? (b0 & 0x0F) : (b0 & 0x07);
+    char32_t c = extra == 0   ? b0
+                 : extra == 1 ? (b0 & 0x1F)
+                 : extra == 2 ? (b0 & 0x0F)
+                              : (b0 & 0x07);
     for (int k = 1; k <= extra; ++k) {
       c = (c << 6) | (static_cast<unsigned char>(valid[i + static_cast<std::size_t>(k)]) & 0x3F);
     }
@@ -48,8 +51,8 @@ std::string to_utf8(std::u32string_view text) {
 
 bool is_unicode_space(char32_t c) {
   return (c >= 0x09 && c <= 0x0D) || c == 0x20 || (c >= 0x1C && c <= 0x1F) || c == 0x85 ||
-         c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
-         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+         c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 ||
+         c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
 }  // namespace hermes::store

@@ -37,11 +37,10 @@ constexpr std::array<Range, 7> kCjkRanges = {{
 // Non-ASCII characters that are punctuation, symbols, marks or spaces rather than parts
 // of words.
 constexpr std::array<Range, 24> kNonWordRanges = {{
-    {0x0080, 0x00A9}, {0x00AB, 0x00B1}, {0x00B4, 0x00B4}, {0x00B6, 0x00B8},
-    {0x00BB, 0x00BB}, {0x00BF, 0x00BF}, {0x00D7, 0x00D7}, {0x00F7, 0x00F7},
-    {0x0300, 0x036F}, {0x2000, 0x206F}, {0x20A0, 0x20CF}, {0x2190, 0x23FF},
-    {0x2500, 0x27BF}, {0x2E00, 0x2E7F}, {0x3000, 0x3004}, {0x3008, 0x3020},
-    {0x3030, 0x3030}, {0x303D, 0x303F}, {0x30A0, 0x30A0}, {0x30FB, 0x30FB},
+    {0x0080, 0x00A9}, {0x00AB, 0x00B1}, {0x00B4, 0x00B4}, {0x00B6, 0x00B8},   {0x00BB, 0x00BB},
+    {0x00BF, 0x00BF}, {0x00D7, 0x00D7}, {0x00F7, 0x00F7}, {0x0300, 0x036F},   {0x2000, 0x206F},
+    {0x20A0, 0x20CF}, {0x2190, 0x23FF}, {0x2500, 0x27BF}, {0x2E00, 0x2E7F},   {0x3000, 0x3004},
+    {0x3008, 0x3020}, {0x3030, 0x3030}, {0x303D, 0x303F}, {0x30A0, 0x30A0},   {0x30FB, 0x30FB},
     {0xFE30, 0xFE6F}, {0xFF01, 0xFF0F}, {0xFF1A, 0xFF20}, {0x1F000, 0x1FAFF},
 }};
 
@@ -51,9 +50,13 @@ bool in_ranges(char32_t c, const std::array<Range, N>& ranges) {
                      [c](const Range& r) { return c >= r.first && c <= r.last; });
 }
 
-bool is_cjk(char32_t c) { return in_ranges(c, kCjkRanges); }
+bool is_cjk(char32_t c) {
+  return in_ranges(c, kCjkRanges);
+}
 
-bool is_space(char32_t c) { return is_unicode_space(c); }
+bool is_space(char32_t c) {
+  return is_unicode_space(c);
+}
 
 bool is_word(char32_t c) {
   if (c < 0x80) {
@@ -64,9 +67,13 @@ bool is_word(char32_t c) {
   return !is_space(c) && !in_ranges(c, kNonWordRanges);
 }
 
-Text decode(std::string_view utf8) { return to_code_points(utf8); }
+Text decode(std::string_view utf8) {
+  return to_code_points(utf8);
+}
 
-std::string encode(std::u32string_view text) { return to_utf8(text); }
+std::string encode(std::u32string_view text) {
+  return to_utf8(text);
+}
 
 Text strip(const Text& text) {
   std::size_t begin = 0;
@@ -135,8 +142,8 @@ Text drop_special_characters(const Text& text) {
   const bool keep_percent = std::any_of(text.begin(), text.end(), is_cjk);  // For the LIKE route.
   Text out;
   for (char32_t c : text) {
-    const bool special = kSpecialChars.find(c) != std::u32string_view::npos ||
-                         (c == U'%' && !keep_percent);
+    const bool special =
+        kSpecialChars.find(c) != std::u32string_view::npos || (c == U'%' && !keep_percent);
     if (special) {
       out.push_back(U' ');
     } else if (c == U'*' && (out.empty() || is_space(out.back()) || out.back() == U'*')) {

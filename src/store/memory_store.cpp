@@ -147,7 +147,8 @@ std::string MemoryStore::lineage_root(const std::string& id) {
   return current;
 }
 
-const SessionRecord* MemoryStore::title_holder(const std::string& title, const std::string& except) {
+const SessionRecord* MemoryStore::title_holder(const std::string& title,
+                                               const std::string& except) {
   for (const auto& [id, record] : sessions_) {
     if (id != except && record.info.title == title) return &record;
   }
@@ -219,7 +220,8 @@ Result<std::vector<SessionInfo>> MemoryStore::list_sessions(const ListOptions& o
   std::sort(listed.begin(), listed.end(), [](const SessionInfo& a, const SessionInfo& b) {
     return a.started_at != b.started_at ? a.started_at > b.started_at : a.id > b.id;
   });
-  const auto offset = std::min(listed.size(), static_cast<std::size_t>(std::max(options.offset, 0)));
+  const auto offset =
+      std::min(listed.size(), static_cast<std::size_t>(std::max(options.offset, 0)));
   listed.erase(listed.begin(), listed.begin() + static_cast<std::ptrdiff_t>(offset));
   if (options.limit > 0 && listed.size() > static_cast<std::size_t>(options.limit)) {
     listed.resize(static_cast<std::size_t>(options.limit));
@@ -244,7 +246,8 @@ Result<std::vector<int64_t>> MemoryStore::append_messages(const std::string& ses
   for (std::size_t i = 0; i < messages.size(); ++i) {
     auto row = encode_message(messages[i]);
     if (!row.ok()) {
-      return Status::invalid_argument("messages[" + std::to_string(i) + "]: " + row.status().message());
+      return Status::invalid_argument("messages[" + std::to_string(i) +
+                                      "]: " + row.status().message());
     }
     rows.push_back(std::move(*row));
   }

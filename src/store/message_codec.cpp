@@ -13,7 +13,9 @@ namespace {
 constexpr double kEarliestTimestamp = 946684800.0;
 constexpr double kLatestTimestamp = 4102444800.0;
 
-bool is_plausible_timestamp(double t) { return t >= kEarliestTimestamp && t <= kLatestTimestamp; }
+bool is_plausible_timestamp(double t) {
+  return t >= kEarliestTimestamp && t <= kLatestTimestamp;
+}
 
 std::optional<std::string> text_or_null(std::string_view text) {
   if (text.empty()) return std::nullopt;

@@ -12,7 +12,7 @@ std::string new_session_id(int hex_digits) {
   constexpr int kMaxHexDigits = 32;
   hex_digits = std::clamp(hex_digits, 1, kMaxHexDigits);
   const std::time_t now = std::time(nullptr);
-  std::tm local {};
+  std::tm local{};
   localtime_r(&now, &local);
   char stamp[32];
   const std::size_t length = std::strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S_", &local);

@@ -21,7 +21,8 @@ const Json* marker(const SessionInfo& session, std::string_view key) {
 // the child as a fork of it.
 bool marker_names(const SessionInfo& child, std::string_view key, const std::string& parent_id) {
   const Json* value = marker(child, key);
-  return value != nullptr && value->is_string() && value->get_ref<const std::string&>() == parent_id;
+  return value != nullptr && value->is_string() &&
+         value->get_ref<const std::string&>() == parent_id;
 }
 
 bool is_replayed_user_message(const std::vector<Message>& conversation, const Message& m) {

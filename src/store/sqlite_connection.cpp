@@ -4,35 +4,34 @@
 
 namespace hermes::store {
 
+StatusCode sqlite_status_code(int rc) {
+  switch (rc & 0xFF) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return StatusCode::kUnavailable;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return StatusCode::kDataLoss;
+    case SQLITE_CONSTRAINT:
+      return StatusCode::kFailedPrecondition;
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+      return StatusCode::kPermissionDenied;
+    case SQLITE_TOOBIG:
+    case SQLITE_FULL:
+    case SQLITE_NOMEM:
+      return StatusCode::kResourceExhausted;
+    default:
+      return StatusCode::kIoError;
+  }
+}
+
 Status sqlite_status(sqlite3* db, int rc, std::string_view what) {
   std::string message(what);
   message += ": ";
   message += (db != nullptr && sqlite3_errcode(db) == rc) ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-  switch (rc & 0xFF) {
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-      return Status::unavailable(std::move(message));
-    case SQLITE_CORRUPT:
-    case SQLITE_NOTADB:
-      return Status::data_loss(std::move(message));
-    case SQLITE_CONSTRAINT:
-      return Status::failed_precondition(std::move(message));
-    case SQLITE_READONLY:
-    case SQLITE_PERM:
-    case SQLITE_AUTH:
-      return Status::permission_denied(std::move(message));
-    case SQLITE_TOOBIG:
-    case SQLITE_FULL:
-    case SQLITE_NOMEM:
-      return Status::resource_exhausted(std::move(message));
-    default:
-      return Status::io_error(std::move(message));
-  }
-}
-
-bool is_busy_code(int rc) {
-  const int primary = rc & 0xFF;
-  return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
+  return Status(sqlite_status_code(rc), std::move(message));
 }
 
 // ---- Statement ----
@@ -115,9 +114,13 @@ bool Statement::is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
-int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+int64_t Statement::int64(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
 
-double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
+double Statement::real(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
 
 std::string Statement::text(int column) const {
   const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
@@ -149,10 +152,10 @@ Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, in
   return std::unique_ptr<Connection>(new Connection(db));
 }
 
-Result<sqlite3_stmt*> Connection::compile(std::string_view sql) {
+Result<sqlite3_stmt*> Connection::compile(std::string_view sql, unsigned flags) {
   sqlite3_stmt* stmt = nullptr;
-  const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
-                                    SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+  const int rc =
+      sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), flags, &stmt, nullptr);
   if (rc != SQLITE_OK) {
     sqlite3_finalize(stmt);
     return sqlite_status(db_, rc, "preparing SQL");
@@ -167,9 +170,10 @@ Result<Statement> Connection::prepare(std::string_view sql) {
     it->second.in_use = true;
     return Statement(db_, it->second.stmt, &it->second.in_use);
   }
-  auto stmt = compile(sql);
+  const bool cacheable = it == cache_.end() && cache_.size() < kMaxCachedStatements;
+  auto stmt = compile(sql, cacheable ? SQLITE_PREPARE_PERSISTENT : 0);
   if (!stmt.ok()) return stmt.status();
-  if (it != cache_.end() || cache_.size() >= kMaxCachedStatements) {
+  if (!cacheable) {
     return Statement(db_, *stmt, nullptr);
   }
   auto& cached = cache_[std::string(sql)];
@@ -179,7 +183,7 @@ Result<Statement> Connection::prepare(std::string_view sql) {
 }
 
 Result<Statement> Connection::prepare_uncached(std::string_view sql) {
-  auto stmt = compile(sql);
+  auto stmt = compile(sql, 0);
   if (!stmt.ok()) return stmt.status();
   return Statement(db_, *stmt, nullptr);
 }
@@ -189,10 +193,10 @@ Status Connection::exec(std::string_view sql) {
   char* error = nullptr;
   const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error);
   if (rc == SQLITE_OK) return {};
-  std::string message = error != nullptr ? error : sqlite3_errstr(rc);
+  std::string message = "executing SQL: ";
+  message += error != nullptr ? error : sqlite3_errstr(rc);
   sqlite3_free(error);
-  Status status = sqlite_status(nullptr, rc, "executing SQL");
-  return Status(status.code(), "executing SQL: " + message);
+  return Status(sqlite_status_code(rc), std::move(message));
 }
 
 Result<std::optional<std::string>> Connection::query_text(std::string_view sql) {

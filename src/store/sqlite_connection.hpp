@@ -15,12 +15,13 @@
 
 namespace hermes::store {
 
-// The Status for a failed SQLite call. Busy and locked become Unavailable (the write loop
-// retries those), corruption and "not a database" become DataLoss, everything else IoError.
-Status sqlite_status(sqlite3* db, int rc, std::string_view what);
+// The StatusCode for a SQLite result code: busy and locked are Unavailable (the write loop
+// retries those), corruption and "not a database" DataLoss, constraint violations
+// FailedPrecondition, a full disk ResourceExhausted, everything else IoError.
+StatusCode sqlite_status_code(int rc);
 
-// True for SQLite's "someone else holds the lock" codes.
-bool is_busy_code(int rc);
+// The Status for a failed SQLite call: the code above and SQLite's message after `what`.
+Status sqlite_status(sqlite3* db, int rc, std::string_view what);
 
 // One prepared statement in use. Borrowed from the connection's cache (or owned, for
 // statements the cache does not keep); reset and unbound when it goes away, so the next
@@ -37,7 +38,9 @@ class Statement {
 
   Statement& bind(int index, std::string_view text);
   Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
-  Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
+  Statement& bind(int index, const std::string& text) {
+    return bind(index, std::string_view(text));
+  }
   Statement& bind(int index, int64_t value);
   Statement& bind(int index, int value) { return bind(index, static_cast<int64_t>(value)); }
   Statement& bind(int index, double value);
@@ -104,7 +107,7 @@ class Connection {
   static constexpr std::size_t kMaxCachedStatements = 128;
 
   explicit Connection(sqlite3* db) : db_(db) {}
-  Result<sqlite3_stmt*> compile(std::string_view sql);
+  Result<sqlite3_stmt*> compile(std::string_view sql, unsigned flags);
 
   sqlite3* db_;
   std::unordered_map<std::string, CachedStatement> cache_;

@@ -40,8 +40,9 @@ bool wal_unsupported(const Status& status) {
 
 Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& path,
                                                              bool read_only) {
-  const int flags = (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-                    SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
+  const int flags =
+      (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+      SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
   auto connection = Connection::open(path, flags);
   if (!connection.ok()) return connection.status();
   sqlite3_busy_timeout((*connection)->handle(), kBusyTimeoutMs);

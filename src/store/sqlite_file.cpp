@@ -16,7 +16,9 @@ namespace {
 
 constexpr mode_t kPrivateFile = 0600;
 
-std::string errno_text(int error) { return std::strerror(error); }
+std::string errno_text(int error) {
+  return std::strerror(error);
+}
 
 Status create_parent_directory(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
@@ -52,8 +54,8 @@ bool is_memory_path(const std::string& path) {
 
 Status prepare_database_file(const std::string& path) {
   HERMES_RETURN_IF_ERROR(create_parent_directory(path));
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                        kPrivateFile);
+  const int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, kPrivateFile);
   if (fd >= 0) {
     // A brand-new empty file: no SQLite connection can hold locks on it yet.
     ::close(fd);

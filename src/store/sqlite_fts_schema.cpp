@@ -122,8 +122,8 @@ BEGIN
 END;
 )sql",
       fmt::arg("view_sessions", trigram_session_predicate("s")),
-      fmt::arg("sessions", trigram_session_predicate("")), fmt::arg("gate_new", rebuild_gate("new")),
-      fmt::arg("gate_old", rebuild_gate("old")));
+      fmt::arg("sessions", trigram_session_predicate("")),
+      fmt::arg("gate_new", rebuild_gate("new")), fmt::arg("gate_old", rebuild_gate("old")));
 }
 
 Result<bool> exists(Connection& db, const std::string& sql) {
@@ -133,8 +133,8 @@ Result<bool> exists(Connection& db, const std::string& sql) {
 }
 
 Result<bool> has_object(Connection& db, std::string_view type, std::string_view name) {
-  return exists(db, fmt::format("SELECT 1 FROM sqlite_master WHERE type = '{}' AND name = '{}'",
-                                type, name));
+  return exists(
+      db, fmt::format("SELECT 1 FROM sqlite_master WHERE type = '{}' AND name = '{}'", type, name));
 }
 
 Result<bool> has_all_triggers(Connection& db, const std::array<std::string_view, 3>& names) {
@@ -163,8 +163,9 @@ Status install_all(Connection& db, bool trigram, bool new_layout) {
   if (trigram) HERMES_RETURN_IF_ERROR(db.exec(trigram_index_sql()));
   HERMES_RETURN_IF_ERROR(rebuild(db, "messages_fts"));
   if (trigram) HERMES_RETURN_IF_ERROR(rebuild(db, "messages_fts_trigram"));
-  HERMES_RETURN_IF_ERROR(db.exec("DELETE FROM state_meta WHERE key IN "
-                                 "('fts_rebuild_high_water', 'fts_rebuild_progress')"));
+  HERMES_RETURN_IF_ERROR(
+      db.exec("DELETE FROM state_meta WHERE key IN "
+              "('fts_rebuild_high_water', 'fts_rebuild_progress')"));
   if (!new_layout) return {};
   return db.exec(fmt::format(
       "INSERT OR REPLACE INTO state_meta(key, value) VALUES ('fts_storage_version', '{}')",
@@ -205,7 +206,9 @@ Result<FtsState> probe_fts(Connection& db) {
   return state;
 }
 
-bool fts5_available(Connection& db) { return probe_virtual_table(db, "x"); }
+bool fts5_available(Connection& db) {
+  return probe_virtual_table(db, "x");
+}
 
 bool fts5_trigram_available(Connection& db) {
   return probe_virtual_table(db, "x, tokenize='trigram'");

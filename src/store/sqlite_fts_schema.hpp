@@ -37,9 +37,9 @@ bool fts5_available(Connection& db);
 bool fts5_trigram_available(Connection& db);
 
 struct FtsInstallOptions {
-  bool fts5 = true;               // This SQLite has FTS5.
-  bool trigram_tokenizer = false; // ... and its trigram tokenizer.
-  bool want_trigram = false;      // Create the trigram index if the file has none.
+  bool fts5 = true;                // This SQLite has FTS5.
+  bool trigram_tokenizer = false;  // ... and its trigram tokenizer.
+  bool want_trigram = false;       // Create the trigram index if the file has none.
 };
 
 // Brings the indexes to what `options` ask for inside the caller's write transaction:

@@ -114,7 +114,8 @@ Result<std::vector<int64_t>> SqliteStore::append_messages(const std::string& ses
   for (std::size_t i = 0; i < messages.size(); ++i) {
     auto row = encode_message(messages[i]);
     if (!row.ok()) {
-      return Status::invalid_argument("messages[" + std::to_string(i) + "]: " + row.status().message());
+      return Status::invalid_argument("messages[" + std::to_string(i) +
+                                      "]: " + row.status().message());
     }
     tool_calls += row->tool_call_count;
     rows.push_back(std::move(*row));
@@ -139,7 +140,8 @@ Result<std::vector<int64_t>> SqliteStore::append_messages(const std::string& ses
   return ids;
 }
 
-Result<std::vector<Message>> SqliteStore::load_segment(Connection& c, const std::string& session_id) {
+Result<std::vector<Message>> SqliteStore::load_segment(Connection& c,
+                                                       const std::string& session_id) {
   auto stmt = c.prepare(kSelectMessagesSql);
   if (!stmt.ok()) return stmt.status();
   stmt->bind(1, session_id);

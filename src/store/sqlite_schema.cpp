@@ -269,8 +269,8 @@ Status check_columns(Connection& db, const std::vector<MasterEntry>& entries,
       if (present->count(std::string(column.name)) != 0) continue;
       const std::string qualified = fmt::format("{}.{}", table.name, column.name);
       if (is_required(column)) {
-        return Status::data_loss(path + " does not look like a hermes state database: " +
-                                 qualified + " is missing");
+        return Status::data_loss(
+            path + " does not look like a hermes state database: " + qualified + " is missing");
       }
       probe.missing_columns.push_back(qualified);
     }
@@ -297,11 +297,11 @@ Result<SchemaProbe> probe_schema(Connection& db, const std::string& path) {
   auto entries = schema_objects(db, path);
   if (!entries.ok()) return entries.status();
   SchemaProbe probe;
-  probe.empty = std::none_of(entries->begin(), entries->end(), [](const MasterEntry& e) {
-    return e.name.rfind("sqlite_", 0) != 0;
-  });
+  probe.empty = std::none_of(entries->begin(), entries->end(),
+                             [](const MasterEntry& e) { return e.name.rfind("sqlite_", 0) != 0; });
   if (probe.empty) {
-    for (const Table& table : kTables) probe.missing_columns.push_back(std::string(table.name) + ".*");
+    for (const Table& table : kTables)
+      probe.missing_columns.push_back(std::string(table.name) + ".*");
     return probe;
   }
   if (!has_object(*entries, "table", "sessions") || !has_object(*entries, "table", "messages")) {
@@ -327,8 +327,7 @@ Result<SchemaProbe> probe_schema(Connection& db, const std::string& path) {
   return probe;
 }
 
-Status install_schema(Connection& db, const SchemaProbe& probe,
-                      const FtsInstallOptions& options) {
+Status install_schema(Connection& db, const SchemaProbe& probe, const FtsInstallOptions& options) {
   for (const Table& table : kTables) HERMES_RETURN_IF_ERROR(db.exec(create_table_sql(table)));
   HERMES_RETURN_IF_ERROR(reconcile_columns(db));
   HERMES_RETURN_IF_ERROR(db.exec(kBaseIndexes));
@@ -342,10 +341,10 @@ Status install_schema(Connection& db, const SchemaProbe& probe,
   HERMES_RETURN_IF_ERROR(db.exec("UPDATE messages SET active = 1 WHERE active IS NULL"));
   HERMES_RETURN_IF_ERROR(install_fts(db, probe.fts, options));
   if (probe.empty) {
-    HERMES_RETURN_IF_ERROR(db.exec(fmt::format(
-        "INSERT INTO schema_version(version) SELECT {0} "
-        "WHERE NOT EXISTS (SELECT 1 FROM schema_version)",
-        kSchemaVersion)));
+    HERMES_RETURN_IF_ERROR(
+        db.exec(fmt::format("INSERT INTO schema_version(version) SELECT {0} "
+                            "WHERE NOT EXISTS (SELECT 1 FROM schema_version)",
+                            kSchemaVersion)));
   }
   return {};
 }

@@ -45,11 +45,13 @@ void append_filters(SearchQuery& q, const SearchOptions& o) {
   }
 }
 
-SearchQuery match_query(const std::string& table, const std::string& match, const SearchOptions& o) {
+SearchQuery match_query(const std::string& table, const std::string& match,
+                        const SearchOptions& o) {
   SearchQuery q;
   q.sql = "SELECT m.id, m.session_id, m.role, snippet(" + table +
           ", -1, '>>>', '<<<', '...', 40), m.timestamp, m.tool_name, s.source, s.model, rank "
-          "FROM " + table + " JOIN messages m ON m.id = " + table +
+          "FROM " +
+          table + " JOIN messages m ON m.id = " + table +
           ".rowid JOIN sessions s ON s.id = m.session_id WHERE " + table + " MATCH ?";
   q.params.push_back(match);
   append_filters(q, o);
@@ -64,9 +66,10 @@ constexpr std::string_view kLikeTermSql =
 SearchQuery like_query(const std::vector<LikeGroup>& groups, const std::string& anchor,
                        const SearchOptions& o) {
   SearchQuery q;
-  q.sql = "SELECT m.id, m.session_id, m.role, "
-          "substr(m.content, max(1, instr(m.content, ?) - 40), 120), m.timestamp, m.tool_name, "
-          "s.source, s.model, 0 FROM messages m JOIN sessions s ON s.id = m.session_id WHERE (";
+  q.sql =
+      "SELECT m.id, m.session_id, m.role, "
+      "substr(m.content, max(1, instr(m.content, ?) - 40), 120), m.timestamp, m.tool_name, "
+      "s.source, s.model, 0 FROM messages m JOIN sessions s ON s.id = m.session_id WHERE (";
   q.params.push_back(anchor);
   for (std::size_t g = 0; g < groups.size(); ++g) {
     q.sql += g == 0 ? "(" : " OR (";
@@ -96,7 +99,9 @@ std::string first_positive_term(const std::vector<LikeGroup>& groups) {
 }
 
 // SQLite's generic error code: for a MATCH, the query text was not acceptable.
-bool rejected_by_engine(Connection& db) { return (sqlite3_errcode(db.handle()) & 0xFF) == SQLITE_ERROR; }
+bool rejected_by_engine(Connection& db) {
+  return (sqlite3_errcode(db.handle()) & 0xFF) == SQLITE_ERROR;
+}
 
 Result<std::vector<SearchHit>> run_query(Connection& db, const SearchQuery& q,
                                          const SearchOptions& o) {
@@ -128,7 +133,9 @@ Result<std::vector<SearchHit>> run_query(Connection& db, const SearchQuery& q,
   }
 }
 
-bool is_rejection(const Status& status) { return status.code() == StatusCode::kInvalidArgument; }
+bool is_rejection(const Status& status) {
+  return status.code() == StatusCode::kInvalidArgument;
+}
 
 Status resolve_roots(Connection& db, std::vector<SearchHit>& hits) {
   std::map<std::string, std::string> roots;
@@ -163,7 +170,8 @@ Result<std::vector<SearchHit>> SqliteStore::like_search(Connection& db,
   return hits;
 }
 
-Result<std::vector<SearchHit>> SqliteStore::word_search(Connection& db, const std::string& sanitized,
+Result<std::vector<SearchHit>> SqliteStore::word_search(Connection& db,
+                                                        const std::string& sanitized,
                                                         const SearchOptions& options) {
   auto hits = match_search(db, "messages_fts", sanitized, options);
   if (!hits.ok() && is_rejection(hits.status())) {

@@ -77,8 +77,8 @@ Status store_system_prompt(Connection& db, const std::string& session_id,
     if (!insert.ok()) return insert.status();
     HERMES_RETURN_IF_ERROR(insert->bind(1, *hash).bind(2, text).run());
   }
-  auto update = db.prepare(
-      "UPDATE sessions SET system_prompt_hash = ?, system_prompt = NULL WHERE id = ?");
+  auto update =
+      db.prepare("UPDATE sessions SET system_prompt_hash = ?, system_prompt = NULL WHERE id = ?");
   if (!update.ok()) return update.status();
   return update->bind(1, hash).bind(2, session_id).run();
 }
@@ -183,9 +183,10 @@ Status install(SqliteDatabase& db, const FtsInstallOptions& options) {
 Status check_read_only_schema(const std::string& path, const SchemaProbe& probe) {
   if (probe.missing_columns.empty()) return {};
   std::string missing;
-  for (const auto& column : probe.missing_columns) missing += (missing.empty() ? "" : ", ") + column;
-  return Status::failed_precondition(
-      path + " lacks " + missing + "; open it once read-write to bring its schema up to date");
+  for (const auto& column : probe.missing_columns)
+    missing += (missing.empty() ? "" : ", ") + column;
+  return Status::failed_precondition(path + " lacks " + missing +
+                                     "; open it once read-write to bring its schema up to date");
 }
 
 }  // namespace
@@ -230,7 +231,8 @@ Status SqliteStore::create_session(const SessionInfo& info) {
     if (!info.parent_session_id.empty()) {
       auto parent = session_exists(c, info.parent_session_id);
       if (!parent.ok()) return parent.status();
-      if (!*parent) return Status::not_found("parent session '" + info.parent_session_id + "' does not exist");
+      if (!*parent)
+        return Status::not_found("parent session '" + info.parent_session_id + "' does not exist");
     }
     if (title) {
       auto holder = title_holder(c, *title, info.id);
@@ -249,7 +251,8 @@ Status SqliteStore::end_session(const std::string& session_id, const std::string
     auto stmt = c.prepare(
         "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL");
     if (!stmt.ok()) return stmt.status();
-    HERMES_RETURN_IF_ERROR(stmt->bind(1, now).bind_or_null(2, end_reason).bind(3, session_id).run());
+    HERMES_RETURN_IF_ERROR(
+        stmt->bind(1, now).bind_or_null(2, end_reason).bind(3, session_id).run());
     if (c.changes() > 0) return {};
     return require_session(c, session_id);  // Already ended: the first end wins.
   });
@@ -297,10 +300,11 @@ Status SqliteStore::delete_session(const std::string& session_id) {
   return db_->write([&](Connection& c) -> Status {
     HERMES_RETURN_IF_ERROR(require_session(c, session_id));
     // Children outlive their parent, orphaned (the foreign key would refuse otherwise).
-    for (const char* sql : {"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?",
-                            "DELETE FROM messages WHERE session_id = ?",
-                            "DELETE FROM compression_locks WHERE session_id = ?",
-                            "DELETE FROM sessions WHERE id = ?"}) {
+    for (const char* sql :
+         {"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?",
+          "DELETE FROM messages WHERE session_id = ?",
+          "DELETE FROM compression_locks WHERE session_id = ?",
+          "DELETE FROM sessions WHERE id = ?"}) {
       auto stmt = c.prepare(sql);
       if (!stmt.ok()) return stmt.status();
       HERMES_RETURN_IF_ERROR(stmt->bind(1, session_id).run());

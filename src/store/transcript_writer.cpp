@@ -8,8 +8,8 @@ Status TranscriptWriter::flush(const std::vector<Message>& transcript) {
   if (cursor_ > transcript.size()) {
     // The transcript shrank under the writer (a rewrite it was not told about). What is
     // stored stays; later growth is appended from here.
-    HERMES_LOG_WARN("session {}: transcript shorter ({}) than the stored prefix ({})",
-                    session_id_, transcript.size(), cursor_);
+    HERMES_LOG_WARN("session {}: transcript shorter ({}) than the stored prefix ({})", session_id_,
+                    transcript.size(), cursor_);
     cursor_ = transcript.size();
     return {};
   }

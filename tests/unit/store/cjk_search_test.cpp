@@ -13,11 +13,13 @@ namespace {
 void seed(hermes::SessionStore& store) {
   create(store, "zh");
   create(store, "ja");
-  REQUIRE(store.append_messages("zh", {Message::user("我喜欢机器学习和自然语言处理"),
-                                       Message::assistant("我的计算机很快")})
+  REQUIRE(store
+              .append_messages("zh", {Message::user("我喜欢机器学习和自然语言处理"),
+                                      Message::assistant("我的计算机很快")})
               .ok());
-  REQUIRE(store.append_messages("ja", {Message::user("東京で美味しいラーメンを食べました"),
-                                       Message::assistant("日本語を勉強しています")})
+  REQUIRE(store
+              .append_messages("ja", {Message::user("東京で美味しいラーメンを食べました"),
+                                      Message::assistant("日本語を勉強しています")})
               .ok());
 }
 
@@ -31,8 +33,8 @@ std::vector<std::string> sessions_found(hermes::SessionStore& store, const std::
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("Chinese words of two, three and four characters are found inside sentences",
-                   B, STORE_BACKENDS) {
+TEST_CASE_TEMPLATE("Chinese words of two, three and four characters are found inside sentences", B,
+                   STORE_BACKENDS) {
   B backend;
   seed(*backend.store);
   CHECK(sessions_found(*backend.store, "机器学习") == std::vector<std::string>{"zh"});
@@ -41,8 +43,8 @@ TEST_CASE_TEMPLATE("Chinese words of two, three and four characters are found in
   CHECK(sessions_found(*backend.store, "火车").empty());
 }
 
-TEST_CASE_TEMPLATE("Japanese words of two, three and four characters are found inside sentences",
-                   B, STORE_BACKENDS) {
+TEST_CASE_TEMPLATE("Japanese words of two, three and four characters are found inside sentences", B,
+                   STORE_BACKENDS) {
   B backend;
   seed(*backend.store);
   CHECK(sessions_found(*backend.store, "ラーメン") == std::vector<std::string>{"ja"});

@@ -1,10 +1,11 @@
+#include "store/fts_query.hpp"
+
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <sstream>
 
 #include "hermes/json.hpp"
-#include "store/fts_query.hpp"
 
 using namespace hermes::store;
 

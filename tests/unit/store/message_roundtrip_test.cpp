@@ -75,7 +75,8 @@ TEST_CASE_TEMPLATE("appended messages get increasing ids and load in append orde
                    STORE_BACKENDS) {
   B backend;
   create(*backend.store, "s1");
-  auto first = backend.store->append_messages("s1", {Message::user("one"), Message::assistant("two")});
+  auto first =
+      backend.store->append_messages("s1", {Message::user("one"), Message::assistant("two")});
   auto second = backend.store->append_messages("s1", {Message::user("three")});
   REQUIRE(first.ok());
   REQUIRE(second.ok());
@@ -194,17 +195,19 @@ TEST_CASE_TEMPLATE("loading more messages than the guard allows is refused clear
   CHECK(backend.store->load_messages("s1", small)->size() == 5);
 }
 
-TEST_CASE_TEMPLATE("ancestors load root first without the user message replayed into the child",
-                   B, STORE_BACKENDS) {
+TEST_CASE_TEMPLATE("ancestors load root first without the user message replayed into the child", B,
+                   STORE_BACKENDS) {
   B backend;
   auto& store = *backend.store;
   create(store, "root", "cli", at(1));
-  REQUIRE(store.append_messages("root", {Message::user("plan a trip"), Message::assistant("ok"),
-                                         Message::user("to Kyoto")})
+  REQUIRE(store
+              .append_messages("root", {Message::user("plan a trip"), Message::assistant("ok"),
+                                        Message::user("to Kyoto")})
               .ok());
   REQUIRE(store.end_session("root", "compression").ok());
   create(store, "tip", "cli", at(2), "root");
-  REQUIRE(store.append_messages("tip", {Message::user("to Kyoto"), Message::assistant("booked")}).ok());
+  REQUIRE(
+      store.append_messages("tip", {Message::user("to Kyoto"), Message::assistant("booked")}).ok());
 
   auto tip_only = store.load_messages("tip");
   REQUIRE(tip_only.ok());

@@ -12,11 +12,13 @@ namespace {
 void seed(hermes::SessionStore& store) {
   create(store, "cli1", "cli", at(1));
   create(store, "tg1", "telegram", at(2));
-  REQUIRE(store.append_messages("cli1", {Message::user("How does photosynthesis work?"),
-                                         Message::assistant("Plants turn light into sugar.")})
+  REQUIRE(store
+              .append_messages("cli1", {Message::user("How does photosynthesis work?"),
+                                        Message::assistant("Plants turn light into sugar.")})
               .ok());
-  REQUIRE(store.append_messages("tg1", {Message::user("Tell me about volcanoes"),
-                                        Message::tool("c1", "web_search", "volcano facts: magma")})
+  REQUIRE(store
+              .append_messages("tg1", {Message::user("Tell me about volcanoes"),
+                                       Message::tool("c1", "web_search", "volcano facts: magma")})
               .ok());
 }
 

@@ -1,6 +1,7 @@
+#include "store/session_title.hpp"
+
 #include <doctest/doctest.h>
 
-#include "store/session_title.hpp"
 #include "store/sha256.hpp"
 
 using hermes::store::sanitize_title;

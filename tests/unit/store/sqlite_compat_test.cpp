@@ -63,8 +63,8 @@ TEST_CASE("hermes appends to an upstream schema 30 database in upstream's format
   {
     auto store = hermes::open_sqlite_store(path);
     REQUIRE(store.ok());
-    auto ids = (*store)->append_messages(kUpstreamSession,
-                                         {Message::user("Who keeps the lighthouse?")});
+    auto ids =
+        (*store)->append_messages(kUpstreamSession, {Message::user("Who keeps the lighthouse?")});
     REQUIRE(ids.ok());
     auto hits = (*store)->search("lighthouse");
     REQUIRE(hits.ok());
@@ -76,7 +76,8 @@ TEST_CASE("hermes appends to an upstream schema 30 database in upstream's format
   }
   auto c = raw_connection(path);
   CHECK(query(*c, "SELECT version FROM schema_version") == "30");
-  CHECK(query(*c, "SELECT display_order IS NOT NULL FROM messages ORDER BY id DESC LIMIT 1") == "1");
+  CHECK(query(*c, "SELECT display_order IS NOT NULL FROM messages ORDER BY id DESC LIMIT 1") ==
+        "1");
   CHECK(query(*c, "PRAGMA integrity_check") == "ok");
   CHECK(c->exec("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)").ok());
 }
@@ -127,7 +128,8 @@ TEST_CASE("a mid-era upstream database gains the missing columns and keeps its l
   auto c = raw_connection(path);
   // Upstream's own data migrations still run on its next open.
   CHECK(query(*c, "SELECT version FROM schema_version") == "22");
-  CHECK(query(*c, "SELECT count(*) FROM pragma_table_info('messages') WHERE name = 'active'") == "1");
+  CHECK(query(*c, "SELECT count(*) FROM pragma_table_info('messages') WHERE name = 'active'") ==
+        "1");
   CHECK(query(*c, "SELECT count(*) FROM sqlite_master WHERE name = 'messages_fts_src'") == "0");
   CHECK(query(*c, "SELECT system_prompt IS NULL FROM sessions") == "1");
   CHECK(query(*c, "PRAGMA integrity_check") == "ok");
@@ -157,7 +159,8 @@ TEST_CASE("a mid-era upstream database cannot be opened read-only before its upg
   CHECK(store.status().code() == StatusCode::kFailedPrecondition);
   CHECK(store.status().message().find("read-write") != std::string::npos);
   auto c = raw_connection(path);
-  CHECK(query(*c, "SELECT count(*) FROM pragma_table_info('messages') WHERE name = 'active'") == "0");
+  CHECK(query(*c, "SELECT count(*) FROM pragma_table_info('messages') WHERE name = 'active'") ==
+        "0");
 }
 
 TEST_CASE("rows an old reconciler left without an active flag are live again") {
@@ -171,4 +174,22 @@ TEST_CASE("rows an old reconciler left without an active flag are live again") {
   auto store = hermes::open_sqlite_store(path);
   REQUIRE(store.ok());
   CHECK((*store)->load_messages(kLegacySession)->size() == 2);
+}
+
+TEST_CASE("tool calls that are not valid JSON load as none") {
+  TempDir dir;
+  const std::string path = dir.file("state.db");
+  create_from_fixture(path, "upstream_v30.sql");
+  {
+    auto c = raw_connection(path);
+    hermes::testing::exec(
+        *c, "UPDATE messages SET tool_calls = '[{broken' WHERE tool_calls IS NOT NULL");
+  }
+  auto store = hermes::open_sqlite_store(path);
+  REQUIRE(store.ok());
+  auto loaded = (*store)->load_messages(kUpstreamSession);
+  REQUIRE(loaded.ok());
+  REQUIRE(loaded->size() == 4);
+  CHECK((*loaded)[1].tool_calls.empty());
+  CHECK((*loaded)[1].reasoning == "Look at the image first.");
 }

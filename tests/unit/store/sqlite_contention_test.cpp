@@ -28,7 +28,8 @@ TEST_CASE("stores on one file in many threads lose no appends") {
     threads.emplace_back([store, t, &failures] {
       for (int i = 0; i < kAppendsPerThread; ++i) {
         auto ids = store->append_messages(
-            "shared", {Message::user("thread " + std::to_string(t) + " message " + std::to_string(i))});
+            "shared",
+            {Message::user("thread " + std::to_string(t) + " message " + std::to_string(i))});
         if (!ids.ok()) ++failures;
       }
     });

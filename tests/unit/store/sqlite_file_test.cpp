@@ -1,7 +1,6 @@
 // What the SQLite store does to the file it is given: creates it private, keeps WAL on,
 // and refuses (without writing a byte) files that are not its own or are too new.
 #include <doctest/doctest.h>
-
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -33,7 +32,9 @@ TEST_CASE("a new database file and its directory are private to the owner") {
   const std::string path = dir.file("profile/nested/state.db");
   auto store = hermes::open_sqlite_store(path);
   REQUIRE(store.ok());
+  create(**store, "s1");  // A write, so the WAL file exists.
   CHECK(permissions(path) == 0600);
+  CHECK(permissions(path + "-wal") == 0600);
   CHECK(permissions(dir.file("profile/nested")) == 0700);
 }
 
@@ -106,8 +107,9 @@ TEST_CASE("another program's SQLite database is refused and left unchanged") {
   const std::string path = dir.file("notes.db");
   {
     auto c = raw_connection(path);
-    hermes::testing::exec(*c, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);"
-                              "INSERT INTO notes (body) VALUES ('keep me');");
+    hermes::testing::exec(*c,
+                          "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);"
+                          "INSERT INTO notes (body) VALUES ('keep me');");
   }
   const std::string before = read_file(path);
   auto store = hermes::open_sqlite_store(path);
@@ -171,8 +173,9 @@ TEST_CASE("the integrity checks pass after a mix of operations") {
   create(store, "a");
   create(store, "b");
   for (int i = 0; i < 20; ++i) {
-    REQUIRE(store.append_messages("a", {Message::user("question " + std::to_string(i)),
-                                        Message::tool("c", "shell", std::string(10'000, 'x'))})
+    REQUIRE(store
+                .append_messages("a", {Message::user("question " + std::to_string(i)),
+                                       Message::tool("c", "shell", std::string(10'000, 'x'))})
                 .ok());
   }
   REQUIRE(store.append_messages("b", {Message::user("机器学习的问题")}).ok());
@@ -187,4 +190,35 @@ TEST_CASE("the integrity checks pass after a mix of operations") {
                 "VALUES('integrity-check', 1)")
             .ok());
   CHECK(query(*c, "SELECT count(*) FROM messages_fts_docsize") == "1");
+}
+
+TEST_CASE("system prompts are stored once, addressed by their SHA-256") {
+  hermes::testing::SqliteFileBackend backend;
+  create(*backend.store, "a");
+  create(*backend.store, "b");
+  REQUIRE(backend.store->set_system_prompt("a", "You are Hermes.").ok());
+  REQUIRE(backend.store->set_system_prompt("b", "You are Hermes.").ok());
+  auto c = raw_connection(backend.path);
+  const std::string hash = "34af87112683610301abcac8ecfeec1cc5fbe9cac1de4159196c61e284566e47";
+  CHECK(query(*c, "SELECT group_concat(DISTINCT system_prompt_hash) FROM sessions") == hash);
+  CHECK(query(*c, "SELECT count(*) FROM system_prompts") == "1");
+  CHECK(query(*c, "SELECT count(*) FROM sessions WHERE system_prompt IS NOT NULL") == "0");
+}
+
+TEST_CASE("list content is stored behind the JSON prefix upstream reads") {
+  hermes::testing::SqliteFileBackend backend;
+  create(*backend.store, "s1");
+  auto m = hermes::message_from_json(hermes::Json::parse(
+      R"({"role":"user","content":[{"type":"text","text":"look"},
+          {"type":"input_image","image_url":"data:image/png;base64,AAAA"}]})"));
+  REQUIRE(m.ok());
+  REQUIRE(backend.store->append_messages("s1", {*m}).ok());
+  auto c = raw_connection(backend.path);
+  // SQLite's text functions stop at the prefix's NUL; the bytes are compared as a BLOB.
+  const std::string bytes = "CAST(content AS BLOB)";
+  CHECK(query(*c, "SELECT hex(substr(" + bytes + ", 1, 6)) FROM messages") == "006A736F6E3A");
+  CHECK(query(*c, "SELECT instr(" + bytes + ", CAST('look' AS BLOB)) > 0 FROM messages") == "1");
+  CHECK(query(*c, "SELECT instr(" + bytes + ", CAST('AAAA' AS BLOB)) FROM messages") == "0");
+  CHECK(query(*c, "SELECT instr(" + bytes + ", CAST('[screenshot]' AS BLOB)) > 0 FROM messages") ==
+        "1");
 }

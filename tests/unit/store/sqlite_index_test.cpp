@@ -16,10 +16,12 @@ using hermes::testing::SqliteFileBackend;
 TEST_CASE("updating only a message's flags does not touch the full-text index") {
   SqliteFileBackend backend;
   create(*backend.store, "s1");
-  REQUIRE(backend.store->append_messages("s1", {Message::user("alpha beta"), Message::user("gamma")})
-              .ok());
+  REQUIRE(
+      backend.store->append_messages("s1", {Message::user("alpha beta"), Message::user("gamma")})
+          .ok());
   auto c = raw_connection(backend.path);
-  const std::string before = query(*c, "SELECT count(*) || ':' || max(rowid) FROM messages_fts_data");
+  const std::string before =
+      query(*c, "SELECT count(*) || ':' || max(rowid) FROM messages_fts_data");
 
   exec(*c, "UPDATE messages SET active = 0, compacted = 1, observed = 1");
   CHECK(query(*c, "SELECT count(*) || ':' || max(rowid) FROM messages_fts_data") == before);
@@ -48,9 +50,10 @@ TEST_CASE("only the head of a long tool result is indexed") {
 TEST_CASE("full-text hits are ranked by bm25") {
   SqliteFileBackend backend;
   create(*backend.store, "s1");
-  REQUIRE(backend.store
-              ->append_messages("s1", {Message::user("kiwi"), Message::user("kiwi kiwi kiwi banana")})
-              .ok());
+  REQUIRE(
+      backend.store
+          ->append_messages("s1", {Message::user("kiwi"), Message::user("kiwi kiwi kiwi banana")})
+          .ok());
   auto hits = backend.store->search("kiwi");
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 2);
@@ -101,8 +104,9 @@ TEST_CASE("missing sync triggers are restored and the index rebuilt on open") {
     // What a runtime without FTS5 leaves behind: rows written with the triggers dropped.
     auto c = raw_connection(backend.path);
     exec(*c, "DROP TRIGGER messages_fts_insert");
-    exec(*c, "INSERT INTO messages (session_id, role, content, timestamp) "
-             "VALUES ('s1', 'user', 'written while unindexed', 1750000000)");
+    exec(*c,
+         "INSERT INTO messages (session_id, role, content, timestamp) "
+         "VALUES ('s1', 'user', 'written while unindexed', 1750000000)");
   }
   auto store = backend.open();
   auto hits = store->search("unindexed");

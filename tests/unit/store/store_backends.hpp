@@ -44,7 +44,9 @@ struct MemoryBackend {
 };
 
 // A timestamp in the plausible range stores keep as given.
-inline double at(double seconds_after_base) { return 1'750'000'000.0 + seconds_after_base; }
+inline double at(double seconds_after_base) {
+  return 1'750'000'000.0 + seconds_after_base;
+}
 
 // Creates a session and fails the test if that does not work.
 inline void create(SessionStore& store, const std::string& id, const std::string& source = "cli",
@@ -64,6 +66,6 @@ TYPE_TO_STRING(hermes::testing::SqliteFileBackend);
 TYPE_TO_STRING(hermes::testing::SqliteTrigramBackend);
 TYPE_TO_STRING(hermes::testing::MemoryBackend);
 
-#define STORE_BACKENDS                                                           \
+#define STORE_BACKENDS                                                       \
   hermes::testing::SqliteFileBackend, hermes::testing::SqliteTrigramBackend, \
       hermes::testing::MemoryBackend
