@@ -14,11 +14,7 @@ std::chrono::milliseconds jittered_backoff(int attempt, double base, double max)
 }
 }
 }
-#include "hermes/session_store.hpp"
 #include "hermes/provider.hpp"
 namespace hermes {
-Status TranscriptWriter::flush(const std::vector<Message>&) { return {}; }
-std::string new_session_id(int) { return "20260101_000000_abcdef"; }
 Result<std::shared_ptr<Provider>> make_provider(const ProviderConfig&) { return Status::unimplemented("x"); }
-Result<std::shared_ptr<SessionStore>> open_sqlite_store(const std::string&, const SqliteStoreOptions&) { return Status::unimplemented("x"); }
 }
