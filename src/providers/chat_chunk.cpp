@@ -1,5 +1,7 @@
 #include "providers/chat_chunk.hpp"
 
+#include <simdjson.h>
+
 #include <cmath>
 #include <optional>
 #include <utility>
@@ -245,6 +247,14 @@ void Reading::choices(od::value& value, bool is_completion) {
 
 }  // namespace
 
+struct ChatChunkReader::Parser {
+  simdjson::ondemand::parser parser;
+  std::string buffer;  // The JSON copied with the padding simdjson reads past the end.
+};
+
+ChatChunkReader::ChatChunkReader() : parser_(std::make_unique<Parser>()) {}
+ChatChunkReader::~ChatChunkReader() = default;
+
 void ChatChunk::clear() {
   id = model = content = reasoning = reasoning_details = finish_reason = {};
   has_choice = has_usage = is_error = false;
@@ -256,12 +266,14 @@ void ChatChunk::clear() {
 bool ChatChunkReader::read(std::string_view json, bool is_completion, ChatChunk& out,
                            std::string& error) {
   out.clear();
-  buffer_.reserve(json.size() + simdjson::SIMDJSON_PADDING);
-  buffer_.assign(json);
+  std::string& buffer = parser_->buffer;
+  buffer.reserve(json.size() + simdjson::SIMDJSON_PADDING);
+  buffer.assign(json);
   od::document document;
   od::object root;
   Reading reading(out);
-  reading.error = parser_.iterate(buffer_.data(), buffer_.size(), buffer_.capacity()).get(document);
+  reading.error =
+      parser_->parser.iterate(buffer.data(), buffer.size(), buffer.capacity()).get(document);
   if (!reading.error) reading.error = document.get_object().get(root);
   if (!reading.error) {
     reading.each_field(root, [&](std::string_view key, od::value field) {

@@ -2,8 +2,7 @@
 // whole chat.completion (whose choices[0].message has the shape of a delta).
 #pragma once
 
-#include <simdjson.h>
-
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,14 +51,21 @@ struct ChatChunk {
 // Thread-safety: none; one reader per stream.
 class ChatChunkReader {
  public:
+  ChatChunkReader();
+  ~ChatChunkReader();
+  ChatChunkReader(const ChatChunkReader&) = delete;
+  ChatChunkReader& operator=(const ChatChunkReader&) = delete;
+
   // Reads `json` into `out`. `is_completion` selects choices[0].message (a whole
   // response) over choices[0].delta. Returns false, with a reason in `error`, when the
   // text is not a JSON object.
   bool read(std::string_view json, bool is_completion, ChatChunk& out, std::string& error);
 
  private:
-  simdjson::ondemand::parser parser_;
-  std::string buffer_;  // `json` copied with the padding simdjson reads past the end.
+  // The simdjson parser stays out of this header: its layout depends on build flags
+  // that only the library's own sources are guaranteed to share.
+  struct Parser;
+  std::unique_ptr<Parser> parser_;
 };
 
 }  // namespace hermes::internal
