@@ -26,9 +26,10 @@ const std::array<std::regex, 13>& window_patterns() {
         std::regex(R"(prompt is too long:\s*\d+\s*tokens?\s*>\s*(\d+))", kFlags),
         // llama.cpp: "n_ctx_slot = 4096", or "n_ctx":8192 in its JSON error body.
         std::regex(R"(n_ctx(?:_slot)?"?\s*[=:]\s*(\d+))", kFlags),
-        // vLLM: "max_model_len 32768", "max_model_len=32768", "max_model_len (32768)".
-        std::regex(R"(max_model_len\s*(?:is\s*)?[:=(]?\s*(\d{4,}))", kFlags),
-        std::regex(R"(maximum model length\s*(?:is\s*)?[:=(]?\s*(\d{4,}))", kFlags),
+        // vLLM: "max_model_len 32768", "max_model_len=32768", "max_model_len (32768)",
+        // "the maximum model length of 32768".
+        std::regex(R"(max_model_len\s*(?:is|of)?\s*[:=(]?\s*(\d{4,}))", kFlags),
+        std::regex(R"(maximum model length\s*(?:is|of)?\s*[:=(]?\s*(\d{4,}))", kFlags),
         // Gemini: "... exceeds the maximum number of tokens allowed (32768)".
         std::regex(R"(maximum number of tokens allowed\s*\(?\s*(\d{4,}))", kFlags),
         // "maximum context length is 8192", "max context size: 8192", "limit of 8192".

@@ -57,7 +57,6 @@ struct Evidence {
   int status = 0;
   TransportFailure transport = TransportFailure::kNone;
   std::string text;          // The lower-cased haystack every pattern is matched against.
-  std::string body_lower;    // The whole body, lower-cased (gateway signatures).
   std::string body_message;  // error.message or message, trimmed and lower-cased.
   std::string code;          // The structured error code, lower-cased.
   std::string model;
@@ -86,9 +85,12 @@ bool has_any(std::string_view text, const Patterns& list) {
   return false;
 }
 
-// The haystack: the error text, plus the body's message and OpenRouter's upstream
-// message when the error text does not already contain them.
-std::string build_haystack(std::string_view message, const internal::ErrorBody& body) {
+// The haystack: the error text, the body's message and OpenRouter's upstream message,
+// then the whole body. Upstream matches against the SDK's exception text, which embeds
+// the body; some signals live only in fields other than the message (Xiaomi's
+// "param":"text is not set", Azure's "code":"content_filter").
+std::string build_haystack(std::string_view message, std::string_view raw_body,
+                           const internal::ErrorBody& body) {
   std::string text = lower_ascii(message);
   const std::string body_msg =
       lower_ascii(body.error_message.empty() ? body.flat_message : body.error_message);
@@ -101,6 +103,8 @@ std::string build_haystack(std::string_view message, const internal::ErrorBody& 
   if (!metadata.empty() && !has(base, metadata) && !has(body_msg, metadata)) {
     text += " " + metadata;
   }
+  const std::string whole_body = lower_ascii(internal::trim_ascii(raw_body));
+  if (!whole_body.empty() && !has(text, whole_body)) text += " " + whole_body;
   return text;
 }
 
@@ -195,11 +199,10 @@ Verdict classify_400(const Evidence& e) {
 }
 
 bool is_gateway_failure(const Evidence& e) {
-  const std::string combined = e.text + " " + e.body_lower;
-  const bool origin = has_any(combined, patterns::kGatewayOrigin) ||
-                      (has(combined, "origin") &&
-                       (has(combined, "bad gateway") || has(combined, "bad_gateway")));
-  return has(combined, "cloudflare") || origin;
+  const std::string_view t = e.text;
+  const bool origin = has_any(t, patterns::kGatewayOrigin) ||
+                      (has(t, "origin") && (has(t, "bad gateway") || has(t, "bad_gateway")));
+  return has(t, "cloudflare") || origin;
 }
 
 Verdict classify_500_502(const Evidence& e) {
@@ -322,8 +325,7 @@ Evidence gather(const ApiErrorFacts& facts, const internal::ErrorBody& body) {
   Evidence e;
   e.status = facts.http_status;
   e.transport = facts.transport;
-  e.text = build_haystack(facts.message, body);
-  e.body_lower = lower_ascii(facts.body);
+  e.text = build_haystack(facts.message, facts.body, body);
   const std::string& body_msg = body.error_message.empty() ? body.flat_message : body.error_message;
   e.body_message = lower_ascii(internal::trim_ascii(body_msg));
   e.code = lower_ascii(body.code);
