@@ -45,12 +45,14 @@ class LoopbackConnection {
     return true;
   }
 
-  void send(std::string_view bytes) {
+  // False once the client has gone.
+  bool send(std::string_view bytes) {
     while (!bytes.empty()) {
       const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-      if (n <= 0) return;
+      if (n <= 0) return false;
       bytes.remove_prefix(static_cast<std::size_t>(n));
     }
+    return true;
   }
 
   // Says nothing until the client hangs up or the server stops. True when the client
