@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -62,7 +63,8 @@ std::optional<double> duration_at(const std::string& text, std::size_t pos) {
   while (pos < text.size() && is_digit(text[pos])) {
     std::size_t end = pos;
     while (end < text.size() && (is_digit(text[end]) || text[end] == '.')) ++end;
-    const double value = std::strtod(text.substr(pos, end - pos).c_str(), nullptr);
+    double value = 0;
+    std::from_chars(text.data() + pos, text.data() + end, value);  // Locale-independent.
     while (end < text.size() && text[end] == ' ') ++end;
     const auto [seconds, length] = unit_at(text, end);
     total += value * seconds;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "providers/http_client.hpp"
 #include "unit/providers/loopback_socket_server.hpp"
@@ -169,6 +170,30 @@ TEST_CASE("connections are kept alive and reused across calls") {
     CHECK(result.body == "{\"echo\":[" + std::to_string(i) + "]}");
   }
   CHECK(server.connections_accepted() == 1);
+}
+
+TEST_CASE("concurrent calls share the client and its connections safely") {
+  LoopbackSocketServer server([](LoopbackConnection& c) {
+    std::string body;
+    while (c.read_request(nullptr, &body)) c.send(json_response(200, body));
+  });
+  constexpr int kThreads = 6;
+  constexpr int kCallsPerThread = 10;
+  std::atomic<int> answered{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kCallsPerThread; ++i) {
+        const std::string body = "[" + std::to_string(t * 100 + i) + "]";
+        const HttpResult result = HttpClient::shared().post(request_to(server, body), CancelToken());
+        if (result.head.status == 200 && result.body == body) ++answered;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  CHECK(answered == kThreads * kCallsPerThread);
+  // At most one connection per transfer in flight at once; the rest were reused.
+  CHECK(server.connections_accepted() <= kThreads);
 }
 
 TEST_CASE("the request is a JSON POST without Expect: 100-continue") {
