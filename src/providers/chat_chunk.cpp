@@ -62,13 +62,16 @@ bool truthy(od::value& value) {
   json_type type;
   if (value.type().get(type) != simdjson::SUCCESS) return false;
   switch (type) {
-    case json_type::null: return false;
-    case json_type::string: return !string_of(value).empty();
+    case json_type::null:
+      return false;
+    case json_type::string:
+      return !string_of(value).empty();
     case json_type::boolean: {
       bool flag = false;
       return value.get_bool().get(flag) == simdjson::SUCCESS && flag;
     }
-    case json_type::number: return count_of(value) != 0;
+    case json_type::number:
+      return count_of(value) != 0;
     case json_type::object:
     case json_type::array: {
       const std::string_view text = trim_ascii(raw_json_of(value));
@@ -89,7 +92,9 @@ class Reading {
     for (auto result : object) {
       od::field field;
       std::string_view key;
-      if (error || (error = std::move(result).get(field)) || (error = field.unescaped_key().get(key))) return;
+      if (error || (error = std::move(result).get(field)) ||
+          (error = field.unescaped_key().get(key)))
+        return;
       visit(key, field.value());
     }
   }

@@ -15,9 +15,9 @@ namespace hermes::internal {
 struct ToolCallDelta {
   int index = 0;
   bool has_index = false;
-  std::string id;               // Integer ids (Poolside) are turned into text.
+  std::string id;  // Integer ids (Poolside) are turned into text.
   std::string_view name;
-  std::string_view arguments;   // A fragment, or the whole arguments of a complete call.
+  std::string_view arguments;      // A fragment, or the whole arguments of a complete call.
   std::string_view extra_content;  // Gemini's thought signature object, as JSON text.
 };
 
@@ -31,7 +31,7 @@ struct ChatChunk {
   std::string_view reasoning;          // reasoning_content, else reasoning.
   std::string_view reasoning_details;  // The reasoning_details array, as JSON text.
   std::vector<ToolCallDelta> tool_calls;
-  std::string_view finish_reason;      // Empty when null or absent.
+  std::string_view finish_reason;  // Empty when null or absent.
 
   bool has_usage = false;
   Usage usage;

@@ -78,10 +78,11 @@ Json wire_content(const Message& message) {
 }
 
 Json wire_tool_call(const ToolCall& call, const ChatDialect& dialect) {
-  Json out = {{"id", call.id},
-              {"type", "function"},
-              {"function",
-               {{"name", call.name}, {"arguments", call.arguments.empty() ? "{}" : call.arguments}}}};
+  Json out = {
+      {"id", call.id},
+      {"type", "function"},
+      {"function",
+       {{"name", call.name}, {"arguments", call.arguments.empty() ? "{}" : call.arguments}}}};
   if (dialect.keep_thought_signatures && call.extra.is_object()) {
     if (auto it = call.extra.find("extra_content"); it != call.extra.end()) {
       out["extra_content"] = *it;
@@ -189,7 +190,8 @@ std::string url_host(std::string_view url) {
   const std::size_t scheme = url.find("://");
   std::string_view rest = scheme == std::string_view::npos ? url : url.substr(scheme + 3);
   rest = rest.substr(0, rest.find_first_of("/?#"));
-  if (const std::size_t at = rest.rfind('@'); at != std::string_view::npos) rest.remove_prefix(at + 1);
+  if (const std::size_t at = rest.rfind('@'); at != std::string_view::npos)
+    rest.remove_prefix(at + 1);
   if (!rest.empty() && rest.front() == '[') {
     return lower_ascii(rest.substr(0, rest.find(']') + 1));
   }
@@ -212,8 +214,8 @@ ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_ur
   dialect.send_reasoning_details = openrouter;
   dialect.keep_thought_signatures = contains(full, "gemini") || contains(full, "gemma");
   dialect.nested_reasoning_effort = openrouter;
-  dialect.clamp_reasoning_effort = !openai && !openrouter && (name.empty() || name == "custom" ||
-                                                              name == "local");
+  dialect.clamp_reasoning_effort =
+      !openai && !openrouter && (name.empty() || name == "custom" || name == "local");
   return dialect;
 }
 
@@ -238,7 +240,8 @@ Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialec
   Json body = {{"model", request.model}, {"messages", std::move(messages)}};
   if (!tools->empty()) body["tools"] = std::move(*tools);
   if (request.max_tokens) {
-    body[dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens"] = *request.max_tokens;
+    body[dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens"] =
+        *request.max_tokens;
   }
   if (request.temperature) body["temperature"] = *request.temperature;
   add_reasoning_effort(request, dialect, body);

@@ -164,15 +164,17 @@ void ChatStreamAssembler::handle_finish_reason(std::string_view reason, std::str
   // there is one, was handled with the chunk).
   if (reason == "error" || reason == "error_finish") {
     ApiError error;
-    error.message = "the provider ended the answer with finish_reason \"" + std::string(reason) + "\"";
+    error.message =
+        "the provider ended the answer with finish_reason \"" + std::string(reason) + "\"";
     error.body = truncate_utf8(json, kMaxErrorBodyBytes);
     fail(std::move(error));
     return;
   }
   if (reason == "insufficient_system_resource") {  // DeepSeek under load.
     ApiError error;
-    error.message = "the server ran out of resources before the answer was complete "
-                    "(finish_reason insufficient_system_resource)";
+    error.message =
+        "the server ran out of resources before the answer was complete "
+        "(finish_reason insufficient_system_resource)";
     error.body = truncate_utf8(json, kMaxErrorBodyBytes);
     fail(std::move(error));
     return;
@@ -221,8 +223,9 @@ Result<ProviderResponse> ChatStreamAssembler::finish() {
   if (!is_completion_ && !complete()) {
     ApiError cut;
     cut.transport = TransportFailure::kDisconnect;
-    cut.message = "the stream ended before the answer was complete (no finish_reason, no "
-                  "[DONE], no closing usage chunk)";
+    cut.message =
+        "the stream ended before the answer was complete (no finish_reason, no "
+        "[DONE], no closing usage chunk)";
     return Status::api_error(std::move(cut));
   }
   ProviderResponse response;

@@ -33,8 +33,9 @@ const std::array<std::regex, 13>& window_patterns() {
         // Gemini: "... exceeds the maximum number of tokens allowed (32768)".
         std::regex(R"(maximum number of tokens allowed\s*\(?\s*(\d{4,}))", kFlags),
         // "maximum context length is 8192", "max context size: 8192", "limit of 8192".
-        std::regex(R"((?:max(?:imum)?|limit)\s*(?:context\s*)?(?:length|size|window)?\s*(?:is|of|:)?\s*(\d{4,}))",
-                   kFlags),
+        std::regex(
+            R"((?:max(?:imum)?|limit)\s*(?:context\s*)?(?:length|size|window)?\s*(?:is|of|:)?\s*(\d{4,}))",
+            kFlags),
         // "context length of 8192", llama.cpp's "context size (8192 tokens)".
         std::regex(R"(context\s*(?:length|size|window)\s*(?:is|of|:)?\s*\(?\s*(\d{4,}))", kFlags),
         // "8192 token context", "8192 tokens limit".

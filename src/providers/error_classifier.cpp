@@ -133,9 +133,8 @@ std::optional<Verdict> classify_provider_specific(const Evidence& e) {
   if (e.status == 400 && has(t, "long context beta") && has(t, "not yet available")) {
     return kOauthLongContextBeta;
   }
-  if (e.status == 400 &&
-      (has(t, "error parsing grammar") || has(t, "json-schema-to-grammar") ||
-       (has(t, "unable to generate parser") && has(t, "template")))) {
+  if (e.status == 400 && (has(t, "error parsing grammar") || has(t, "json-schema-to-grammar") ||
+                          (has(t, "unable to generate parser") && has(t, "template")))) {
     return kLlamaCppGrammar;
   }
   // xAI entitlement errors also arrive as status-less stream error frames.
@@ -155,7 +154,8 @@ Verdict classify_402(const Evidence& e) {
 }
 
 Verdict classify_404(const Evidence& e) {
-  if (has_any(e.text, patterns::kBilling)) return kBilling;  // Nous reports credit depletion as 404.
+  if (has_any(e.text, patterns::kBilling))
+    return kBilling;  // Nous reports credit depletion as 404.
   if (has_any(e.text, patterns::kProviderPolicy)) return kProviderPolicy;
   if (has_any(e.text, patterns::kModelNotFound)) return kModelNotFound;
   // A bare 404 is usually a mistyped local endpoint: surface it, do not fail over.
@@ -219,19 +219,26 @@ Verdict classify_500_502(const Evidence& e) {
 std::optional<Verdict> classify_by_status(const Evidence& e) {
   const int s = e.status;
   switch (s) {
-    case 401: return kAuthRotate;
+    case 401:
+      return kAuthRotate;
     case 403:
       if (has(e.text, "key limit exceeded") || has(e.text, "spending limit") ||
           has_any(e.text, patterns::kBilling)) {
         return kBilling;
       }
       return kAuthNoRotate;
-    case 402: return classify_402(e);
-    case 404: return classify_404(e);
-    case 413: return kPayloadTooLarge;
-    case 429: return classify_429(e);
-    case 400: return classify_400(e);
-    default: break;
+    case 402:
+      return classify_402(e);
+    case 404:
+      return classify_404(e);
+    case 413:
+      return kPayloadTooLarge;
+    case 429:
+      return classify_429(e);
+    case 400:
+      return classify_400(e);
+    default:
+      break;
   }
   // A proxy may hide an oversized prompt behind a generic 5xx.
   if ((s == 500 || s == 502 || s == 503 || s == 504) && is_gateway_failure(e) &&
@@ -292,8 +299,8 @@ Verdict classify_transport(const Evidence& e) {
   if (has_any(e.text, patterns::kCertificateVerification)) return kSslCertificate;
   // A TLS hiccup is never an overflow, however large the session.
   if (has_any(e.text, patterns::kTransientSsl)) return kTimeout;
-  const bool disconnect = e.transport == TransportFailure::kDisconnect ||
-                          has_any(e.text, patterns::kServerDisconnect);
+  const bool disconnect =
+      e.transport == TransportFailure::kDisconnect || has_any(e.text, patterns::kServerDisconnect);
   if (disconnect && e.status == 0) {
     // A gateway idle-killing a long thinking phase is not an overflow.
     if (internal::reasoning_stale_timeout_floor(e.model)) return kTimeout;

@@ -361,7 +361,8 @@ void configure(CURL* easy, CURLSH* share, const HttpRequest& request, curl_slist
   curl_easy_setopt(easy, CURLOPT_TCP_KEEPIDLE, 60L);
   curl_easy_setopt(easy, CURLOPT_TCP_KEEPINTVL, 30L);
   if (request.timeouts.connect.count() > 0) {
-    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(request.timeouts.connect.count()));
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(request.timeouts.connect.count()));
   }
   if (request.accept_compressed) curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error_buffer);

@@ -41,15 +41,15 @@ struct HttpBodySink {
 };
 
 struct HttpResult {
-  HttpResponseHead head;     // status is 0 when no response arrived.
-  std::string body;          // The buffered body (not set when it was streamed).
-  bool streamed = false;     // The body went to the sink.
-  bool cancelled = false;    // The cancel token stopped the transfer.
+  HttpResponseHead head;   // status is 0 when no response arrived.
+  std::string body;        // The buffered body (not set when it was streamed).
+  bool streamed = false;   // The body went to the sink.
+  bool cancelled = false;  // The cancel token stopped the transfer.
   // The transfer was ended early on purpose: the sink returned false, or (with `error`
   // set) the sink threw or a buffered body grew too large.
   bool stopped = false;
   TransportFailure failure = TransportFailure::kNone;
-  std::string error;         // What went wrong, in words.
+  std::string error;  // What went wrong, in words.
 };
 
 // The process-wide client. Finished transfers park their handles (and with them their

@@ -13,7 +13,9 @@ namespace {
 
 constexpr std::size_t kMaxErrorBodyBytes = 16 * 1024;
 
-bool is_success(int status) { return status >= 200 && status < 300; }
+bool is_success(int status) {
+  return status >= 200 && status < 300;
+}
 
 bool is_json(std::string_view content_type) {
   std::string lower(content_type.substr(0, content_type.find(';')));
@@ -52,7 +54,8 @@ OpenAiChatProvider::OpenAiChatProvider(ProviderConfig config) : config_(std::mov
 
 Result<ProviderResponse> OpenAiChatProvider::complete(const ProviderRequest& request,
                                                       const CallContext& context) {
-  if (context.cancel.cancelled()) return Status::cancelled("the call was cancelled before it started");
+  if (context.cancel.cancelled())
+    return Status::cancelled("the call was cancelled before it started");
   ChatDialect dialect = chat_dialect_for(info_.name, info_.base_url, request.model);
   dialect.include_usage = !stream_options_rejected_.load(std::memory_order_relaxed);
   Result<ProviderResponse> result = attempt(request, context, dialect);
@@ -125,7 +128,8 @@ Result<ProviderResponse> OpenAiChatProvider::buffered(const ProviderRequest& req
 // A response whose body was buffered: an HTTP error, or a whole chat.completion.
 Result<ProviderResponse> OpenAiChatProvider::from_body(const ProviderRequest& request,
                                                        const HttpResult& http) const {
-  if (http.failure != TransportFailure::kNone) return Status::api_error(transport_error(request, http));
+  if (http.failure != TransportFailure::kNone)
+    return Status::api_error(transport_error(request, http));
   if (!is_success(http.head.status)) return Status::api_error(http_error(request, http));
   if (http.stopped) {
     ApiError error;

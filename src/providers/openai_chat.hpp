@@ -34,8 +34,7 @@ class OpenAiChatProvider final : public Provider {
   ApiError http_error(const ProviderRequest& request, const HttpResult& http) const;
   ApiError transport_error(const ProviderRequest& request, const HttpResult& http) const;
   Result<ProviderResponse> annotated(Result<ProviderResponse> result,
-                                     const ProviderRequest& request,
-                                     const HttpResult& http) const;
+                                     const ProviderRequest& request, const HttpResult& http) const;
 
   ProviderConfig config_;
   ProviderInfo info_;

@@ -16,10 +16,10 @@ std::atomic<uint64_t> g_backoff_calls{0};
 
 // Uniform in [0, 1), from a generator seeded per call.
 double fresh_uniform() {
-  const uint64_t now = static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(
-          std::chrono::system_clock::now().time_since_epoch())
-          .count());
+  const uint64_t now =
+      static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count());
   const uint64_t call = g_backoff_calls.fetch_add(1, std::memory_order_relaxed) + 1;
   std::mt19937_64 generator(now ^ (call * 0x9E3779B9ULL));
   return std::uniform_real_distribution<double>(0.0, 1.0)(generator);
@@ -40,20 +40,29 @@ std::pair<double, std::size_t> unit_at(const std::string& text, std::size_t pos)
     double seconds;
   };
   // Longer names first, so "ms" is not read as minutes.
-  static constexpr Unit kUnits[] = {{"milliseconds", 0.001}, {"millisecond", 0.001},
-                                    {"ms", 0.001},           {"seconds", 1},
-                                    {"second", 1},           {"secs", 1},
-                                    {"sec", 1},              {"s", 1},
-                                    {"minutes", 60},         {"minute", 60},
-                                    {"min", 60},             {"m", 60},
+  static constexpr Unit kUnits[] = {{"milliseconds", 0.001},
+                                    {"millisecond", 0.001},
+                                    {"ms", 0.001},
+                                    {"seconds", 1},
+                                    {"second", 1},
+                                    {"secs", 1},
+                                    {"sec", 1},
+                                    {"s", 1},
+                                    {"minutes", 60},
+                                    {"minute", 60},
+                                    {"min", 60},
+                                    {"m", 60},
                                     {"h", 3600}};
   for (const Unit& unit : kUnits) {
-    if (text.compare(pos, unit.name.size(), unit.name) == 0) return {unit.seconds, unit.name.size()};
+    if (text.compare(pos, unit.name.size(), unit.name) == 0)
+      return {unit.seconds, unit.name.size()};
   }
   return {1.0, 0};  // A bare number means seconds.
 }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Parses a duration such as "1.146s", "84ms", "20 seconds" or "1m30s" at `pos`.
 std::optional<double> duration_at(const std::string& text, std::size_t pos) {
@@ -81,8 +90,8 @@ std::chrono::milliseconds jittered_backoff(int attempt, std::chrono::millisecond
                                            std::chrono::milliseconds max) {
   const int exponent = std::clamp(attempt, 1, 63) - 1;
   const double ceiling = static_cast<double>(max.count());
-  const double delay = std::min(static_cast<double>(base.count()) * std::ldexp(1.0, exponent),
-                                ceiling);
+  const double delay =
+      std::min(static_cast<double>(base.count()) * std::ldexp(1.0, exponent), ceiling);
   const double jitter = fresh_uniform() * 0.5 * delay;
   return std::chrono::milliseconds(static_cast<int64_t>(delay + jitter));
 }

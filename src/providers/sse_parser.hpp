@@ -49,10 +49,10 @@ class SseParser {
   void keep_borrowed_data();
 
   Handler on_event_;
-  std::string partial_;         // An incomplete line carried over from an earlier slice.
-  bool after_cr_ = false;       // The last byte seen ended a line with CR: skip a next LF.
-  std::size_t bom_matched_ = 0; // Bytes of a leading UTF-8 byte-order mark seen so far.
-  bool started_ = false;        // Past the point where a byte-order mark may appear.
+  std::string partial_;          // An incomplete line carried over from an earlier slice.
+  bool after_cr_ = false;        // The last byte seen ended a line with CR: skip a next LF.
+  std::size_t bom_matched_ = 0;  // Bytes of a leading UTF-8 byte-order mark seen so far.
+  bool started_ = false;         // Past the point where a byte-order mark may appear.
 
   std::string event_;
   std::string error_;

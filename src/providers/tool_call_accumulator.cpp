@@ -13,8 +13,8 @@ namespace {
 // to collide across processes.
 std::string generated_call_id() {
   static std::atomic<uint64_t> counter{0};
-  const uint64_t now = static_cast<uint64_t>(
-      std::chrono::system_clock::now().time_since_epoch().count());
+  const uint64_t now =
+      static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   const uint64_t n = counter.fetch_add(1, std::memory_order_relaxed);
   char buffer[40];
   std::snprintf(buffer, sizeof buffer, "call_%012llx%06llx",

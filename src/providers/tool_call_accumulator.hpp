@@ -22,10 +22,10 @@ class ToolCallAccumulator {
  public:
   // What applying one fragment did to its slot.
   struct Update {
-    int slot = 0;                  // The call's position in the final list.
-    bool started = false;          // Its name just became known.
-    std::string_view arguments;    // The argument text to report: the fragment, or, when
-                                   // the call just started, everything so far.
+    int slot = 0;                // The call's position in the final list.
+    bool started = false;        // Its name just became known.
+    std::string_view arguments;  // The argument text to report: the fragment, or, when
+                                 // the call just started, everything so far.
   };
 
   // Applies one fragment. The returned views are valid until the next call.

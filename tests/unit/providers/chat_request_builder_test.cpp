@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "providers/chat_request_builder.hpp"
+
+#include <doctest/doctest.h>
 
 using hermes::Json;
 using hermes::Message;
@@ -38,7 +38,8 @@ ProviderRequest busy_request() {
   assistant.anthropic_content_blocks = Json::array({{{"type", "thinking"}}});
   assistant.finish_reason = "tool_calls";
   ToolCall weather = call("call_1", "get_weather", R"({"city":"Paris"})");
-  weather.extra = Json{{"call_id", "fc_1"}, {"response_item_id", "item_1"},
+  weather.extra = Json{{"call_id", "fc_1"},
+                       {"response_item_id", "item_1"},
                        {"extra_content", {{"google", {{"thought_signature", "c2ln"}}}}}};
   assistant.tool_calls = {weather};
   Message result = Message::tool("call_1", "get_weather", R"({"temp_c":18})");
@@ -52,8 +53,8 @@ ProviderRequest busy_request() {
 TEST_CASE("the request body carries only Chat Completions schema fields") {
   ProviderRequest request = busy_request();
   request.stream = false;
-  auto body = build_chat_request(request, chat_dialect_for("custom", "http://127.0.0.1:8080/v1",
-                                                           request.model));
+  auto body = build_chat_request(
+      request, chat_dialect_for("custom", "http://127.0.0.1:8080/v1", request.model));
   REQUIRE(body.ok());
   const Json expected = Json::parse(R"({
     "model": "gpt-4.1-mini",
@@ -121,13 +122,16 @@ TEST_CASE("OpenAI endpoints and reasoning models get max_completion_tokens") {
     const char* model;
     const char* field;
   };
-  for (const Case& c : {Case{"openai", "https://api.openai.com/v1", "gpt-4.1-mini", "max_completion_tokens"},
-                        Case{"azure", "https://x.openai.azure.com/openai", "gpt-4o", "max_completion_tokens"},
-                        Case{"openrouter", "https://openrouter.ai/api/v1", "openai/o3-mini", "max_completion_tokens"},
-                        Case{"openrouter", "https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4.5", "max_tokens"},
-                        Case{"custom", "http://127.0.0.1:8000/v1", "o3-community-7b", "max_tokens"},
-                        Case{"custom", "http://127.0.0.1:8000/v1", "gpt-5.1", "max_completion_tokens"},
-                        Case{"deepseek", "https://api.deepseek.com", "deepseek-chat", "max_tokens"}}) {
+  for (const Case& c :
+       {Case{"openai", "https://api.openai.com/v1", "gpt-4.1-mini", "max_completion_tokens"},
+        Case{"azure", "https://x.openai.azure.com/openai", "gpt-4o", "max_completion_tokens"},
+        Case{"openrouter", "https://openrouter.ai/api/v1", "openai/o3-mini",
+             "max_completion_tokens"},
+        Case{"openrouter", "https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4.5",
+             "max_tokens"},
+        Case{"custom", "http://127.0.0.1:8000/v1", "o3-community-7b", "max_tokens"},
+        Case{"custom", "http://127.0.0.1:8000/v1", "gpt-5.1", "max_completion_tokens"},
+        Case{"deepseek", "https://api.deepseek.com", "deepseek-chat", "max_tokens"}}) {
     CAPTURE(c.model);
     request.model = c.model;
     auto body = build_chat_request(request, chat_dialect_for(c.provider, c.base_url, c.model));
@@ -141,8 +145,10 @@ TEST_CASE("OpenAI endpoints and reasoning models get max_completion_tokens") {
 TEST_CASE("GPT-5 and Codex models get the system prompt as a developer message") {
   ProviderRequest request;
   request.model = "gpt-5.1-codex";
-  request.messages = {Message::system("Rules."), Message::user("hi"), Message::system("Late note.")};
-  auto body = build_chat_request(request, chat_dialect_for("openai", "https://api.openai.com/v1", request.model));
+  request.messages = {Message::system("Rules."), Message::user("hi"),
+                      Message::system("Late note.")};
+  auto body = build_chat_request(
+      request, chat_dialect_for("openai", "https://api.openai.com/v1", request.model));
   REQUIRE(body.ok());
   CHECK((*body)["messages"][0]["role"] == "developer");
   CHECK((*body)["messages"][2]["role"] == "system");  // Only the leading prompt moves.
@@ -156,7 +162,8 @@ TEST_CASE("thinking-mode servers get reasoning_content replayed, padded on tool-
   plain.tool_calls = {call("call_2", "ls", "")};
   request.messages.push_back(plain);
   request.messages.push_back(Message::tool("call_2", "ls", "a.txt"));
-  auto body = build_chat_request(request, chat_dialect_for("deepseek", "https://api.deepseek.com", request.model));
+  auto body = build_chat_request(
+      request, chat_dialect_for("deepseek", "https://api.deepseek.com", request.model));
   REQUIRE(body.ok());
   const Json& messages = (*body)["messages"];
   CHECK(messages[2]["reasoning_content"] == "Need the weather tool.");
@@ -169,7 +176,8 @@ TEST_CASE("OpenRouter gets reasoning_details back and nested reasoning effort") 
   ProviderRequest request = busy_request();
   request.model = "anthropic/claude-sonnet-4.5";
   request.reasoning_effort = "high";
-  auto body = build_chat_request(request, chat_dialect_for("openrouter", "https://openrouter.ai/api/v1", request.model));
+  auto body = build_chat_request(
+      request, chat_dialect_for("openrouter", "https://openrouter.ai/api/v1", request.model));
   REQUIRE(body.ok());
   CHECK((*body)["messages"][2]["reasoning_details"] == request.messages[2].reasoning_details);
   CHECK_FALSE((*body)["messages"][2].contains("reasoning_content"));
@@ -182,11 +190,13 @@ TEST_CASE("reasoning effort is clamped for generic servers only") {
   request.model = "qwen3-32b";
   request.messages = {Message::user("hi")};
   request.reasoning_effort = "xhigh";
-  auto custom = build_chat_request(request, chat_dialect_for("custom", "http://127.0.0.1:8000/v1", request.model));
+  auto custom = build_chat_request(
+      request, chat_dialect_for("custom", "http://127.0.0.1:8000/v1", request.model));
   REQUIRE(custom.ok());
   CHECK((*custom)["reasoning_effort"] == "high");
   request.model = "gpt-5.1";
-  auto openai = build_chat_request(request, chat_dialect_for("openai", "https://api.openai.com/v1", request.model));
+  auto openai = build_chat_request(
+      request, chat_dialect_for("openai", "https://api.openai.com/v1", request.model));
   REQUIRE(openai.ok());
   CHECK((*openai)["reasoning_effort"] == "xhigh");
 }
@@ -195,7 +205,8 @@ TEST_CASE("Gemini keeps its tool-call thought signatures; others never see them"
   ProviderRequest request = busy_request();
   request.model = "gemini-3-pro-preview";
   auto gemini = build_chat_request(
-      request, chat_dialect_for("gemini", "https://generativelanguage.googleapis.com/v1beta/openai", request.model));
+      request, chat_dialect_for("gemini", "https://generativelanguage.googleapis.com/v1beta/openai",
+                                request.model));
   REQUIRE(gemini.ok());
   const Json& kept = (*gemini)["messages"][2]["tool_calls"][0];
   CHECK(kept["extra_content"] == Json{{"google", {{"thought_signature", "c2ln"}}}});
@@ -219,7 +230,8 @@ TEST_CASE("extra_body keys are merged into the top level") {
   ProviderRequest request;
   request.model = "qwen3";
   request.messages = {Message::user("hi")};
-  request.extra_body = Json{{"chat_template_kwargs", {{"enable_thinking", false}}}, {"stream", true}};
+  request.extra_body =
+      Json{{"chat_template_kwargs", {{"enable_thinking", false}}}, {"stream", true}};
   auto body = build_chat_request(request, ChatDialect{});
   REQUIRE(body.ok());
   CHECK((*body)["chat_template_kwargs"] == Json{{"enable_thinking", false}});

@@ -1,10 +1,11 @@
+#include "providers/chat_stream_assembler.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
 #include "hermes/api_error.hpp"
-#include "providers/chat_stream_assembler.hpp"
 #include "providers/sse_parser.hpp"
 #include "unit/providers/fixture_files.hpp"
 
@@ -22,8 +23,10 @@ namespace {
 // Stream events in the compact text form the fixtures use.
 std::string describe(const StreamEvent& e) {
   switch (e.kind) {
-    case StreamEvent::Kind::kTextDelta: return "text:" + std::string(e.text);
-    case StreamEvent::Kind::kReasoningDelta: return "reasoning:" + std::string(e.text);
+    case StreamEvent::Kind::kTextDelta:
+      return "text:" + std::string(e.text);
+    case StreamEvent::Kind::kReasoningDelta:
+      return "reasoning:" + std::string(e.text);
     case StreamEvent::Kind::kToolCallStart:
       return "tool_start:" + std::to_string(e.index) + ":" + std::string(e.id) + ":" +
              std::string(e.name);
@@ -32,7 +35,8 @@ std::string describe(const StreamEvent& e) {
     case StreamEvent::Kind::kUsage:
       return "usage:" + std::to_string(e.usage->input_tokens) + "/" +
              std::to_string(e.usage->output_tokens);
-    case StreamEvent::Kind::kFinish: return "finish:" + std::string(e.finish_reason);
+    case StreamEvent::Kind::kFinish:
+      return "finish:" + std::string(e.finish_reason);
   }
   return "?";
 }
@@ -45,7 +49,9 @@ struct Replay {
 // Replays a transcript through the SSE parser and the assembler, `slice` bytes at a time.
 Replay replay(const std::string& transcript, std::size_t slice) {
   Replay out;
-  hermes::StreamCallback callback = [&out](const StreamEvent& e) { out.events.push_back(describe(e)); };
+  hermes::StreamCallback callback = [&out](const StreamEvent& e) {
+    out.events.push_back(describe(e));
+  };
   ChatStreamAssembler assembler(&callback);
   SseParser parser([&assembler](const SseEvent& e) { assembler.add_event(e); });
   for (std::size_t i = 0; i < transcript.size(); i += slice) {
@@ -79,7 +85,8 @@ void check_answer(const ProviderResponse& response, const Json& expect) {
     CHECK(m.tool_calls[i].arguments == calls[i].at("arguments").get<std::string>());
   }
   CHECK(usage_json(response.usage) == expect.at("usage"));
-  if (expect.contains("reasoning_details")) CHECK(m.reasoning_details == expect["reasoning_details"]);
+  if (expect.contains("reasoning_details"))
+    CHECK(m.reasoning_details == expect["reasoning_details"]);
   if (expect.contains("served_model")) CHECK(response.served_model == expect["served_model"]);
   if (expect.contains("response_id")) CHECK(response.response_id == expect["response_id"]);
 }
@@ -89,12 +96,14 @@ void check_failure(const Result<ProviderResponse>& result, const Json& expect) {
   REQUIRE(result.status().code() == hermes::StatusCode::kApiError);
   ApiError error = *result.status().api_error();
   CHECK(error.http_status == expect.at("http_status").get<int>());
-  CHECK(hermes::transport_failure_name(error.transport) == expect.at("transport").get<std::string>());
+  CHECK(hermes::transport_failure_name(error.transport) ==
+        expect.at("transport").get<std::string>());
   if (expect.contains("message")) CHECK(error.message == expect["message"].get<std::string>());
   if (expect.contains("message_contains")) {
     CHECK(error.message.find(expect["message_contains"].get<std::string>()) != std::string::npos);
   }
-  if (expect.contains("error_code")) CHECK(error.error_code == expect["error_code"].get<std::string>());
+  if (expect.contains("error_code"))
+    CHECK(error.error_code == expect["error_code"].get<std::string>());
   hermes::classify_in_place(error, 1000, 200000, 4);
   CHECK(hermes::failover_reason_name(error.reason) == expect.at("reason").get<std::string>());
 }
@@ -129,8 +138,7 @@ TEST_CASE("recorded Chat Completions streams assemble into the expected answers"
 }
 
 TEST_CASE("a cut stream reports the text it streamed but returns no tool calls") {
-  const Replay cut =
-      replay(hermes::testing::read_fixture("streams/a2_cut_mid_arguments.sse"), 64);
+  const Replay cut = replay(hermes::testing::read_fixture("streams/a2_cut_mid_arguments.sse"), 64);
   REQUIRE_FALSE(cut.result.ok());
   CHECK(cut.result.status().api_error()->transport == hermes::TransportFailure::kDisconnect);
   // The callers saw the calls start, so they can name what was lost.
@@ -173,7 +181,8 @@ TEST_CASE("a whole response is read like a one-chunk stream") {
   REQUIRE(m.tool_calls.size() == 2);
   CHECK(m.tool_calls[0].id == "call_A");
   CHECK(m.tool_calls[1].arguments == R"({"city":"Tokyo"})");
-  CHECK(m.tool_calls[1].extra == Json::parse(R"({"extra_content":{"google":{"thought_signature":"c2ln"}}})"));
+  CHECK(m.tool_calls[1].extra ==
+        Json::parse(R"({"extra_content":{"google":{"thought_signature":"c2ln"}}})"));
   CHECK(m.finish_reason == "tool_calls");
   CHECK(result->usage.input_tokens == 88);
   CHECK(result->usage.cache_read_tokens == 8);
@@ -218,8 +227,8 @@ TEST_CASE("think tags in content are left for the agent loop") {
 }
 
 TEST_CASE("whole responses of the wrong shape are invalid responses") {
-  for (const char* body : {"", "  \n", "not json", R"({"object":"chat.completion","choices":[]})",
-                           R"([1,2,3])"}) {
+  for (const char* body :
+       {"", "  \n", "not json", R"({"object":"chat.completion","choices":[]})", R"([1,2,3])"}) {
     CAPTURE(body);
     ChatStreamAssembler assembler;
     assembler.add_completion(body);

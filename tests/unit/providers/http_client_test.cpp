@@ -1,5 +1,7 @@
 // The HTTP client against a real loopback socket. Timings are generous bounds that tell
 // a cancellation or a timeout apart from a hang; the latency itself is a benchmark's job.
+#include "providers/http_client.hpp"
+
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -8,7 +10,6 @@
 #include <thread>
 #include <vector>
 
-#include "providers/http_client.hpp"
 #include "unit/providers/loopback_socket_server.hpp"
 
 using namespace std::chrono_literals;
@@ -88,7 +89,7 @@ TEST_CASE("a cancelled transfer stops long before any timeout") {
   canceller.join();
   CHECK(result.cancelled);
   CHECK(result.failure == TransportFailure::kNone);
-  CHECK(latency < 10s);  // Far below the 30 s first-byte timeout: the token ended it.
+  CHECK(latency < 10s);               // Far below the 30 s first-byte timeout: the token ended it.
   CHECK(eventually(client_hung_up));  // The transfer was aborted, not merely abandoned.
   MESSAGE("cancellation latency: ",
           std::chrono::duration_cast<std::chrono::milliseconds>(latency).count(), " ms");
@@ -185,7 +186,8 @@ TEST_CASE("concurrent calls share the client and its connections safely") {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kCallsPerThread; ++i) {
         const std::string body = "[" + std::to_string(t * 100 + i) + "]";
-        const HttpResult result = HttpClient::shared().post(request_to(server, body), CancelToken());
+        const HttpResult result =
+            HttpClient::shared().post(request_to(server, body), CancelToken());
         if (result.head.status == 200 && result.body == body) ++answered;
       }
     });
@@ -233,7 +235,8 @@ TEST_CASE("status, content type, request id and Retry-After are reported") {
 TEST_CASE("retry-after-ms wins over retry-after, and request-id is a fallback id") {
   LoopbackSocketServer server([](LoopbackConnection& c) {
     if (!c.read_request()) return;
-    c.send(json_response(529, "{}", "request-id: req_ant\r\nretry-after: 30\r\nretry-after-ms: 1500\r\n"));
+    c.send(json_response(529, "{}",
+                         "request-id: req_ant\r\nretry-after: 30\r\nretry-after-ms: 1500\r\n"));
   });
   const HttpResult result = HttpClient::shared().post(request_to(server), CancelToken());
   CHECK(result.head.request_id == "req_ant");
@@ -246,7 +249,8 @@ TEST_CASE("an error answer to a stream request is buffered, not streamed") {
     if (c.read_request()) c.send(json_response(401, R"({"error":{"message":"bad key"}})"));
   });
   Collector collector;
-  const HttpResult result = HttpClient::shared().post(request_to(server), CancelToken(), &collector.sink);
+  const HttpResult result =
+      HttpClient::shared().post(request_to(server), CancelToken(), &collector.sink);
   CHECK(result.head.status == 401);
   CHECK_FALSE(result.streamed);
   CHECK(collector.bytes.empty());
@@ -259,7 +263,8 @@ TEST_CASE("a connection closed in the middle of a chunked body is a disconnect")
     c.send(kStreamHead + chunk("data: {\"n\":1}\n\n") + "40\r\npartial");
   });
   Collector collector;
-  const HttpResult result = HttpClient::shared().post(request_to(server), CancelToken(), &collector.sink);
+  const HttpResult result =
+      HttpClient::shared().post(request_to(server), CancelToken(), &collector.sink);
   CHECK(result.failure == TransportFailure::kDisconnect);
   CHECK(collector.bytes.rfind("data: {\"n\":1}\n\n", 0) == 0);
 }

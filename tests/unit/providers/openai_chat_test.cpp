@@ -52,12 +52,12 @@ std::string sse_response(const std::string& transcript, std::size_t events_to_se
 }
 
 std::string json_response(int status, const std::string& body, const std::string& headers = "") {
-  return "HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Type: application/json\r\n" + headers +
-         "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  return "HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Type: application/json\r\n" +
+         headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 
 std::shared_ptr<hermes::Provider> provider_for(const LoopbackSocketServer& server,
-                                                const std::string& name = "custom") {
+                                               const std::string& name = "custom") {
   hermes::ProviderConfig config;
   config.provider = name;
   config.base_url = server.url("/v1/");
@@ -117,8 +117,10 @@ TEST_CASE("a streamed answer arrives with its events, usage and request id") {
 TEST_CASE("an HTTP error becomes an unclassified ApiError with its facts") {
   LoopbackSocketServer server([](LoopbackConnection& c) {
     if (!c.read_request()) return;
-    c.send(json_response(429, R"({"error":{"message":"Rate limit reached. Please try again in 2s.","type":"tokens","code":"rate_limit_exceeded"}})",
-                         "x-request-id: req_429\r\nretry-after: 2\r\n"));
+    c.send(json_response(
+        429,
+        R"({"error":{"message":"Rate limit reached. Please try again in 2s.","type":"tokens","code":"rate_limit_exceeded"}})",
+        "x-request-id: req_429\r\nretry-after: 2\r\n"));
   });
   auto provider = provider_for(server, "openai");
   auto response = provider->complete(simple_request(), hermes::CallContext());
@@ -136,7 +138,8 @@ TEST_CASE("an HTTP error becomes an unclassified ApiError with its facts") {
 }
 
 TEST_CASE("a stream dropped before its end is a disconnect, never an answer") {
-  const std::string transcript = hermes::testing::read_fixture("streams/a2_parallel_tool_calls.sse");
+  const std::string transcript =
+      hermes::testing::read_fixture("streams/a2_parallel_tool_calls.sse");
   LoopbackSocketServer server([&](LoopbackConnection& c) {
     if (c.read_request()) c.send(sse_response(transcript, 6));  // Then hang up.
   });
@@ -156,8 +159,12 @@ TEST_CASE("a server that rejects stream_options is asked again without it, once 
     while (c.read_request(&head, &body)) {
       received.add(head, body);
       const bool has_options = Json::parse(body).contains("stream_options");
-      c.send(has_options ? json_response(422, R"({"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted"}]})")
-                         : sse_response(transcript));
+      c.send(
+          has_options
+              ? json_response(
+                    422,
+                    R"({"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted"}]})")
+              : sse_response(transcript));
     }
   });
   auto provider = provider_for(server);
@@ -178,7 +185,9 @@ TEST_CASE("a buffered answer tolerates DeepSeek's leading blank lines") {
     std::string head, body;
     if (!c.read_request(&head, &body)) return;
     received.add(head, body);
-    c.send(json_response(200, "\n\n\n" R"({"id":"cmpl-1","model":"deepseek-chat","choices":[{"index":0,
+    c.send(json_response(200,
+                         "\n\n\n"
+                         R"({"id":"cmpl-1","model":"deepseek-chat","choices":[{"index":0,
         "message":{"role":"assistant","content":"Bonjour !"},"finish_reason":"stop"}],
         "usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}})"));
   });
@@ -195,7 +204,9 @@ TEST_CASE("a buffered answer tolerates DeepSeek's leading blank lines") {
 TEST_CASE("a JSON answer to a stream request is read as a whole response") {
   LoopbackSocketServer server([](LoopbackConnection& c) {
     if (!c.read_request()) return;
-    c.send(json_response(200, R"({"choices":[{"message":{"content":"ignored stream=true"},"finish_reason":"stop"}]})"));
+    c.send(json_response(
+        200,
+        R"({"choices":[{"message":{"content":"ignored stream=true"},"finish_reason":"stop"}]})"));
   });
   auto provider = provider_for(server);
   auto response = provider->complete(simple_request(), hermes::CallContext());

@@ -6,7 +6,8 @@ using hermes::ProviderConfig;
 using hermes::resolve_api_mode;
 
 TEST_CASE("an explicit api_mode wins over everything else") {
-  CHECK(resolve_api_mode("codex_responses", "anthropic", "https://api.anthropic.com") == "codex_responses");
+  CHECK(resolve_api_mode("codex_responses", "anthropic", "https://api.anthropic.com") ==
+        "codex_responses");
   CHECK(resolve_api_mode(" Chat_Completions ", "", "") == "chat_completions");
 }
 
@@ -20,7 +21,8 @@ TEST_CASE("the provider name picks the wire format next") {
 TEST_CASE("base-URL heuristics match exact hosts and path suffixes") {
   CHECK(resolve_api_mode("", "custom", "https://api.anthropic.com") == "anthropic_messages");
   CHECK(resolve_api_mode("", "custom", "https://API.ANTHROPIC.COM/v1/") == "anthropic_messages");
-  CHECK(resolve_api_mode("", "minimax", "https://api.minimax.io/anthropic") == "anthropic_messages");
+  CHECK(resolve_api_mode("", "minimax", "https://api.minimax.io/anthropic") ==
+        "anthropic_messages");
   CHECK(resolve_api_mode("", "", "https://gw.example.com/anthropic/?x=1") == "anthropic_messages");
   CHECK(resolve_api_mode("", "", "https://chatgpt.com/backend-api/codex") == "codex_responses");
   // Look-alikes do not count.
@@ -45,7 +47,8 @@ TEST_CASE("make_provider builds a Chat Completions provider with its info") {
 }
 
 TEST_CASE("a malformed base_url is rejected naming base_url") {
-  for (const char* url : {"", "not a url", "ftp://example.com/v1", "localhost:8080/v1", "http://"}) {
+  for (const char* url :
+       {"", "not a url", "ftp://example.com/v1", "localhost:8080/v1", "http://"}) {
     CAPTURE(url);
     ProviderConfig config;
     config.base_url = url;

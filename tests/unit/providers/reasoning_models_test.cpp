@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "providers/reasoning_models.hpp"
+
+#include <doctest/doctest.h>
 
 using hermes::internal::reasoning_stale_timeout_floor;
 using namespace std::chrono_literals;

@@ -1,10 +1,10 @@
+#include "providers/retry_policy.hpp"
+
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <cmath>
 #include <set>
-
-#include "providers/retry_policy.hpp"
 
 using namespace std::chrono_literals;
 using hermes::internal::jittered_backoff;
@@ -31,7 +31,8 @@ TEST_CASE("backoff treats attempts below one as the first and survives huge atte
 
 TEST_CASE("consecutive backoffs do not repeat in lockstep") {
   std::set<int64_t> delays;
-  for (int i = 0; i < 50; ++i) delays.insert(jittered_backoff(3, hermes::internal::kApiErrorBackoff).count());
+  for (int i = 0; i < 50; ++i)
+    delays.insert(jittered_backoff(3, hermes::internal::kApiErrorBackoff).count());
   CHECK(delays.size() > 40);
 }
 
@@ -47,7 +48,8 @@ TEST_CASE("a server-requested delay is capped at ten minutes") {
 TEST_CASE("rate-limit messages suggest a delay when no header does") {
   using hermes::internal::retry_hint_from_message;
   CHECK(retry_hint_from_message("Please try again in 1.146s. Visit ...") == doctest::Approx(1.146));
-  CHECK(retry_hint_from_message("Rate limit reached. Please try again in 84ms.") == doctest::Approx(0.084));
+  CHECK(retry_hint_from_message("Rate limit reached. Please try again in 84ms.") ==
+        doctest::Approx(0.084));
   CHECK(retry_hint_from_message("Please retry after 20 seconds") == doctest::Approx(20));
   CHECK(retry_hint_from_message("try again in 1m30s") == doctest::Approx(90));
   CHECK_FALSE(retry_hint_from_message("Please try again later.").has_value());

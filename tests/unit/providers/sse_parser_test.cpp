@@ -1,10 +1,11 @@
+#include "providers/sse_parser.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "providers/sse_parser.hpp"
 #include "unit/providers/fixture_files.hpp"
 
 using hermes::internal::SseEvent;
@@ -28,8 +29,8 @@ struct Recorded {
 std::vector<Recorded> parse(std::string_view text, const std::vector<std::size_t>& cuts = {}) {
   std::vector<Recorded> out;
   SseParser parser([&out](const SseEvent& e) {
-    out.push_back({std::string(e.event), std::string(e.data), std::string(e.error), e.has_data,
-                   e.has_error});
+    out.push_back(
+        {std::string(e.event), std::string(e.data), std::string(e.error), e.has_data, e.has_error});
   });
   std::size_t start = 0;
   for (std::size_t cut : cuts) {
@@ -121,7 +122,8 @@ TEST_CASE("event names are kept and comments are skipped") {
   REQUIRE(events.size() == 4);
   CHECK(events[0].event == "message_start");
   CHECK(events[3].event == "error");
-  CHECK(events[3].data == R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})");
+  CHECK(events[3].data ==
+        R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})");
 
   const auto with_comment = parse(": OPENROUTER PROCESSING\n\n:\n\ndata: x\n\n");
   REQUIRE(with_comment.size() == 1);
@@ -165,7 +167,9 @@ TEST_CASE("an event with only an event name is dispatched") {
 
 TEST_CASE("a carriage return at the end of a slice waits for the next byte") {
   std::vector<Recorded> out;
-  SseParser parser([&out](const SseEvent& e) { out.push_back({"", std::string(e.data), "", true, false}); });
+  SseParser parser([&out](const SseEvent& e) {
+    out.push_back({"", std::string(e.data), "", true, false});
+  });
   parser.feed("data: a\r");
   parser.feed("\n");  // Completes the CRLF: no extra blank line.
   CHECK(out.empty());
@@ -177,11 +181,16 @@ TEST_CASE("a carriage return at the end of a slice waits for the next byte") {
 }
 
 TEST_CASE("a leading byte-order mark is skipped, even when split") {
-  const std::string text = "\xEF\xBB\xBF" "data: x\n\n";
+  const std::string text =
+      "\xEF\xBB\xBF"
+      "data: x\n\n";
   CHECK(parse(text) == parse("data: x\n\n"));
   CHECK(parse(text, {1, 2}) == parse("data: x\n\n"));
   // Bytes that only start like a mark are content.
-  const auto events = parse("\xEF\xBB" "data: y\n\n", {1});
+  const auto events = parse(
+      "\xEF\xBB"
+      "data: y\n\n",
+      {1});
   CHECK(events.empty());  // "\xEF\xBBdata" is an unknown field.
 }
 
