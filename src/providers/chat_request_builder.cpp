@@ -1,5 +1,6 @@
 #include "providers/chat_request_builder.hpp"
 
+#include <cmath>
 #include <string>
 
 namespace hermes::internal {
@@ -222,6 +223,12 @@ ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_ur
 Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialect& dialect) {
   if (request.model.empty()) return Status::invalid_argument("model: empty");
   if (request.messages.empty()) return Status::invalid_argument("messages: empty");
+  if (request.max_tokens && *request.max_tokens <= 0) {
+    return Status::invalid_argument("max_tokens: must be positive");
+  }
+  if (request.temperature && !std::isfinite(*request.temperature)) {
+    return Status::invalid_argument("temperature: must be a finite number");
+  }
   if (!request.extra_body.is_null() && !request.extra_body.is_object()) {
     return Status::invalid_argument("extra_body: must be an object");
   }

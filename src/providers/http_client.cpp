@@ -270,7 +270,6 @@ bool Transfer::should_abort() {
   }
   const auto now = Clock::now();
   const HttpTimeouts& limits = request_.timeouts;
-  using std::chrono::milliseconds;
   if (limits.total.count() > 0 && now - start_ > limits.total) {
     return abort_with_timeout("the request", limits.total);
   }
@@ -314,6 +313,8 @@ TransportFailure failure_of(CURLcode code) {
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
     case CURLE_READ_ERROR:
+    case CURLE_BAD_CONTENT_ENCODING:
+    case CURLE_WEIRD_SERVER_REPLY:
       return TransportFailure::kDisconnect;
     default:
       // A malformed URL, an unsupported scheme and the like: nothing was reached.

@@ -1,3 +1,5 @@
+#include <cmath>
+
 #include "providers/chat_request_builder.hpp"
 
 #include <doctest/doctest.h>
@@ -252,6 +254,17 @@ TEST_CASE("requests that cannot be encoded are rejected naming the field") {
   CHECK(bad_tool.status().message().find("tools[0]") != std::string::npos);
 
   request.tools = Json::array();
+  request.max_tokens = 0;
+  auto bad_cap = build_chat_request(request, ChatDialect{});
+  REQUIRE_FALSE(bad_cap.ok());
+  CHECK(bad_cap.status().message().rfind("max_tokens", 0) == 0);
+  request.max_tokens.reset();
+  request.temperature = std::nan("");
+  auto bad_temperature = build_chat_request(request, ChatDialect{});
+  REQUIRE_FALSE(bad_temperature.ok());
+  CHECK(bad_temperature.status().message().rfind("temperature", 0) == 0);
+  request.temperature.reset();
+
   request.extra_body = Json::array();
   auto bad_extra = build_chat_request(request, ChatDialect{});
   REQUIRE_FALSE(bad_extra.ok());
