@@ -6,7 +6,7 @@
 #include <optional>
 #include <utility>
 
-#include "providers/error_body.hpp"
+#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -3,24 +3,11 @@
 #include <cmath>
 #include <string>
 
+#include "providers/text.hpp"
+#include "providers/url_parts.hpp"
+
 namespace hermes::internal {
 namespace {
-
-std::string lower_ascii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
 
 bool contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
@@ -36,21 +23,21 @@ std::string bare_model(std::string_view model) {
 // gpt-5*, o1, o3, o4 and their suffixed variants, but not "o3-community-7b"-style
 // local models that merely start with the letters.
 bool is_openai_reasoning_model(std::string_view model) {
-  if (starts_with(model, "gpt-5")) return true;
+  if (model.starts_with("gpt-5")) return true;
   for (std::string_view family : {"o1", "o3", "o4"}) {
-    if (!starts_with(model, family)) continue;
+    if (!model.starts_with(family)) continue;
     const std::string_view rest = model.substr(family.size());
     if (rest.empty()) return true;
     for (std::string_view suffix : {"-mini", "-preview", "-pro", "-deep", "-2"}) {
-      if (starts_with(rest, suffix)) return true;
+      if (rest.starts_with(suffix)) return true;
     }
   }
   return false;
 }
 
 bool is_openai_host(std::string_view host) {
-  return host == "api.openai.com" || ends_with(host, ".api.openai.com") ||
-         ends_with(host, ".openai.azure.com") || host == "api.githubcopilot.com" ||
+  return host == "api.openai.com" || host.ends_with(".api.openai.com") ||
+         host.ends_with(".openai.azure.com") || host == "api.githubcopilot.com" ||
          host == "models.github.ai";
 }
 
@@ -62,8 +49,8 @@ bool wants_reasoning_echo(std::string_view provider, std::string_view host,
   if (host == "api.deepseek.com" || contains(host, "moonshot") || contains(host, "xiaomimimo")) {
     return true;
   }
-  return starts_with(model, "deepseek-reasoner") || starts_with(model, "kimi-") ||
-         starts_with(model, "mimo-");
+  return model.starts_with("deepseek-reasoner") || model.starts_with("kimi-") ||
+         model.starts_with("mimo-");
 }
 
 std::string clamped_effort(const std::string& effort) {
@@ -186,18 +173,6 @@ void add_reasoning_effort(const ProviderRequest& request, const ChatDialect& dia
 }
 
 }  // namespace
-
-std::string url_host(std::string_view url) {
-  const std::size_t scheme = url.find("://");
-  std::string_view rest = scheme == std::string_view::npos ? url : url.substr(scheme + 3);
-  rest = rest.substr(0, rest.find_first_of("/?#"));
-  if (const std::size_t at = rest.rfind('@'); at != std::string_view::npos)
-    rest.remove_prefix(at + 1);
-  if (!rest.empty() && rest.front() == '[') {
-    return lower_ascii(rest.substr(0, rest.find(']') + 1));
-  }
-  return lower_ascii(rest.substr(0, rest.find(':')));
-}
 
 ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_url,
                              std::string_view model) {

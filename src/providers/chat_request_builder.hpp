@@ -41,7 +41,4 @@ ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_ur
 // The request body. InvalidArgument names the field that cannot be encoded.
 Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialect& dialect);
 
-// The lower-cased host of `url`, or "" when it has none.
-std::string url_host(std::string_view url);
-
 }  // namespace hermes::internal

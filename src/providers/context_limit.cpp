@@ -5,6 +5,7 @@
 #include <string>
 
 #include "hermes/api_error.hpp"
+#include "providers/text.hpp"
 
 namespace hermes {
 namespace {
@@ -51,14 +52,6 @@ const std::array<std::regex, 13>& window_patterns() {
   return kPatterns;
 }
 
-std::string lower_prefix(std::string_view text) {
-  std::string out(text.substr(0, kMaxScannedBytes));
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 // "max_tokens: 100000 > 64000 ..." is about the output cap; the window is not stated.
 bool is_about_output_limit_only(const std::string& text) {
   if (text.find("context") != std::string::npos) return false;
@@ -72,7 +65,7 @@ bool is_about_output_limit_only(const std::string& text) {
 }  // namespace
 
 std::optional<int64_t> parse_context_limit_from_error(std::string_view message) {
-  const std::string text = lower_prefix(message);
+  const std::string text = internal::lower_ascii(message.substr(0, kMaxScannedBytes));
   if (is_about_output_limit_only(text)) return std::nullopt;
   for (const std::regex& pattern : window_patterns()) {
     std::smatch match;

@@ -1,7 +1,6 @@
 #include "providers/error_body.hpp"
 
 #include "common/json_text.hpp"
-#include "common/utf8.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -162,18 +161,6 @@ std::string best_error_message(const ErrorBody& facts, std::string_view raw_body
     if (!text.empty()) return truncate_utf8(text, max_bytes);
   }
   return truncate_utf8(trim_ascii(raw_body), max_bytes);
-}
-
-std::string_view trim_ascii(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n\f\v";
-  const std::size_t first = text.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  const std::size_t last = text.find_last_not_of(kSpace);
-  return text.substr(first, last - first + 1);
-}
-
-std::string truncate_utf8(std::string_view text, std::size_t max_bytes) {
-  return std::string(text.substr(0, utf8_prefix_length(text, max_bytes)));
 }
 
 }  // namespace hermes::internal

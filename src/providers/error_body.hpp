@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "hermes/json.hpp"
+#include "providers/text.hpp"
 
 namespace hermes::internal {
 
@@ -29,11 +30,5 @@ ErrorBody read_error_body(const Json& body);
 // the raw text. Trimmed and cut to at most `max_bytes` on a character boundary.
 std::string best_error_message(const ErrorBody& facts, std::string_view raw_body,
                                std::size_t max_bytes = 500);
-
-// `text` without leading and trailing ASCII whitespace.
-std::string_view trim_ascii(std::string_view text);
-
-// `text` cut to at most `max_bytes` without splitting a UTF-8 character.
-std::string truncate_utf8(std::string_view text, std::size_t max_bytes);
 
 }  // namespace hermes::internal

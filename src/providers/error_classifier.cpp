@@ -9,6 +9,7 @@
 #include "providers/error_body.hpp"
 #include "providers/error_patterns.hpp"
 #include "providers/reasoning_models.hpp"
+#include "providers/text.hpp"
 
 namespace hermes {
 namespace {
@@ -65,14 +66,6 @@ struct Evidence {
   int64_t num_messages = 0;
 };
 
-std::string lower_ascii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 bool has(std::string_view text, std::string_view pattern) {
   return text.find(pattern) != std::string_view::npos;
 }
@@ -91,11 +84,11 @@ bool has_any(std::string_view text, const Patterns& list) {
 // "param":"text is not set", Azure's "code":"content_filter").
 std::string build_haystack(std::string_view message, std::string_view raw_body,
                            const internal::ErrorBody& body) {
-  std::string text = lower_ascii(message);
+  std::string text = internal::lower_ascii(message);
   const std::string body_msg =
-      lower_ascii(body.error_message.empty() ? body.flat_message : body.error_message);
-  const std::string other = lower_ascii(body.other_message);
-  const std::string metadata = lower_ascii(body.metadata_message);
+      internal::lower_ascii(body.error_message.empty() ? body.flat_message : body.error_message);
+  const std::string other = internal::lower_ascii(body.other_message);
+  const std::string metadata = internal::lower_ascii(body.metadata_message);
   const std::string base = text;
   for (const std::string* part : {&body_msg, &other}) {
     if (!part->empty() && !has(base, *part)) text += " " + *part;
@@ -103,7 +96,7 @@ std::string build_haystack(std::string_view message, std::string_view raw_body,
   if (!metadata.empty() && !has(base, metadata) && !has(body_msg, metadata)) {
     text += " " + metadata;
   }
-  const std::string whole_body = lower_ascii(internal::trim_ascii(raw_body));
+  const std::string whole_body = internal::lower_ascii(internal::trim_ascii(raw_body));
   if (!whole_body.empty() && !has(text, whole_body)) text += " " + whole_body;
   return text;
 }
@@ -334,8 +327,8 @@ Evidence gather(const ApiErrorFacts& facts, const internal::ErrorBody& body) {
   e.transport = facts.transport;
   e.text = build_haystack(facts.message, facts.body, body);
   const std::string& body_msg = body.error_message.empty() ? body.flat_message : body.error_message;
-  e.body_message = lower_ascii(internal::trim_ascii(body_msg));
-  e.code = lower_ascii(body.code);
+  e.body_message = internal::lower_ascii(internal::trim_ascii(body_msg));
+  e.code = internal::lower_ascii(body.code);
   e.model = facts.model;
   e.approx_tokens = facts.approx_tokens;
   e.context_length = facts.context_length;

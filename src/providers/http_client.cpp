@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "hermes/version.hpp"
-#include "providers/error_body.hpp"
+#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -28,17 +28,6 @@ constexpr int kPollIntervalMs = 25;
 constexpr std::size_t kMaxIdleSessions = 16;
 // A buffered body beyond this is not a model response.
 constexpr std::size_t kMaxBufferedBody = 64u << 20;
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
 
 std::optional<double> parse_number(std::string_view text) {
   double value = 0;

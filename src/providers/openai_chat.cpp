@@ -7,6 +7,7 @@
 #include "providers/chat_stream_assembler.hpp"
 #include "providers/error_body.hpp"
 #include "providers/sse_parser.hpp"
+#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -18,11 +19,7 @@ bool is_success(int status) {
 }
 
 bool is_json(std::string_view content_type) {
-  std::string lower(content_type.substr(0, content_type.find(';')));
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return trim_ascii(lower) == "application/json";
+  return iequals(trim_ascii(content_type.substr(0, content_type.find(';'))), "application/json");
 }
 
 bool has_line_break(std::string_view text) {

@@ -5,34 +5,15 @@
 #include <string>
 
 #include "hermes/provider.hpp"
-#include "providers/chat_request_builder.hpp"
-#include "providers/error_body.hpp"
 #include "providers/openai_chat.hpp"
+#include "providers/text.hpp"
+#include "providers/url_parts.hpp"
 
 namespace hermes {
 namespace {
 
 std::string lower_trimmed(std::string_view text) {
-  std::string out(internal::trim_ascii(text));
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-// The lower-cased path of `url`, without query, fragment or trailing slashes.
-std::string url_path(std::string_view url) {
-  const std::size_t scheme = url.find("://");
-  std::string_view rest = scheme == std::string_view::npos ? url : url.substr(scheme + 3);
-  const std::size_t slash = rest.find('/');
-  if (slash == std::string_view::npos) return {};
-  std::string path = lower_trimmed(rest.substr(slash, rest.find_first_of("?#", slash) - slash));
-  while (!path.empty() && path.back() == '/') path.pop_back();
-  return path;
-}
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+  return internal::lower_ascii(internal::trim_ascii(text));
 }
 
 // InvalidArgument naming base_url unless it is an http(s) URL with a host.
@@ -84,11 +65,11 @@ std::string resolve_api_mode(std::string_view api_mode, std::string_view provide
   if (name == "openai-codex" || name == "codex") return std::string(kApiModeResponses);
 
   // Host and path checks are exact, so look-alike hosts and paths do not match.
-  const std::string host = internal::url_host(internal::trim_ascii(base_url));
-  const std::string path = url_path(internal::trim_ascii(base_url));
+  const std::string host = internal::url_host(base_url);
+  const std::string path = internal::url_path(base_url);
   if (host == "api.anthropic.com") return std::string(kApiModeAnthropic);
   // Anthropic-compatible gateways (MiniMax, Zhipu, LiteLLM) serve it under /anthropic.
-  if (ends_with(path, "/anthropic")) return std::string(kApiModeAnthropic);
+  if (path.ends_with("/anthropic")) return std::string(kApiModeAnthropic);
   if (host == "chatgpt.com" && path.rfind("/backend-api/codex", 0) == 0) {
     return std::string(kApiModeResponses);
   }

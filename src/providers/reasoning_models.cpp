@@ -3,6 +3,8 @@
 #include <array>
 #include <string>
 
+#include "providers/text.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -60,15 +62,11 @@ bool is_separator(char c) {
 }  // namespace
 
 std::optional<std::chrono::seconds> reasoning_stale_timeout_floor(std::string_view model) {
-  while (!model.empty() && model.front() == ' ') model.remove_prefix(1);
-  while (!model.empty() && model.back() == ' ') model.remove_suffix(1);
+  model = trim_ascii(model);
   if (const auto slash = model.rfind('/'); slash != std::string_view::npos) {
     model.remove_prefix(slash + 1);
   }
-  std::string name(model);
-  for (char& c : name) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
+  const std::string name = lower_ascii(model);
   const Floor* best = nullptr;
   for (const Floor& floor : kFloors) {
     if (name.compare(0, floor.slug.size(), floor.slug) != 0) continue;

@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "providers/text.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -23,14 +25,6 @@ double fresh_uniform() {
   const uint64_t call = g_backoff_calls.fetch_add(1, std::memory_order_relaxed) + 1;
   std::mt19937_64 generator(now ^ (call * 0x9E3779B9ULL));
   return std::uniform_real_distribution<double>(0.0, 1.0)(generator);
-}
-
-std::string lower_ascii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 // The seconds a unit stands for, and how many characters of `text` at `pos` it takes.
