@@ -1,7 +1,6 @@
 #include "providers/url_parts.hpp"
 
 #include "providers/text.hpp"
-#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {
