@@ -195,8 +195,10 @@ ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_ur
   return dialect;
 }
 
-Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialect& dialect) {
-  if (request.model.empty()) return Status::invalid_argument("model: empty");
+Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialect& dialect,
+                                std::string_view default_model) {
+  const std::string_view model = request.model.empty() ? default_model : request.model;
+  if (model.empty()) return Status::invalid_argument("model: empty");
   if (request.messages.empty()) return Status::invalid_argument("messages: empty");
   if (request.max_tokens && *request.max_tokens <= 0) {
     return Status::invalid_argument("max_tokens: must be positive");
@@ -219,7 +221,7 @@ Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialec
   auto tools = wire_tools(request.tools);
   if (!tools.ok()) return tools.status();
 
-  Json body = {{"model", request.model}, {"messages", std::move(messages)}};
+  Json body = {{"model", model}, {"messages", std::move(messages)}};
   if (!tools->empty()) body["tools"] = std::move(*tools);
   if (request.max_tokens) {
     body[dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens"] =

@@ -38,7 +38,9 @@ struct ChatDialect {
 ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_url,
                              std::string_view model);
 
-// The request body. InvalidArgument names the field that cannot be encoded.
-Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialect& dialect);
+// The request body, for request.model or, when that is empty, `default_model`.
+// InvalidArgument names the field that cannot be encoded.
+Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialect& dialect,
+                                std::string_view default_model = {});
 
 }  // namespace hermes::internal

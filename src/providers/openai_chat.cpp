@@ -51,9 +51,10 @@ OpenAiChatProvider::OpenAiChatProvider(ProviderConfig config) : config_(std::mov
 
 Result<ProviderResponse> OpenAiChatProvider::complete(const ProviderRequest& request,
                                                       const CallContext& context) {
-  if (context.cancel.cancelled())
+  if (context.cancel.cancelled()) {
     return Status::cancelled("the call was cancelled before it started");
-  ChatDialect dialect = chat_dialect_for(info_.name, info_.base_url, request.model);
+  }
+  ChatDialect dialect = chat_dialect_for(info_.name, info_.base_url, model_for(request));
   dialect.include_usage = !stream_options_rejected_.load(std::memory_order_relaxed);
   Result<ProviderResponse> result = attempt(request, context, dialect);
   if (!result.ok() && request.stream && dialect.include_usage &&
@@ -71,7 +72,7 @@ Result<ProviderResponse> OpenAiChatProvider::complete(const ProviderRequest& req
 Result<ProviderResponse> OpenAiChatProvider::attempt(const ProviderRequest& request,
                                                      const CallContext& context,
                                                      const ChatDialect& dialect) const {
-  auto body = build_chat_request(request, dialect);
+  auto body = build_chat_request(request, dialect, config_.model);
   if (!body.ok()) return body.status();
   auto header_lines = headers(context, request.stream);
   if (!header_lines.ok()) return header_lines.status();
@@ -140,6 +141,10 @@ Result<ProviderResponse> OpenAiChatProvider::from_body(const ProviderRequest& re
   return annotated(assembler.finish(), request, http);
 }
 
+const std::string& OpenAiChatProvider::model_for(const ProviderRequest& request) const {
+  return request.model.empty() ? config_.model : request.model;
+}
+
 Result<std::vector<std::string>> OpenAiChatProvider::headers(const CallContext& context,
                                                              bool stream) const {
   std::vector<std::string> lines;
@@ -164,7 +169,7 @@ ApiError OpenAiChatProvider::http_error(const ProviderRequest& request,
   error.error_code = body.code;
   error.retry_after_seconds = http.head.retry_after_seconds;
   error.provider = info_.name;
-  error.model = request.model;
+  error.model = model_for(request);
   error.request_id = http.head.request_id;
   return error;
 }
@@ -176,7 +181,7 @@ ApiError OpenAiChatProvider::transport_error(const ProviderRequest& request,
   error.message = http.error;
   if (http.streamed) error.message = "the stream broke off: " + error.message;
   error.provider = info_.name;
-  error.model = request.model;
+  error.model = model_for(request);
   error.request_id = http.head.request_id;
   return error;
 }
@@ -192,7 +197,7 @@ Result<ProviderResponse> OpenAiChatProvider::annotated(Result<ProviderResponse> 
   if (!found) return result;
   ApiError error = *found;
   error.provider = info_.name;
-  error.model = request.model;
+  error.model = model_for(request);
   error.request_id = http.head.request_id;
   if (!error.retry_after_seconds) error.retry_after_seconds = http.head.retry_after_seconds;
   return Status::api_error(std::move(error));

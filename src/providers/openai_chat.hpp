@@ -30,6 +30,8 @@ class OpenAiChatProvider final : public Provider {
                                     HttpRequest http) const;
   Result<ProviderResponse> from_body(const ProviderRequest& request, const HttpResult& http) const;
   Result<std::vector<std::string>> headers(const CallContext& context, bool stream) const;
+  // The request's model, else the configured one.
+  const std::string& model_for(const ProviderRequest& request) const;
 
   ApiError http_error(const ProviderRequest& request, const HttpResult& http) const;
   ApiError transport_error(const ProviderRequest& request, const HttpResult& http) const;

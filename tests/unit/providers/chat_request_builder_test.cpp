@@ -1,8 +1,8 @@
-#include <cmath>
-
 #include "providers/chat_request_builder.hpp"
 
 #include <doctest/doctest.h>
+
+#include <cmath>
 
 using hermes::Json;
 using hermes::Message;
@@ -245,6 +245,10 @@ TEST_CASE("requests that cannot be encoded are rejected naming the field") {
   auto no_model = build_chat_request(request, ChatDialect{});
   REQUIRE_FALSE(no_model.ok());
   CHECK(no_model.status().message().find("model") != std::string::npos);
+
+  auto configured = build_chat_request(request, ChatDialect{}, "configured-model");
+  REQUIRE(configured.ok());
+  CHECK((*configured)["model"] == "configured-model");
 
   request.model = "m";
   request.tools = Json::parse(R"([{"description":"no name"}])");
