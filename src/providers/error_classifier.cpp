@@ -2,6 +2,8 @@
 // error handler acts on. The pipeline runs in a fixed order and the first match wins:
 // provider-specific wording, then the HTTP status, then the structured error code, then
 // the message alone, then transport facts. The wording lists are in error_patterns.hpp.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -133,7 +135,7 @@ std::optional<Verdict> classify_provider_specific(const Evidence& e) {
   // xAI entitlement errors also arrive as status-less stream error frames.
   if (has_any(t, patterns::kGrokEntitlement) ||
       (has(t, "out of available resources") && has(t, "grok"))) {
-    return Verdict{FailoverReason::kAuth, false, false, false, true};
+    return kAuthNoRotate;
   }
   return std::nullopt;
 }

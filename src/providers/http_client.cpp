@@ -350,6 +350,7 @@ void configure(CURL* easy, CURLSH* share, const HttpRequest& request, curl_slist
   curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(easy, CURLOPT_TCP_KEEPIDLE, 60L);
   curl_easy_setopt(easy, CURLOPT_TCP_KEEPINTVL, 30L);
+  // Zero leaves libcurl's own connect limit (300 s): a connect cannot wait forever.
   if (request.timeouts.connect.count() > 0) {
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(request.timeouts.connect.count()));
