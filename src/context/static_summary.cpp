@@ -121,7 +121,8 @@ Anchors collect_anchors(const std::vector<Message>& turns, const RedactionHook& 
   std::unordered_map<std::string, std::pair<std::string, std::string>> calls;
   std::vector<std::string> tool_lines;
   for (const auto& m : turns) {
-    std::string text = collapse_whitespace(redact ? redact(m.content) : m.content);
+    const std::string raw = redact ? redact(m.content) : m.content;
+    const std::string text = collapse_whitespace(raw);
     collect_path_mentions(text, a.files);
     std::string names;
     for (const auto& call : m.tool_calls) {
@@ -148,7 +149,7 @@ Anchors collect_anchors(const std::vector<Message>& turns, const RedactionHook& 
       const std::string name =
           it != calls.end() ? it->second.first : (m.name.empty() ? "unknown" : m.name);
       tool_lines.push_back(
-          summarize_tool_result(name, it != calls.end() ? it->second.second : "", text));
+          summarize_tool_result(name, it != calls.end() ? it->second.second : "", raw));
       if (mentions_failure(text)) add_unique(a.blockers, std::string(first_chars(text, 500)), 5);
     }
   }
