@@ -61,8 +61,12 @@ TEST_CASE("the tail walks back under the budget with a soft 1.5x ceiling") {
 TEST_CASE("the latest user message is kept even when its turn overflows the budget") {
   TranscriptBuilder t;
   t.user("first").assistant("ok").user("second").assistant("ok");
+  // A visible reply right after the request, so only the user anchor can reach back to it.
   t.user("the live request");
-  for (int r = 0; r < 8; ++r) t.tool_round("terminal", "{}", bulk("out" + std::to_string(r), 8000));
+  for (int r = 0; r < 8; ++r) {
+    t.tool_round("terminal", "{}", bulk("out" + std::to_string(r), 8000),
+                 r == 0 ? "starting on it" : "");
+  }
   const auto m = t.build();
   const std::size_t cut = find_tail_cut(m, 1, BoundarySettings{20, 1000, 1});
   CHECK(cut <= 4);

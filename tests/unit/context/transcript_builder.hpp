@@ -41,16 +41,17 @@ class TranscriptBuilder {
     return add(Message::assistant(std::move(text)));
   }
 
-  // An assistant message calling one tool, then its result.
+  // An assistant message (saying `text`) calling one tool, then its result.
   TranscriptBuilder& tool_round(const std::string& name, const std::string& args,
-                                const std::string& result) {
-    return parallel_round({{name, args, result}});
+                                const std::string& result, const std::string& text = "") {
+    return parallel_round({{name, args, result}}, text);
   }
 
   // An assistant message calling several tools at once, then their results in order.
   TranscriptBuilder& parallel_round(
-      const std::vector<std::tuple<std::string, std::string, std::string>>& calls) {
-    Message a = Message::assistant("");
+      const std::vector<std::tuple<std::string, std::string, std::string>>& calls,
+      const std::string& text = "") {
+    Message a = Message::assistant(text);
     std::vector<Message> results;
     for (const auto& [name, args, result] : calls) {
       ToolCall call;
