@@ -110,6 +110,9 @@ Result<std::vector<Message>> ContextCompressor::compress(const std::vector<Messa
     return impl_->compress(messages, options);
   } catch (const std::exception& e) {
     return Status::internal(std::string("context compression failed: ") + e.what());
+  } catch (...) {
+    // A throwing hook (redaction, status) must not escape the engine.
+    return Status::internal("context compression failed: unknown exception");
   }
 }
 
@@ -124,7 +127,7 @@ std::optional<std::vector<Message>> ContextCompressor::prune_tool_results_only(
     const std::vector<Message>& messages) {
   try {
     return impl_->prune_only(messages);
-  } catch (const std::exception&) {
+  } catch (...) {
     return std::nullopt;
   }
 }

@@ -14,9 +14,10 @@
 #include "hermes/token_estimate.hpp"
 
 namespace hermes {
-namespace {
 
 using namespace internal;
+
+namespace {
 
 constexpr int64_t kMinPruneChars = 200;
 // How far past the head a summary left by an earlier compaction still counts as "the
@@ -60,7 +61,11 @@ Region split_region(const std::vector<Message>& messages, std::size_t start, std
 std::string local_date() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
+#ifdef _WIN32
+  if (localtime_s(&tm, &t) != 0) return "";
+#else
   if (localtime_r(&t, &tm) == nullptr) return "";
+#endif
   char buf[16];
   return std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm) > 0 ? std::string(buf) : "";
 }

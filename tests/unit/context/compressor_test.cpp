@@ -1,6 +1,8 @@
 // End-to-end compactions with a scripted summariser.
 #include <doctest/doctest.h>
 
+#include <stdexcept>
+
 #include "context/message_parts.hpp"
 #include "hermes/context_compressor.hpp"
 #include "unit/context/transcript_builder.hpp"
@@ -428,6 +430,17 @@ TEST_CASE("old user images are stripped once a newer one exists") {
   CHECK_FALSE(internal::has_image_parts(out->front()));
   CHECK(out->front().content.find(fixture_text("image_stripped")) != std::string::npos);
   CHECK(internal::has_image_parts((*out)[out->size() - 2]));
+}
+
+TEST_CASE("a throwing hook is reported as an error, never thrown to the caller") {
+  auto o = small_window(testing::summariser({summary_body("x")}), nullptr);
+  o.redact = [](std::string_view) -> std::string { throw std::runtime_error("redactor broke"); };
+  o.on_status = [](std::string_view, std::string_view) { throw 42; };
+  auto c = make(o);
+  auto out = c->compress(work_session(5, 3), {});
+  REQUIRE_FALSE(out.ok());
+  CHECK(out.status().code() == StatusCode::kInternal);
+  CHECK(out.status().message().find("redactor broke") != std::string::npos);
 }
 
 }  // namespace
