@@ -51,6 +51,17 @@ class ContextCompressor::Impl {
   // must leave the transcript unchanged.
   Result<std::string> summarize(const std::vector<Message>& turns, bool has_user_turn,
                                 const std::vector<Message>& messages, const CompressOptions& opts);
+  std::string summary_prompt(const std::vector<Message>& turns, bool has_user_turn,
+                             const std::vector<Message>& messages,
+                             const CompressOptions& opts) const;
+  // Takes up the summaries `found` in the transcript as the state of the iterative update.
+  void adopt_previous_summary(const std::vector<std::string>& found);
+  void record_compaction(const std::vector<Message>& out, std::size_t summarized);
+  // After `failure`: the error that keeps the transcript unchanged, or a static summary.
+  Result<std::string> without_summariser(const std::vector<Message>& turns,
+                                         std::size_t transcript_size,
+                                         internal::SummaryFailure failure,
+                                         const std::string& error);
 
   ContextCompressorOptions options;
 

@@ -94,67 +94,78 @@ BoundarySettings ContextCompressor::Impl::boundary_settings() const {
                           options.min_tail_user_messages};
 }
 
+std::string ContextCompressor::Impl::summary_prompt(const std::vector<Message>& turns,
+                                                    bool has_user_turn,
+                                                    const std::vector<Message>& messages,
+                                                    const CompressOptions& opts) const {
+  const RedactionHook& redact = options.redact;
+  std::string focus = redacted(redact, opts.focus_topic);
+  if (focus.empty() && options.auto_focus_topic) focus = derive_auto_focus_topic(messages, redact);
+  const std::string transcript = bound_summary_input(serialize_for_summary(turns, redact));
+  const std::string previous = redacted(redact, previous_summary);
+  const std::string memory = sanitize_memory_context(opts.memory_context);
+  const std::string today = local_date();
+  SummaryPromptInputs in;
+  in.turns = transcript;
+  in.previous_summary = previous;
+  in.focus_topic = focus;
+  in.memory_context = memory;
+  in.budget_tokens =
+      compute_summary_budget(estimate_messages_tokens_rough(turns), max_summary_tokens);
+  in.has_user_turn = has_user_turn;
+  in.today = today;
+  return build_summary_prompt(in);
+}
+
 Result<std::string> ContextCompressor::Impl::summarize(const std::vector<Message>& turns,
                                                        bool has_user_turn,
                                                        const std::vector<Message>& messages,
                                                        const CompressOptions& opts) {
-  const RedactionHook& redact = options.redact;
-  SummaryFailure failure = last_failure;
-  std::string error;
   if (const int64_t left = cooldown_seconds_left(); left > 0) {
-    error = "summaries are paused for " + std::to_string(left) + " s after: " + last_error;
-  } else {
-    std::string focus = redacted(redact, opts.focus_topic);
-    if (focus.empty() && options.auto_focus_topic)
-      focus = derive_auto_focus_topic(messages, redact);
-    const std::string transcript = bound_summary_input(serialize_for_summary(turns, redact));
-    const std::string previous = redacted(redact, previous_summary);
-    const std::string memory = sanitize_memory_context(opts.memory_context);
-    const std::string today = local_date();
-    SummaryPromptInputs in;
-    in.turns = transcript;
-    in.previous_summary = previous;
-    in.focus_topic = focus;
-    in.memory_context = memory;
-    in.budget_tokens =
-        compute_summary_budget(estimate_messages_tokens_rough(turns), max_summary_tokens);
-    in.has_user_turn = has_user_turn;
-    in.today = today;
-    const Summarizers models{options.summary_provider, options.summary_model, options.main_provider,
-                             options.main_model};
-    SummaryAnswer answer = request_summary(models, build_summary_prompt(in), redact);
-    if (answer.body) {
-      if (answer.used_main) {
-        report.used_main_provider = true;
-        notify("summary_model_fallback", "The summary model failed (" + answer.auxiliary_error +
-                                             "); the main model wrote the summary instead.");
-      }
-      record_summary_success();
-      static_summary_streak = 0;
-      previous_summary = *answer.body;
-      return std::move(*answer.body);
-    }
-    record_summary_failure(answer.failure, answer.error);
-    failure = answer.failure;
-    error = answer.error;
+    return without_summariser(
+        turns, messages.size(), last_failure,
+        "summaries are paused for " + std::to_string(left) + " s after: " + last_error);
   }
+  const Summarizers models{options.summary_provider, options.summary_model, options.main_provider,
+                           options.main_model};
+  SummaryAnswer answer =
+      request_summary(models, summary_prompt(turns, has_user_turn, messages, opts), options.redact);
+  if (!answer.body) {
+    record_summary_failure(answer.failure, answer.error);
+    return without_summariser(turns, messages.size(), answer.failure, answer.error);
+  }
+  if (answer.used_main) {
+    report.used_main_provider = true;
+    notify("summary_model_fallback", "The summary model failed (" + answer.auxiliary_error +
+                                         "); the main model wrote the summary instead.");
+  }
+  record_summary_success();
+  static_summary_streak = 0;
+  previous_summary = *answer.body;
+  return std::move(*answer.body);
+}
+
+Result<std::string> ContextCompressor::Impl::without_summariser(const std::vector<Message>& turns,
+                                                                std::size_t transcript_size,
+                                                                SummaryFailure failure,
+                                                                const std::string& error) {
   report.error = error;
-  const std::size_t n = turns.size();
   if (keeps_transcript_unchanged(failure) || options.abort_on_summary_failure) {
     const std::string cause = failure == SummaryFailure::kAccess    ? "access or quota failure"
                               : failure == SummaryFailure::kNetwork ? "network failure"
                                                                     : "summary failure";
     std::string message = "Compression aborted (" + cause + ": " + error + "). " +
-                          std::to_string(messages.size()) +
+                          std::to_string(transcript_size) +
                           " messages were preserved unchanged; the session was NOT rotated.";
     notify("compression_aborted", message);
     return Status::unavailable(std::move(message));
   }
-  notify("static_summary", "The summary model failed (" + error + "); " + std::to_string(n) +
+  notify("static_summary", "The summary model failed (" + error + "); " +
+                               std::to_string(turns.size()) +
                                " messages were replaced by a summary built without it.");
   ++static_summary_streak;
   report.used_static_summary = true;
-  return build_static_summary(turns, previous_summary, error, redact);
+  return build_static_summary(turns, previous_summary, error, options.redact);
 }
 
 Result<std::vector<Message>> ContextCompressor::Impl::compress(const std::vector<Message>& input,
@@ -186,13 +197,7 @@ Result<std::vector<Message>> ContextCompressor::Impl::compress(const std::vector
   }
 
   const std::string previous_before = previous_summary;
-  if (region.summary_bodies.empty()) {
-    previous_summary.clear();  // Left from another session: it must not leak into this one.
-  } else if (previous_summary.empty()) {
-    for (const auto& body : region.summary_bodies) {
-      previous_summary += (previous_summary.empty() ? "" : "\n\n") + body;
-    }
-  }
+  adopt_previous_summary(region.summary_bodies);
   Result<std::string> body = summarize(region.turns, region.has_user_turn, msgs, opts);
   if (!body.ok()) {
     previous_summary = previous_before;
@@ -205,8 +210,25 @@ Result<std::vector<Message>> ContextCompressor::Impl::compress(const std::vector
       AssemblyParts{std::move(region.head), std::move(region.tail), with_summary_prefix(*body)});
   std::vector<Message> out = strip_historical_media(
       sanitize_tool_pairs(std::move(assembled.messages), options.missing_result_repair));
-  ++compression_count;
+  record_compaction(out, summarized);
+  return out;
+}
 
+void ContextCompressor::Impl::adopt_previous_summary(const std::vector<std::string>& found) {
+  if (found.empty()) {
+    previous_summary.clear();  // Left from another session: it must not leak into this one.
+    return;
+  }
+  if (!previous_summary.empty()) return;
+  // A resumed session: the summaries in the transcript are the state to update.
+  for (const auto& body : found) {
+    previous_summary += (previous_summary.empty() ? "" : "\n\n") + body;
+  }
+}
+
+void ContextCompressor::Impl::record_compaction(const std::vector<Message>& out,
+                                                std::size_t summarized) {
+  ++compression_count;
   report.compacted = true;
   report.summarized_messages = summarized;
   report.messages_after = out.size();
@@ -217,10 +239,10 @@ Result<std::vector<Message>> ContextCompressor::Impl::compress(const std::vector
                 static_cast<double>(report.tokens_before)
           : 0.0;
   record_effectiveness(report.savings_percent);
+  // Unknown until the provider reports on the compacted prompt.
   last_prompt_tokens = -1;
   awaiting_real_usage = true;
   last_compression_rough_tokens = report.tokens_after;
-  return out;
 }
 
 std::optional<std::vector<Message>> ContextCompressor::Impl::prune_only(
