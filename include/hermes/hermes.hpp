@@ -5,6 +5,7 @@
 #include "hermes/api_error.hpp"
 #include "hermes/callbacks.hpp"
 #include "hermes/cancel.hpp"
+#include "hermes/context_compressor.hpp"
 #include "hermes/context_engine.hpp"
 #include "hermes/home.hpp"
 #include "hermes/hooks.hpp"
