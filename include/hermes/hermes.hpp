@@ -9,6 +9,7 @@
 #include "hermes/home.hpp"
 #include "hermes/json.hpp"
 #include "hermes/log.hpp"
+#include "hermes/mcp.hpp"
 #include "hermes/message.hpp"
 #include "hermes/provider.hpp"
 #include "hermes/session_store.hpp"
