@@ -79,9 +79,14 @@ Status StdioTransport::send(const Json& message) {
   line += '\n';
   std::lock_guard lock(write_mu_);
   if (closing_ || failed_ || process_.stdin_fd() < 0) {
-    return Status::unavailable(options_.label + " is not running");
+    std::lock_guard reason_lock(reason_mu_);
+    return close_reason_.ok() ? Status::unavailable(options_.label + " is not running") : close_reason_;
   }
   if (!write_all(process_.stdin_fd(), line)) {
+    // Usually the server has exited; its exit status says more than the broken pipe.
+    std::unique_lock reason_lock(reason_mu_);
+    reason_cv_.wait_for(reason_lock, kExitGrace, [this] { return !close_reason_.ok(); });
+    if (!close_reason_.ok()) return close_reason_;
     return Status::unavailable(options_.label + " stopped reading its input");
   }
   return {};
@@ -163,6 +168,11 @@ void StdioTransport::read_stderr() {
 void StdioTransport::fail(Status reason) {
   if (closing_ || failed_.exchange(true)) return;
   HERMES_LOG_WARN("{}", reason.message());
+  {
+    std::lock_guard lock(reason_mu_);
+    close_reason_ = reason;
+  }
+  reason_cv_.notify_all();
   {
     std::lock_guard lock(process_mu_);
     process_.stop(kExitGrace);

@@ -44,6 +44,9 @@ class StdioTransport final : public McpTransport {
   std::mutex write_mu_;
   std::atomic<bool> closing_{false};
   std::atomic<bool> failed_{false};
+  std::mutex reason_mu_;
+  std::condition_variable reason_cv_;
+  Status close_reason_;  // Why the stream broke, once it has.
   std::thread stdout_reader_;
   std::thread stderr_reader_;
   std::mutex lifecycle_mu_;
