@@ -2,7 +2,8 @@
 // any other tool.
 //
 // Each configured server runs as a child process speaking JSON-RPC over its stdin and
-// stdout, or is reached over Streamable HTTP. Its tools are registered into a
+// stdout. (Remote servers, reached over Streamable HTTP, are configured with a url; this
+// build does not speak that transport yet and reports them as Unimplemented.) Its tools are registered into a
 // ToolRegistry under the toolset "mcp-<server>" with names "mcp_<server>_<tool>", and
 // stay in step with the server: a tools/list_changed notification re-lists them, and a
 // server that dies is restarted with backoff while its tools are reported unavailable.
@@ -37,7 +38,8 @@ struct McpServerConfig {
   std::string cwd;
 
   // A remote server (Streamable HTTP), used when `command` is empty: the endpoint URL and
-  // extra request headers (e.g. Authorization).
+  // extra request headers (e.g. Authorization). Not connected by this build: its status
+  // reports Unimplemented.
   std::string url;
   std::map<std::string, std::string> headers;
 

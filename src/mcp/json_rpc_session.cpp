@@ -1,6 +1,10 @@
 #include "mcp/json_rpc_session.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
+
+#include <fmt/format.h>
 
 #include "common/json_text.hpp"
 #include "common/log.hpp"

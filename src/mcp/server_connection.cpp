@@ -60,6 +60,7 @@ Status ServerConnection::start() {
     if (!first.ok()) {
       last_error_ = first;
       next_attempt_ = Clock::now() + config_.restart_backoff;
+      parked_ = first.code() == StatusCode::kUnimplemented;  // Retrying cannot help.
     }
   }
   if (!first.ok()) HERMES_LOG_WARN("{}: {}", label_, first.message());
@@ -209,6 +210,9 @@ void ServerConnection::supervise() {
 void ServerConnection::handle_lost_connection(std::unique_lock<std::mutex>& lock) {
   connection_lost_ = false;
   std::shared_ptr<McpClient> old = std::move(client_);
+  // Without a client the loss happened inside a connection attempt, which has already
+  // scheduled the next one.
+  if (!old) return;
   if (attempts_ >= config_.max_restarts) {
     parked_ = true;
     HERMES_LOG_ERROR("{} is down and was not restarted after {} attempts: {}", label_, attempts_,
@@ -217,7 +221,7 @@ void ServerConnection::handle_lost_connection(std::unique_lock<std::mutex>& lock
     next_attempt_ = Clock::now() + backoff_after(config_, attempts_);
   }
   lock.unlock();
-  if (old) old->close();
+  old->close();
   lock.lock();
 }
 
