@@ -3,13 +3,11 @@
 //
 // Each configured server runs as a child process speaking JSON-RPC over its stdin and
 // stdout. (Remote servers, reached over Streamable HTTP, are configured with a url; this
-// build does not speak that transport yet and reports them as Unimplemented.) Its tools are registered into a
-// ToolRegistry under the toolset "mcp-<server>" with names "mcp_<server>_<tool>", and
-// stay in step with the server: a tools/list_changed notification re-lists them, and a
-// server that dies is restarted with backoff while its tools are reported unavailable.
+// build does not speak that transport yet and reports them as Unimplemented.) Its tools are
+// registered into a ToolRegistry under the toolset "mcp-<server>" with names "mcp_<server>_<tool>",
+// and stay in step with the server: a tools/list_changed notification re-lists them, and a server
+// that dies is restarted with backoff while its tools are reported unavailable.
 #pragma once
-
-#include "hermes/export.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -19,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hermes/export.hpp"
 #include "hermes/status.hpp"
 #include "hermes/tool.hpp"
 
@@ -101,13 +100,13 @@ HERMES_API std::string default_mcp_config_path(const std::string& home);
 struct McpServerStatus {
   std::string name;
   bool connected = false;
-  std::string protocol_version;   // Agreed in the handshake.
-  std::string server_name;        // serverInfo.name as the server reports it.
+  std::string protocol_version;  // Agreed in the handshake.
+  std::string server_name;       // serverInfo.name as the server reports it.
   std::string server_version;
-  std::vector<std::string> tools; // Registered hermes tool names, sorted.
+  std::vector<std::string> tools;          // Registered hermes tool names, sorted.
   std::vector<std::string> skipped_tools;  // "<tool>: <reason>" for tools not registered.
-  int restarts = 0;               // Successful reconnects since the first connection.
-  Status last_error;              // Why the server is (or last was) disconnected.
+  int restarts = 0;                        // Successful reconnects since the first connection.
+  Status last_error;                       // Why the server is (or last was) disconnected.
 };
 
 // The MCP servers of a process (or of one agent) and the tools they registered.

@@ -34,9 +34,11 @@ std::string render_block(const Json& block) {
   const std::string type = string_member(block, "type");
   if (type == "text") return string_member(block, "text");
   if (type == "image" || type == "audio") {
-    return binary_placeholder(type, string_member(block, "mimeType"), string_member(block, "data").size());
+    return binary_placeholder(type, string_member(block, "mimeType"),
+                              string_member(block, "data").size());
   }
-  if (type == "resource") return block.contains("resource") ? render_resource(block["resource"]) : "";
+  if (type == "resource")
+    return block.contains("resource") ? render_resource(block["resource"]) : "";
   if (type == "resource_link") {
     std::string name = string_member(block, "name");
     const std::string uri = string_member(block, "uri");
@@ -63,7 +65,8 @@ std::string joined_content(const Json& result) {
 std::string binary_placeholder(const std::string& kind, const std::string& mime_type,
                                std::size_t base64_chars) {
   const std::size_t bytes = base64_chars / 4 * 3;
-  return "[" + kind + ": " + (mime_type.empty() ? "unknown type" : mime_type) + ", " + size_text(bytes) + "]";
+  return "[" + kind + ": " + (mime_type.empty() ? "unknown type" : mime_type) + ", " +
+         size_text(bytes) + "]";
 }
 
 Result<std::string> render_call_result(const Json& result) {

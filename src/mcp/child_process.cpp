@@ -35,7 +35,8 @@ struct Pipe {
   }
 };
 
-std::map<std::string, std::string> merged_environment(const std::map<std::string, std::string>& extra) {
+std::map<std::string, std::string> merged_environment(
+    const std::map<std::string, std::string>& extra) {
   std::map<std::string, std::string> env;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     std::string entry(*e);
@@ -47,7 +48,8 @@ std::map<std::string, std::string> merged_environment(const std::map<std::string
 }
 
 // Resolved before fork(): the child may only make async-signal-safe calls.
-std::string resolve_program(const std::string& command, const std::map<std::string, std::string>& env) {
+std::string resolve_program(const std::string& command,
+                            const std::map<std::string, std::string>& env) {
   if (command.find('/') != std::string::npos) return command;
   auto it = env.find("PATH");
   const std::string path = it != env.end() ? it->second : "/usr/local/bin:/usr/bin:/bin";
@@ -105,7 +107,8 @@ Status ChildProcess::spawn(const ChildProcessOptions& options) {
   if (options.command.empty()) return Status::invalid_argument("command is empty");
   const auto env = merged_environment(options.env);
   const std::string program = resolve_program(options.command, env);
-  if (program.empty()) return Status::not_found("cannot run '" + options.command + "': not found in PATH");
+  if (program.empty())
+    return Status::not_found("cannot run '" + options.command + "': not found in PATH");
 
   std::vector<std::string> env_entries;
   for (const auto& [k, v] : env) env_entries.push_back(k + "=" + v);
@@ -125,7 +128,9 @@ Status ChildProcess::spawn(const ChildProcessOptions& options) {
   const char* cwd = options.cwd.empty() ? nullptr : options.cwd.c_str();
   const pid_t pid = ::fork();
   if (pid < 0) return Status::io_error(std::string("fork failed: ") + std::strerror(errno));
-  if (pid == 0) run_child(program.c_str(), argv.data(), envp.data(), cwd, in.read, out.write, err.write, report.write);
+  if (pid == 0)
+    run_child(program.c_str(), argv.data(), envp.data(), cwd, in.read, out.write, err.write,
+              report.write);
 
   pid_ = pid;
   reaped_ = false;
@@ -138,7 +143,8 @@ Status ChildProcess::spawn(const ChildProcessOptions& options) {
   if (n == static_cast<ssize_t>(sizeof failure)) {
     wait_for_exit(std::chrono::milliseconds(1000));
     return failure.stage == 0
-               ? Status::not_found("cannot change to directory '" + options.cwd + "': " + std::strerror(failure.error))
+               ? Status::not_found("cannot change to directory '" + options.cwd +
+                                   "': " + std::strerror(failure.error))
                : Status::io_error("cannot run '" + program + "': " + std::strerror(failure.error));
   }
   stdin_fd_ = in.write;
@@ -148,7 +154,9 @@ Status ChildProcess::spawn(const ChildProcessOptions& options) {
   return {};
 }
 
-void ChildProcess::close_stdin() { close_fd(stdin_fd_); }
+void ChildProcess::close_stdin() {
+  close_fd(stdin_fd_);
+}
 
 bool ChildProcess::wait_for_exit(std::chrono::milliseconds timeout) {
   if (pid_ <= 0 || reaped_) return true;
@@ -179,8 +187,10 @@ void ChildProcess::stop(std::chrono::milliseconds grace) {
 
 std::string ChildProcess::describe_exit() const {
   if (!reaped_) return "is running";
-  if (WIFEXITED(wait_status_)) return "exited with status " + std::to_string(WEXITSTATUS(wait_status_));
-  if (WIFSIGNALED(wait_status_)) return "was killed by signal " + std::to_string(WTERMSIG(wait_status_));
+  if (WIFEXITED(wait_status_))
+    return "exited with status " + std::to_string(WEXITSTATUS(wait_status_));
+  if (WIFSIGNALED(wait_status_))
+    return "was killed by signal " + std::to_string(WTERMSIG(wait_status_));
   return "exited";
 }
 

@@ -1,10 +1,10 @@
 #include "mcp/json_rpc_session.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "common/json_text.hpp"
 #include "common/log.hpp"
@@ -54,8 +54,10 @@ Status status_from_rpc_error(const Json& error) {
   int code = 0;
   std::string message = "unknown error";
   if (error.is_object()) {
-    if (auto it = error.find("code"); it != error.end() && it->is_number_integer()) code = it->get<int>();
-    if (auto it = error.find("message"); it != error.end() && it->is_string()) message = it->get<std::string>();
+    if (auto it = error.find("code"); it != error.end() && it->is_number_integer())
+      code = it->get<int>();
+    if (auto it = error.find("message"); it != error.end() && it->is_string())
+      message = it->get<std::string>();
   }
   std::string text = "MCP error " + std::to_string(code) + ": " + message;
   if (code == kJsonRpcMethodNotFound) return Status::unimplemented(std::move(text));
@@ -66,7 +68,9 @@ Status status_from_rpc_error(const Json& error) {
 JsonRpcSession::JsonRpcSession(std::string label, SendFn send)
     : label_(std::move(label)), send_(std::move(send)) {}
 
-JsonRpcSession::~JsonRpcSession() { close(Status::cancelled(label_ + ": session destroyed")); }
+JsonRpcSession::~JsonRpcSession() {
+  close(Status::cancelled(label_ + ": session destroyed"));
+}
 
 void JsonRpcSession::set_notification_handler(NotificationFn handler) {
   std::lock_guard lock(mu_);
@@ -121,7 +125,8 @@ Result<Json> JsonRpcSession::wait(int64_t id, const std::shared_ptr<Pending>& pe
       return Status::deadline_exceeded(label_ + " did not answer '" + method + "' within " +
                                        fmt::format("{:g}", seconds) + " s");
     }
-    pending->cv.wait_for(lock, std::min<Clock::duration>(pending->deadline - now, kCancelPollInterval));
+    pending->cv.wait_for(lock,
+                         std::min<Clock::duration>(pending->deadline - now, kCancelPollInterval));
   }
   return std::move(pending->outcome);
 }
@@ -153,7 +158,8 @@ std::shared_ptr<JsonRpcSession::Pending> JsonRpcSession::take_pending(int64_t id
 
 void JsonRpcSession::receive(const Json& message) {
   if (!message.is_object()) {
-    HERMES_LOG_WARN("{} sent a message that is not a JSON object, ignored: {}", label_, brief(message));
+    HERMES_LOG_WARN("{} sent a message that is not a JSON object, ignored: {}", label_,
+                    brief(message));
     return;
   }
   auto method = message.find("method");
@@ -209,9 +215,9 @@ void JsonRpcSession::receive_request(const Json& message) {
     reply["result"] = std::move(*answer);
   } else {
     const Status& s = answer.status();
-    const int code = s.code() == StatusCode::kUnimplemented ? kJsonRpcMethodNotFound
+    const int code = s.code() == StatusCode::kUnimplemented     ? kJsonRpcMethodNotFound
                      : s.code() == StatusCode::kInvalidArgument ? kJsonRpcInvalidParams
-                                                                 : -32603;
+                                                                : -32603;
     reply["error"] = error_object(code, s.message());
   }
   if (Status sent = send_(reply); !sent.ok()) {

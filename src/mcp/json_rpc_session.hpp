@@ -79,8 +79,8 @@ class JsonRpcSession {
   void receive_notification(const std::string& method, const Json& params);
   void deliver_progress(const Json& params);
   std::shared_ptr<Pending> take_pending(int64_t id);
-  Result<Json> wait(int64_t id, const std::shared_ptr<Pending>& pending,
-                    const std::string& method, const CallOptions& options);
+  Result<Json> wait(int64_t id, const std::shared_ptr<Pending>& pending, const std::string& method,
+                    const CallOptions& options);
   void abandon(int64_t id, const std::string& reason);
 
   const std::string label_;

@@ -37,7 +37,9 @@ McpClient::McpClient(std::unique_ptr<McpTransport> transport, Options options)
   });
 }
 
-McpClient::~McpClient() { close(); }
+McpClient::~McpClient() {
+  close();
+}
 
 Result<std::unique_ptr<McpClient>> McpClient::connect(std::unique_ptr<McpTransport> transport,
                                                       Options options) {
@@ -72,13 +74,15 @@ Status McpClient::perform_handshake() {
   const auto& versions = supported_mcp_protocol_versions();
   if (std::find(versions.begin(), versions.end(), handshake_.protocol_version) == versions.end()) {
     return Status::failed_precondition(options_.label + " speaks MCP protocol version '" +
-                                       handshake_.protocol_version + "', which hermes does not support");
+                                       handshake_.protocol_version +
+                                       "', which hermes does not support");
   }
   if (r.contains("serverInfo")) {
     handshake_.server_name = string_member(r["serverInfo"], "name");
     handshake_.server_version = string_member(r["serverInfo"], "version");
   }
-  if (r.contains("capabilities") && r["capabilities"].is_object()) handshake_.capabilities = r["capabilities"];
+  if (r.contains("capabilities") && r["capabilities"].is_object())
+    handshake_.capabilities = r["capabilities"];
   handshake_.instructions = string_member(r, "instructions");
   transport_->set_protocol_version(handshake_.protocol_version);
   return session_->notify("notifications/initialized", Json());
@@ -88,9 +92,9 @@ void McpClient::on_notification(const std::string& method, const Json& params) {
   if (method == "notifications/tools/list_changed") {
     if (options_.on_tools_changed) options_.on_tools_changed();
   } else if (method == "notifications/message") {
-    HERMES_LOG_INFO("{} log: {}", options_.label, params.is_object() && params.contains("data")
-                                                      ? params["data"].dump()
-                                                      : std::string());
+    HERMES_LOG_INFO(
+        "{} log: {}", options_.label,
+        params.is_object() && params.contains("data") ? params["data"].dump() : std::string());
   } else {
     HERMES_LOG_DEBUG("{} notification ignored: {}", options_.label, method);
   }
@@ -110,7 +114,8 @@ Result<std::vector<Json>> McpClient::list_tools(const CancelToken& cancel) {
     }
     auto list = result->find("tools");
     if (!result->is_object() || list == result->end() || !list->is_array()) {
-      return Status::failed_precondition(options_.label + " answered tools/list without a tools array");
+      return Status::failed_precondition(options_.label +
+                                         " answered tools/list without a tools array");
     }
     for (auto& tool : *list) tools.push_back(std::move(tool));
     cursor = string_member(*result, "nextCursor");
@@ -126,7 +131,8 @@ Result<Json> McpClient::call_tool(const std::string& name, const Json& arguments
   Json params{{"name", name}, {"arguments", arguments.is_object() ? arguments : Json::object()}};
   Result<Json> result = session_->call("tools/call", std::move(params), options);
   if (result.ok() && !result->is_object()) {
-    return Status::failed_precondition(options_.label + " answered tools/call with a non-object result");
+    return Status::failed_precondition(options_.label +
+                                       " answered tools/call with a non-object result");
   }
   return result;
 }

@@ -45,7 +45,8 @@ class ServerReader {
 
   Status strings(const Json& value, const std::string& where, std::vector<std::string>& out) {
     if (value.is_null()) return {};
-    if (!value.is_array()) return Status::invalid_argument(where + ": expected an array of strings");
+    if (!value.is_array())
+      return Status::invalid_argument(where + ": expected an array of strings");
     for (std::size_t i = 0; i < value.size(); ++i) {
       if (!value[i].is_string()) {
         return Status::invalid_argument(where + "[" + std::to_string(i) + "]: expected a string");
@@ -106,10 +107,23 @@ class ServerReader {
 };
 
 bool is_known_key(const std::string& key) {
-  static const char* const kKeys[] = {
-      "command", "args", "env", "cwd", "url", "headers", "enabled", "disabled", "tools",
-      "timeout", "connect_timeout", "request_timeout", "destructive_needs_approval",
-      "parallel", "max_restarts", "type", "transport"};
+  static const char* const kKeys[] = {"command",
+                                      "args",
+                                      "env",
+                                      "cwd",
+                                      "url",
+                                      "headers",
+                                      "enabled",
+                                      "disabled",
+                                      "tools",
+                                      "timeout",
+                                      "connect_timeout",
+                                      "request_timeout",
+                                      "destructive_needs_approval",
+                                      "parallel",
+                                      "max_restarts",
+                                      "type",
+                                      "transport"};
   for (const char* k : kKeys) {
     if (key == k) return true;
   }
@@ -119,7 +133,8 @@ bool is_known_key(const std::string& key) {
 Status read_tool_filters(const Json& tools, const std::string& path, ServerReader& reader,
                          McpServerConfig& config) {
   if (tools.is_null()) return {};
-  if (!tools.is_object()) return Status::invalid_argument(path + ": expected an object with include/exclude");
+  if (!tools.is_object())
+    return Status::invalid_argument(path + ": expected an object with include/exclude");
   for (const auto& [key, value] : tools.items()) {
     if (key == "include") {
       HERMES_RETURN_IF_ERROR(reader.strings(value, path + ".include", config.include_tools));
@@ -153,7 +168,8 @@ Status read_server(const std::string& name, const Json& object, McpServerConfig&
   HERMES_RETURN_IF_ERROR(r.seconds("timeout", config.call_timeout));
   HERMES_RETURN_IF_ERROR(r.seconds("connect_timeout", config.connect_timeout));
   HERMES_RETURN_IF_ERROR(r.seconds("request_timeout", config.request_timeout));
-  HERMES_RETURN_IF_ERROR(r.boolean("destructive_needs_approval", config.destructive_needs_approval));
+  HERMES_RETURN_IF_ERROR(
+      r.boolean("destructive_needs_approval", config.destructive_needs_approval));
   HERMES_RETURN_IF_ERROR(r.boolean("parallel", config.parallel_calls));
   if (auto it = object.find("max_restarts"); it != object.end()) {
     if (!it->is_number_integer() || it->get<int64_t>() < 0) {
@@ -165,7 +181,8 @@ Status read_server(const std::string& name, const Json& object, McpServerConfig&
     if (!is_known_key(key)) HERMES_LOG_WARN("MCP config: unknown key {}.{} ignored", path, key);
   }
   if (config.command.empty() && config.url.empty()) {
-    return Status::invalid_argument(path + ": needs \"command\" (a local server) or \"url\" (a remote one)");
+    return Status::invalid_argument(
+        path + ": needs \"command\" (a local server) or \"url\" (a remote one)");
   }
   if (!config.command.empty() && !config.url.empty()) {
     return Status::invalid_argument(path + ": has both \"command\" and \"url\"; keep one");
@@ -181,7 +198,8 @@ Result<std::vector<McpServerConfig>> parse_mcp_config(std::string_view json_text
   if (!document->is_object()) return Status::invalid_argument("MCP config: expected a JSON object");
   auto servers = document->find("mcpServers");
   if (servers == document->end() || servers->is_null()) return std::vector<McpServerConfig>{};
-  if (!servers->is_object()) return Status::invalid_argument("mcpServers: expected an object of servers");
+  if (!servers->is_object())
+    return Status::invalid_argument("mcpServers: expected an object of servers");
   std::vector<McpServerConfig> out;
   for (const auto& [name, object] : servers->items()) {
     if (name.empty()) return Status::invalid_argument("mcpServers: a server has an empty name");
@@ -202,6 +220,8 @@ Result<std::vector<McpServerConfig>> load_mcp_config(const std::string& path) {
   return parsed;
 }
 
-std::string default_mcp_config_path(const std::string& home) { return home + "/mcp.json"; }
+std::string default_mcp_config_path(const std::string& home) {
+  return home + "/mcp.json";
+}
 
 }  // namespace hermes

@@ -30,7 +30,8 @@ Status validate(const std::vector<McpServerConfig>& configs) {
     if (c.command.empty() && c.url.empty()) {
       return Status::invalid_argument("MCP server '" + c.name + "' needs a command or a url");
     }
-    if (c.call_timeout.count() <= 0 || c.connect_timeout.count() <= 0 || c.request_timeout.count() <= 0) {
+    if (c.call_timeout.count() <= 0 || c.connect_timeout.count() <= 0 ||
+        c.request_timeout.count() <= 0) {
       return Status::invalid_argument("MCP server '" + c.name + "': timeouts must be positive");
     }
   }

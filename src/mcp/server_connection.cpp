@@ -1,8 +1,8 @@
 #include "mcp/server_connection.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "common/json_text.hpp"
 #include "common/log.hpp"
@@ -22,10 +22,13 @@ struct SessionApprovals {
 
 std::string progress_text(const std::string& tool, const Json& params) {
   std::string text = tool + ": ";
-  auto number = [](const Json& v) { return v.is_number() ? fmt::format("{:g}", v.get<double>()) : v.dump(); };
+  auto number = [](const Json& v) {
+    return v.is_number() ? fmt::format("{:g}", v.get<double>()) : v.dump();
+  };
   if (params.contains("progress")) text += number(params["progress"]);
   if (params.contains("total")) text += "/" + number(params["total"]);
-  if (auto m = params.find("message"); m != params.end() && m->is_string()) text += " " + m->get<std::string>();
+  if (auto m = params.find("message"); m != params.end() && m->is_string())
+    text += " " + m->get<std::string>();
   return text;
 }
 
@@ -43,7 +46,9 @@ ServerConnection::ServerConnection(McpServerConfig config, std::shared_ptr<ToolR
       label_("MCP server '" + config_.name + "'"),
       registry_(std::move(registry)) {}
 
-ServerConnection::~ServerConnection() { shutdown(); }
+ServerConnection::~ServerConnection() {
+  shutdown();
+}
 
 std::unique_ptr<McpTransport> ServerConnection::make_transport() const {
   StdioTransportOptions options;
@@ -78,7 +83,8 @@ Status ServerConnection::connect_once() {
     connection_lost_ = false;
   }
   if (config_.command.empty()) {
-    return Status::unimplemented(label_ + ": the Streamable HTTP transport is not available in this build");
+    return Status::unimplemented(label_ +
+                                 ": the Streamable HTTP transport is not available in this build");
   }
   McpClient::Options options;
   options.label = label_;
@@ -133,7 +139,8 @@ Status ServerConnection::connect_once() {
 
 Status ServerConnection::refresh_tools(const std::shared_ptr<McpClient>& client) {
   Result<std::vector<Json>> listed = client->list_tools();
-  if (!listed.ok()) return Status(listed.status().code(), label_ + ": " + listed.status().message());
+  if (!listed.ok())
+    return Status(listed.status().code(), label_ + ": " + listed.status().message());
   sync_registry(select_tools(config_, *listed));
   return {};
 }
@@ -235,7 +242,8 @@ void ServerConnection::try_restart(std::unique_lock<std::mutex>& lock) {
   last_error_ = s;
   if (attempts_ >= config_.max_restarts) {
     parked_ = true;
-    HERMES_LOG_ERROR("{} could not be restarted after {} attempts: {}", label_, attempts_, s.message());
+    HERMES_LOG_ERROR("{} could not be restarted after {} attempts: {}", label_, attempts_,
+                     s.message());
   } else {
     next_attempt_ = Clock::now() + backoff_after(config_, attempts_);
   }
@@ -286,7 +294,9 @@ std::shared_ptr<McpClient> ServerConnection::current_client() const {
   return connection_lost_ ? nullptr : client_;
 }
 
-bool ServerConnection::connected() const { return current_client() != nullptr; }
+bool ServerConnection::connected() const {
+  return current_client() != nullptr;
+}
 
 Status ServerConnection::ping() {
   auto client = current_client();
@@ -301,7 +311,8 @@ void ServerConnection::note_success() {
   attempts_ = 0;
 }
 
-Status ServerConnection::approve(const McpToolEntry& tool, const Json& arguments, ToolContext& context) {
+Status ServerConnection::approve(const McpToolEntry& tool, const Json& arguments,
+                                 ToolContext& context) {
   const std::string key = "mcp:" + config_.name + ":" + tool.mcp_name;
   {
     std::lock_guard lock(mu_);
@@ -315,7 +326,8 @@ Status ServerConnection::approve(const McpToolEntry& tool, const Json& arguments
   }
   const std::string what = "MCP tool '" + tool.mcp_name + "' of server '" + config_.name + "'";
   if (context.callbacks == nullptr || !context.callbacks->on_approval) {
-    return Status::permission_denied(what + " is marked destructive and needs approval, but nobody can approve it here");
+    return Status::permission_denied(
+        what + " is marked destructive and needs approval, but nobody can approve it here");
   }
   ApprovalRequest request;
   request.command = tool.mcp_name + " " + dump_json(arguments);
@@ -375,7 +387,8 @@ Result<std::string> ServerConnection::call_tool(const McpToolEntry& tool, const 
   Result<Json> raw = client->call_tool(tool.mcp_name, arguments, options);
   if (!raw.ok()) {
     const Status& s = raw.status();
-    if (s.code() == StatusCode::kCancelled) return Status::cancelled("MCP call interrupted: user sent a new message");
+    if (s.code() == StatusCode::kCancelled)
+      return Status::cancelled("MCP call interrupted: user sent a new message");
     return Status(s.code(), "MCP call to '" + tool.mcp_name + "' failed: " + s.message());
   }
   note_success();

@@ -44,7 +44,8 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   const std::string& name() const { return config_.name; }
 
   // Runs one call of `tool` for a registered hermes tool.
-  Result<std::string> call_tool(const McpToolEntry& tool, const Json& arguments, ToolContext& context);
+  Result<std::string> call_tool(const McpToolEntry& tool, const Json& arguments,
+                                ToolContext& context);
 
  private:
   std::unique_ptr<McpTransport> make_transport() const;
@@ -72,8 +73,8 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   bool tools_changed_ = false;
   bool connection_lost_ = false;
   bool stopping_ = false;
-  bool parked_ = false;       // Gave up restarting.
-  int attempts_ = 0;          // Restart attempts since the server last proved healthy.
+  bool parked_ = false;  // Gave up restarting.
+  int attempts_ = 0;     // Restart attempts since the server last proved healthy.
   int restarts_ = 0;
   bool ever_connected_ = false;
   std::chrono::steady_clock::time_point next_attempt_;

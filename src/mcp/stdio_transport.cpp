@@ -59,7 +59,9 @@ std::string size_text(std::size_t bytes) {
 
 StdioTransport::StdioTransport(StdioTransportOptions options) : options_(std::move(options)) {}
 
-StdioTransport::~StdioTransport() { close(); }
+StdioTransport::~StdioTransport() {
+  close();
+}
 
 Status StdioTransport::start(Handlers handlers) {
   std::lock_guard lock(lifecycle_mu_);
@@ -80,7 +82,8 @@ Status StdioTransport::send(const Json& message) {
   std::lock_guard lock(write_mu_);
   if (closing_ || failed_ || process_.stdin_fd() < 0) {
     std::lock_guard reason_lock(reason_mu_);
-    return close_reason_.ok() ? Status::unavailable(options_.label + " is not running") : close_reason_;
+    return close_reason_.ok() ? Status::unavailable(options_.label + " is not running")
+                              : close_reason_;
   }
   if (!write_all(process_.stdin_fd(), line)) {
     // Usually the server has exited; its exit status says more than the broken pipe.
@@ -154,7 +157,9 @@ void StdioTransport::read_stderr() {
     pending.append(buffer, static_cast<std::size_t>(n));
     std::size_t newline;
     while ((newline = pending.find('\n')) != std::string::npos) {
-      if (newline > 0) HERMES_LOG_INFO("{} stderr: {}", options_.label, excerpt(std::string_view(pending).substr(0, newline)));
+      if (newline > 0)
+        HERMES_LOG_INFO("{} stderr: {}", options_.label,
+                        excerpt(std::string_view(pending).substr(0, newline)));
       pending.erase(0, newline + 1);
     }
     if (pending.size() > 4096) {

@@ -1,9 +1,9 @@
 #include "mcp/tool_adapter.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 namespace hermes::internal {
 namespace {
@@ -13,7 +13,8 @@ constexpr std::size_t kMaxToolName = 64;
 std::string sanitize_component(std::string_view text) {
   std::string out(text);
   for (char& c : out) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    const bool keep =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     if (!keep) c = '_';
   }
   return out;
@@ -51,7 +52,9 @@ std::string mcp_tool_name(std::string_view server, std::string_view tool) {
   return name.substr(0, kMaxToolName - suffix.size()) + suffix;
 }
 
-std::string mcp_toolset_name(std::string_view server) { return "mcp-" + std::string(server); }
+std::string mcp_toolset_name(std::string_view server) {
+  return "mcp-" + std::string(server);
+}
 
 Result<Json> normalize_input_schema(const Json& schema) {
   if (schema.is_null()) return Json{{"type", "object"}, {"properties", Json::object()}};
@@ -70,9 +73,11 @@ Result<Json> normalize_input_schema(const Json& schema) {
     return Status::invalid_argument("inputSchema properties is not an object");
   }
   if (auto required = out.find("required"); required != out.end()) {
-    const bool strings = required->is_array() &&
-                         std::all_of(required->begin(), required->end(), [](const Json& r) { return r.is_string(); });
-    if (!strings) return Status::invalid_argument("inputSchema required is not an array of strings");
+    const bool strings =
+        required->is_array() && std::all_of(required->begin(), required->end(),
+                                            [](const Json& r) { return r.is_string(); });
+    if (!strings)
+      return Status::invalid_argument("inputSchema required is not an array of strings");
   }
   return out;
 }
@@ -96,13 +101,16 @@ McpToolSelection select_tools(const McpServerConfig& config, const std::vector<J
     entry.mcp_name = mcp_name;
     entry.name = mcp_tool_name(config.name, mcp_name);
     if (!taken.insert(entry.name).second) {
-      selection.skipped.push_back(mcp_name + ": its hermes name '" + entry.name + "' is taken by another tool of the server");
+      selection.skipped.push_back(mcp_name + ": its hermes name '" + entry.name +
+                                  "' is taken by another tool of the server");
       continue;
     }
     entry.description = string_member(tool, "description");
-    if (entry.description.empty()) entry.description = "MCP tool " + mcp_name + " from " + config.name;
+    if (entry.description.empty())
+      entry.description = "MCP tool " + mcp_name + " from " + config.name;
     entry.parameters = std::move(*schema);
-    if (auto annotations = tool.find("annotations"); annotations != tool.end() && annotations->is_object()) {
+    if (auto annotations = tool.find("annotations");
+        annotations != tool.end() && annotations->is_object()) {
       auto hint = annotations->find("destructiveHint");
       entry.destructive = hint != annotations->end() && hint->is_boolean() && hint->get<bool>();
     }

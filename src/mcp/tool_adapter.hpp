@@ -31,8 +31,8 @@ Result<Json> normalize_input_schema(const Json& schema);
 
 // One server tool that passed the checks and filters.
 struct McpToolEntry {
-  std::string name;       // The hermes name.
-  std::string mcp_name;   // The server's name.
+  std::string name;      // The hermes name.
+  std::string mcp_name;  // The server's name.
   std::string description;
   Json parameters;
   bool destructive = false;  // annotations.destructiveHint == true.

@@ -1,11 +1,12 @@
 // Rendering tools/call results, driven by tests/fixtures/mcp/call_results.json.
+#include "mcp/call_result.hpp"
+
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <sstream>
 
 #include "common/json_text.hpp"
-#include "mcp/call_result.hpp"
 
 using namespace hermes;
 

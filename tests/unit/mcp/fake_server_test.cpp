@@ -166,7 +166,8 @@ TEST_CASE("a server that exits during a call fails that call and is restarted") 
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == StatusCode::kUnavailable);
   CHECK(r.status().message() == "MCP call to 'die' failed: MCP server 'fake' exited with status 3");
-  REQUIRE(eventually([&] { return c.status("fake").restarts == 1 && c.available("mcp_fake_echo"); }));
+  REQUIRE(
+      eventually([&] { return c.status("fake").restarts == 1 && c.available("mcp_fake_echo"); }));
   auto echo = call_tool(*c.registry, "mcp_fake_echo", {{"text", "back"}});
   REQUIRE(echo.ok());
   CHECK(parsed(*echo)["result"] == "back");
@@ -179,7 +180,8 @@ TEST_CASE("a server that cannot start leaves its tools unavailable and others wo
   auto s = c.status("broken");
   CHECK_FALSE(s.connected);
   CHECK(s.tools.empty());
-  CHECK(s.last_error.message().find("MCP server 'broken' exited with status 7") != std::string::npos);
+  CHECK(s.last_error.message().find("MCP server 'broken' exited with status 7") !=
+        std::string::npos);
   auto echo = call_tool(*c.registry, "mcp_fine_echo", {{"text", "still here"}});
   REQUIRE(echo.ok());
 }
@@ -192,7 +194,8 @@ TEST_CASE("a program that does not exist is reported when connecting") {
   Connected c({missing});
   auto s = c.status("missing");
   CHECK_FALSE(s.connected);
-  CHECK(s.last_error.message() == "MCP server 'missing': cannot run 'hermes-no-such-mcp-server': not found in PATH");
+  CHECK(s.last_error.message() ==
+        "MCP server 'missing': cannot run 'hermes-no-such-mcp-server': not found in PATH");
 }
 
 TEST_CASE("garbage lines on stdout are skipped and the protocol goes on") {
@@ -211,7 +214,8 @@ TEST_CASE("an oversized message disconnects the server with a clear error for th
   auto r = call_tool(*c.registry, "mcp_big_huge", {{"bytes", 200000}});
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().message() ==
-        "MCP call to 'huge' failed: MCP server 'big' sent a message larger than 65536 bytes; disconnected");
+        "MCP call to 'huge' failed: MCP server 'big' sent a message larger than 65536 bytes; "
+        "disconnected");
   auto other = call_tool(*c.registry, "mcp_small_huge", {{"bytes", 200000}});
   REQUIRE(other.ok());
   CHECK(other->size() > 200000);
@@ -225,7 +229,8 @@ TEST_CASE("a server that never answers initialize fails to connect after the tim
   auto s = c.status("mute");
   CHECK_FALSE(s.connected);
   CHECK(s.last_error.code() == StatusCode::kDeadlineExceeded);
-  CHECK(s.last_error.message() == "initialize failed: MCP server 'mute' did not answer 'initialize' within 0.3 s");
+  CHECK(s.last_error.message() ==
+        "initialize failed: MCP server 'mute' did not answer 'initialize' within 0.3 s");
 }
 
 TEST_CASE("an unsupported protocol version is refused") {
@@ -235,7 +240,8 @@ TEST_CASE("an unsupported protocol version is refused") {
   auto s = c.status("future");
   CHECK_FALSE(s.connected);
   CHECK(s.last_error.message() ==
-        "MCP server 'future' speaks MCP protocol version '2099-01-01', which hermes does not support");
+        "MCP server 'future' speaks MCP protocol version '2099-01-01', which hermes does not "
+        "support");
 }
 
 TEST_CASE("an older protocol version the server prefers is accepted") {
@@ -306,7 +312,8 @@ TEST_CASE("bad configurations are refused before anything starts") {
         "MCP server name 'a' is used twice");
   McpServerConfig nothing;
   nothing.name = "nothing";
-  CHECK(McpServers::connect({nothing}, registry).status().message() == "MCP server 'nothing' needs a command or a url");
+  CHECK(McpServers::connect({nothing}, registry).status().message() ==
+        "MCP server 'nothing' needs a command or a url");
 }
 
 TEST_CASE("a remote server is reported as unsupported instead of being retried") {

@@ -1,9 +1,9 @@
 // The JSON-RPC core without a transport: messages are captured and answers injected.
+#include "mcp/json_rpc_session.hpp"
+
 #include <doctest/doctest.h>
 
 #include <thread>
-
-#include "mcp/json_rpc_session.hpp"
 
 using namespace hermes;
 using hermes::internal::JsonRpcSession;
@@ -38,7 +38,8 @@ TEST_CASE("a call is answered by the response carrying its id") {
     Json request = peer.wait_sent(0);
     CHECK(request["jsonrpc"] == "2.0");
     CHECK(request["method"] == "tools/list");
-    peer.session.receive({{"jsonrpc", "2.0"}, {"id", request["id"]}, {"result", {{"tools", Json::array()}}}});
+    peer.session.receive(
+        {{"jsonrpc", "2.0"}, {"id", request["id"]}, {"result", {{"tools", Json::array()}}}});
   });
   auto r = peer.session.call("tools/list", Json(), {});
   server.join();
@@ -50,7 +51,8 @@ TEST_CASE("an error response becomes a status naming the code and message") {
   Peer peer;
   std::thread server([&] {
     Json request = peer.wait_sent(0);
-    peer.session.receive({{"jsonrpc", "2.0"}, {"id", request["id"]},
+    peer.session.receive({{"jsonrpc", "2.0"},
+                          {"id", request["id"]},
                           {"error", {{"code", -32602}, {"message", "Unknown tool: nope"}}}});
   });
   auto r = peer.session.call("tools/call", Json{{"name", "nope"}}, {});
@@ -82,7 +84,8 @@ TEST_CASE("progress is delivered to its call through the progress token") {
     Json request = peer.wait_sent(0);
     Json token = request["params"]["_meta"]["progressToken"];
     for (int i = 1; i <= 2; ++i) {
-      peer.session.receive({{"jsonrpc", "2.0"}, {"method", "notifications/progress"},
+      peer.session.receive({{"jsonrpc", "2.0"},
+                            {"method", "notifications/progress"},
                             {"params", {{"progressToken", token}, {"progress", i}}}});
     }
     peer.session.receive({{"jsonrpc", "2.0"}, {"id", request["id"]}, {"result", Json::object()}});
@@ -107,11 +110,13 @@ TEST_CASE("the server's ping is answered and unknown requests get method-not-fou
 TEST_CASE("notifications reach the handler and junk is ignored") {
   Peer peer;
   std::vector<std::string> methods;
-  peer.session.set_notification_handler([&](const std::string& m, const Json&) { methods.push_back(m); });
+  peer.session.set_notification_handler(
+      [&](const std::string& m, const Json&) { methods.push_back(m); });
   peer.session.receive({{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}});
   peer.session.receive(Json::array({1, 2}));
   peer.session.receive({{"hello", "world"}});
-  peer.session.receive({{"jsonrpc", "2.0"}, {"id", 12345}, {"result", Json::object()}});  // Nobody asked.
+  peer.session.receive(
+      {{"jsonrpc", "2.0"}, {"id", 12345}, {"result", Json::object()}});  // Nobody asked.
   CHECK(methods == std::vector<std::string>{"notifications/tools/list_changed"});
 }
 

@@ -45,10 +45,12 @@ TEST_CASE("errors name the offending key") {
   CHECK(message("{") == "MCP config is not valid JSON");
   CHECK(message(R"({"mcpServers": []})") == "mcpServers: expected an object of servers");
   CHECK(message(R"({"mcpServers": {"a": 3}})") == "mcpServers.a: expected an object");
-  CHECK(message(R"({"mcpServers": {"a": {"command": 1}}})") == "mcpServers.a.command: expected a string");
+  CHECK(message(R"({"mcpServers": {"a": {"command": 1}}})") ==
+        "mcpServers.a.command: expected a string");
   CHECK(message(R"({"mcpServers": {"a": {"command": "x", "args": ["ok", 2]}}})") ==
         "mcpServers.a.args[1]: expected a string");
-  CHECK(message(R"({"mcpServers": {"a": {"command": "x", "env": {"K": []}}}})") == "mcpServers.a.env.K: expected a string");
+  CHECK(message(R"({"mcpServers": {"a": {"command": "x", "env": {"K": []}}}})") ==
+        "mcpServers.a.env.K: expected a string");
   CHECK(message(R"({"mcpServers": {"a": {"command": "x", "timeout": -1}}})") ==
         "mcpServers.a.timeout: expected a positive number of seconds");
   CHECK(message(R"({"mcpServers": {"a": {"command": "x", "tools": {"include": "one"}}}})") ==
@@ -60,7 +62,8 @@ TEST_CASE("errors name the offending key") {
 }
 
 TEST_CASE("unknown keys are ignored and an empty document has no servers") {
-  auto r = parse_mcp_config(R"({"mcpServers": {"a": {"command": "x", "autoApprove": []}}, "other": 1})");
+  auto r =
+      parse_mcp_config(R"({"mcpServers": {"a": {"command": "x", "autoApprove": []}}, "other": 1})");
   REQUIRE(r.ok());
   CHECK(r->size() == 1);
   CHECK(parse_mcp_config("{}")->empty());

@@ -3,20 +3,22 @@
 #pragma once
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <string>
 #include <thread>
-#include <unistd.h>
 
 #include "hermes/mcp.hpp"
 #include "hermes/tool.hpp"
 
 namespace hermes::testing {
 
-inline std::string fake_server_script() { return std::string(HERMES_FIXTURES_DIR) + "/mcp/fake_server.py"; }
+inline std::string fake_server_script() {
+  return std::string(HERMES_FIXTURES_DIR) + "/mcp/fake_server.py";
+}
 
 // A server running tests/fixtures/mcp/fake_server.py with `flags`; fast restarts.
 inline McpServerConfig fake_server(const std::string& name, std::vector<std::string> flags = {}) {
@@ -58,7 +60,8 @@ inline std::string reference_server(const std::string& package) {
     MESSAGE("skipped: node is not installed");
     return "";
   }
-  const std::string script = reference_servers_dir() + "/node_modules/@modelcontextprotocol/" + package + "/dist/index.js";
+  const std::string script =
+      reference_servers_dir() + "/node_modules/@modelcontextprotocol/" + package + "/dist/index.js";
   if (::access(script.c_str(), R_OK) != 0) {
     MESSAGE("skipped: " << package << " is not installed (run scripts/install-mcp-servers)");
     return "";
@@ -78,8 +81,8 @@ inline McpServerConfig node_server(const std::string& name, const std::string& s
 }
 
 // Runs the registered tool `name` as the agent loop would.
-inline Result<std::string> call_tool(ToolRegistry& registry, const std::string& name, const Json& arguments,
-                                     ToolContext* context = nullptr) {
+inline Result<std::string> call_tool(ToolRegistry& registry, const std::string& name,
+                                     const Json& arguments, ToolContext* context = nullptr) {
   auto spec = registry.find(name);
   if (!spec) return Status::not_found("no tool " + name);
   ToolContext local;
@@ -99,7 +102,8 @@ inline bool eventually(const std::function<bool()>& condition,
   return condition();
 }
 
-inline const McpServerStatus* find_status(const std::vector<McpServerStatus>& all, const std::string& name) {
+inline const McpServerStatus* find_status(const std::vector<McpServerStatus>& all,
+                                          const std::string& name) {
   for (const auto& s : all) {
     if (s.name == name) return &s;
   }

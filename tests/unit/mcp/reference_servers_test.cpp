@@ -70,7 +70,8 @@ TEST_CASE("server-everything: structured content and images") {
   const std::string script = reference_server("server-everything");
   if (script.empty()) return;
   Connected c(node_server("everything", script, {"stdio"}));
-  Json weather = result_of(call_tool(*c.registry, "mcp_everything_get_structured_content", {{"location", "Chicago"}}));
+  Json weather = result_of(
+      call_tool(*c.registry, "mcp_everything_get_structured_content", {{"location", "Chicago"}}));
   REQUIRE(weather.contains("structuredContent"));
   CHECK(weather["structuredContent"].contains("temperature"));
   CHECK(weather["structuredContent"].contains("conditions"));
@@ -122,9 +123,11 @@ TEST_CASE("server-memory: entities are created and read back") {
   config.env["MEMORY_FILE_PATH"] = dir.file("memory.jsonl");
   Connected c(config);
   CHECK(c.registry->find("mcp_memory_delete_entities"));
-  Json created = result_of(call_tool(
-      *c.registry, "mcp_memory_create_entities",
-      {{"entities", Json::array({{{"name", "hermes"}, {"entityType", "library"}, {"observations", {"written in C++"}}}})}}));
+  Json created =
+      result_of(call_tool(*c.registry, "mcp_memory_create_entities",
+                          {{"entities", Json::array({{{"name", "hermes"},
+                                                      {"entityType", "library"},
+                                                      {"observations", {"written in C++"}}}})}}));
   CHECK(created.dump().find("hermes") != std::string::npos);
   Json graph = result_of(call_tool(*c.registry, "mcp_memory_read_graph", Json::object()));
   CHECK(graph.dump().find("written in C++") != std::string::npos);
@@ -138,7 +141,9 @@ TEST_CASE("server-filesystem: an agent turn writes and reads a file through the 
   auto connected = std::make_unique<Connected>(node_server("fs", script, {root.path()}));
   auto provider = std::make_shared<ScriptedProvider>();
   const std::string path = root.file("note.txt");
-  provider->tool_calls({{"mcp_fs_write_file", internal::dump_json(Json{{"path", path}, {"content", "from the agent"}})}});
+  provider->tool_calls(
+      {{"mcp_fs_write_file",
+        internal::dump_json(Json{{"path", path}, {"content", "from the agent"}})}});
   provider->tool_calls({{"mcp_fs_read_text_file", internal::dump_json(Json{{"path", path}})}});
   provider->text("The note says: from the agent");
 
@@ -182,6 +187,7 @@ TEST_CASE("server-filesystem: a path outside the allowed roots is an error for t
   auto outside = call_tool(*c.registry, "mcp_fs_read_text_file", {{"path", "/etc/hostname"}});
   REQUIRE_FALSE(outside.ok());
   CHECK(outside.status().message().find("ccess denied") != std::string::npos);
-  Json listing = result_of(call_tool(*c.registry, "mcp_fs_list_allowed_directories", Json::object()));
+  Json listing =
+      result_of(call_tool(*c.registry, "mcp_fs_list_allowed_directories", Json::object()));
   CHECK(listing.dump().find(root.path()) != std::string::npos);
 }

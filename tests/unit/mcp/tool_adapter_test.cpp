@@ -1,7 +1,7 @@
 // Server tools as hermes tool entries: names, schemas, filters, annotations.
-#include <doctest/doctest.h>
-
 #include "mcp/tool_adapter.hpp"
+
+#include <doctest/doctest.h>
 
 using namespace hermes;
 using namespace hermes::internal;
@@ -23,13 +23,19 @@ TEST_CASE("long tool names are cut to 64 characters and stay distinct") {
 }
 
 TEST_CASE("schemas are completed when sparse and refused when a provider would reject them") {
-  CHECK(*normalize_input_schema(Json()) == Json{{"type", "object"}, {"properties", Json::object()}});
-  CHECK(*normalize_input_schema(Json{{"type", "object"}}) == Json{{"type", "object"}, {"properties", Json::object()}});
-  CHECK((*normalize_input_schema(Json{{"properties", {{"x", {{"type", "string"}}}}}}))["type"] == "object");
-  Json full = Json::parse(R"({"$schema":"x","type":"object","properties":{"a":{"type":"number"}},"required":["a"]})");
+  CHECK(*normalize_input_schema(Json()) ==
+        Json{{"type", "object"}, {"properties", Json::object()}});
+  CHECK(*normalize_input_schema(Json{{"type", "object"}}) ==
+        Json{{"type", "object"}, {"properties", Json::object()}});
+  CHECK((*normalize_input_schema(Json{{"properties", {{"x", {{"type", "string"}}}}}}))["type"] ==
+        "object");
+  Json full = Json::parse(
+      R"({"$schema":"x","type":"object","properties":{"a":{"type":"number"}},"required":["a"]})");
   CHECK(*normalize_input_schema(full) == full);
-  CHECK(normalize_input_schema(Json::array()).status().message() == "inputSchema is not a JSON object");
-  CHECK(normalize_input_schema(Json{{"type", "array"}}).status().message() == "inputSchema type is \"array\", not \"object\"");
+  CHECK(normalize_input_schema(Json::array()).status().message() ==
+        "inputSchema is not a JSON object");
+  CHECK(normalize_input_schema(Json{{"type", "array"}}).status().message() ==
+        "inputSchema type is \"array\", not \"object\"");
   CHECK(normalize_input_schema(Json{{"type", "object"}, {"properties", 3}}).status().message() ==
         "inputSchema properties is not an object");
   CHECK(normalize_input_schema(Json{{"type", "object"}, {"required", "a"}}).status().message() ==
@@ -41,7 +47,8 @@ TEST_CASE("selection applies filters, skips invalid tools and reads the destruct
   config.name = "srv";
   config.exclude_tools = {"hidden"};
   std::vector<Json> listed = {
-      Json::parse(R"({"name":"keep","inputSchema":{"type":"object"},"annotations":{"destructiveHint":true}})"),
+      Json::parse(
+          R"({"name":"keep","inputSchema":{"type":"object"},"annotations":{"destructiveHint":true}})"),
       Json::parse(R"({"name":"hidden","inputSchema":{"type":"object"}})"),
       Json::parse(R"({"name":"bad","inputSchema":{"type":"string"}})"),
       Json::parse(R"({"description":"no name"})"),
@@ -68,5 +75,6 @@ TEST_CASE("two server tools that sanitise to one name keep the first") {
   REQUIRE(sel.tools.size() == 1);
   CHECK(sel.tools[0].mcp_name == "a-b");
   REQUIRE(sel.skipped.size() == 1);
-  CHECK(sel.skipped[0] == "a_b: its hermes name 'mcp_s_a_b' is taken by another tool of the server");
+  CHECK(sel.skipped[0] ==
+        "a_b: its hermes name 'mcp_s_a_b' is taken by another tool of the server");
 }
