@@ -11,6 +11,7 @@
 #include "hermes/hooks.hpp"
 #include "hermes/json.hpp"
 #include "hermes/log.hpp"
+#include "hermes/mcp.hpp"
 #include "hermes/message.hpp"
 #include "hermes/message_utils.hpp"
 #include "hermes/provider.hpp"
