@@ -141,6 +141,46 @@ class HERMES_API SessionStore {
   // Sets the title. InvalidArgument when it is longer than 100 characters;
   // AlreadyExists when another session holds it.
   virtual Status set_title(const std::string& session_id, const std::string& title) = 0;
+
+  // --- Lineage and compaction. A store that does not support them returns
+  // Unimplemented; the agent then keeps compacted transcripts in memory only. ---
+
+  // The compression tip of `session_id`: following continuation children (sessions
+  // created by compression rotation) to the newest one that has messages. A session
+  // without continuations is its own tip.
+  virtual Result<std::string> resolve_resume_session_id(const std::string& session_id);
+
+  // The session's ancestors and itself, root first (parent_session_id chain).
+  virtual Result<std::vector<SessionInfo>> lineage(const std::string& session_id);
+
+  // The highest id among the session's live messages (0 when it has none): taken when a
+  // compaction starts, so rows appended while the summary is written are not lost.
+  virtual Result<int64_t> active_message_watermark(const std::string& session_id);
+
+  // Rotation, in one transaction: ends `old_session_id` with end_reason "compression",
+  // creates `child` (parent_session_id = old_session_id; when the parent has a title the
+  // child gets the next "<title> #n"), appends `messages` to it, and copies to it any
+  // rows the parent received after `watermark`. FailedPrecondition if `lease_holder` is
+  // set and does not hold the session's compression lease. Nothing changes on failure.
+  virtual Status rotate_for_compression(const std::string& old_session_id, const SessionInfo& child,
+                                        const std::vector<Message>& messages, int64_t watermark,
+                                        const std::string& lease_holder);
+
+  // In-place compaction, in one transaction: the live rows become archived (still
+  // searchable, not loaded for resume), `messages` become the live transcript, and rows
+  // appended after `watermark` are carried over after them. The session id stays.
+  virtual Status compact_in_place(const std::string& session_id, const std::vector<Message>& messages,
+                                  int64_t watermark, const std::string& lease_holder);
+
+  // The compression lease: at most one holder per session, expiring after `ttl_seconds`
+  // unless renewed. Acquire returns false (not an error) when someone else holds a live
+  // lease; stale leases (expired, or held by a local process that no longer exists) are
+  // taken over. `holder` should contain "pid=<n>".
+  virtual Result<bool> acquire_compression_lease(const std::string& session_id,
+                                                 const std::string& holder, double ttl_seconds);
+  virtual Status renew_compression_lease(const std::string& session_id, const std::string& holder,
+                                         double ttl_seconds);
+  virtual Status release_compression_lease(const std::string& session_id, const std::string& holder);
 };
 
 // Appends the new part of a growing transcript to a store: each call writes the
