@@ -79,8 +79,24 @@ struct AgentOptions {
   std::string source = "cli";        // Recorded on the session row.
 
   // --- Context ---
-  // Decides when and how to compress; none when null.
+  // Decides when and how to compress. When null and compression is enabled, the default
+  // ContextCompressor is used, summarising with the main provider.
   std::shared_ptr<ContextEngine> context_engine;
+  struct Compression {
+    bool enabled = true;
+    // Compact the session in place (same id, old rows archived) instead of continuing in a
+    // child session linked by parent_session_id.
+    bool in_place = false;
+    // The model's context window; 0: resolved from the model's metadata.
+    int64_t context_length = 0;
+    double threshold_percent = 0.50;
+    int protect_last_n = 20;
+    // Summarise with this provider (and model) instead of the main one.
+    std::shared_ptr<Provider> summary_provider;
+    std::string summary_model;
+    // Compact at turn start after this long idle (0: never).
+    double idle_compact_after_seconds = 0;
+  } compression;
 
   Callbacks callbacks;
   // Plugin hooks, run in this order at their points of the turn.
@@ -112,6 +128,17 @@ struct HERMES_API ConversationResult {
   double estimated_cost_usd = 0;
 
   Json to_json() const;
+};
+
+// What a manual compaction (Agent::compress) did.
+struct CompressResult {
+  bool compacted = false;       // False: nothing to compress, or another process was at it.
+  std::size_t messages_before = 0;
+  std::size_t messages_after = 0;
+  int64_t tokens_before = 0;    // Rough estimates.
+  int64_t tokens_after = 0;
+  std::string session_id;       // The session the conversation continues in.
+  std::string note;             // Why nothing happened, when nothing did.
 };
 
 // An agent.
@@ -156,6 +183,10 @@ class HERMES_API Agent {
 
   // Switches to a stored session and loads its history.
   Status resume(const std::string& session_id);
+
+  // Compacts the conversation now (the /compress command), giving `focus_topic` most of
+  // the summary. Ignores the automatic guards. FailedPrecondition when compression is off.
+  Result<CompressResult> compress(const std::string& focus_topic = "");
 
   // The current session id (it changes on new_session, resume and compression).
   std::string session_id() const;

@@ -3,7 +3,10 @@
 
 
 #include "agent/agent_core.hpp"
+#include "agent/compaction.hpp"
+#include "agent/safe_callback.hpp"
 #include "agent/turn_runner.hpp"
+#include "hermes/context_compressor.hpp"
 #include "common/log.hpp"
 #include "hermes/home.hpp"
 
@@ -46,6 +49,9 @@ void AgentCore::start_new_session() {
 
 namespace {
 
+// The window assumed when neither the options nor the model's metadata tell it.
+constexpr int64_t kUnknownContextLength = 256000;
+
 Status validate(const AgentOptions& o) {
   if (o.model.empty() && !o.provider_instance) {
     return Status::invalid_argument("model: required (e.g. \"gpt-4.1-mini\")");
@@ -67,6 +73,33 @@ Result<std::shared_ptr<Provider>> build_provider(const AgentOptions& o) {
   config.model = o.model;
   config.timeouts = o.timeouts;
   return make_provider(config);
+}
+
+// The agent's context engine: the caller's, or the default compressor summarising with
+// the main provider (or the configured summary provider).
+Result<std::shared_ptr<ContextEngine>> make_context_engine(const internal::AgentCore& core) {
+  const AgentOptions& o = core.options;
+  if (o.context_engine) return o.context_engine;
+  if (!o.compression.enabled) return std::shared_ptr<ContextEngine>();
+  ContextCompressorOptions c;
+  c.model = o.model;
+  c.context_length = o.compression.context_length > 0 ? o.compression.context_length : kUnknownContextLength;
+  c.max_tokens = o.max_tokens;
+  c.threshold_percent = o.compression.threshold_percent;
+  c.protect_last_n = o.compression.protect_last_n;
+  c.main_provider = core.provider;
+  c.main_model = o.model;
+  c.summary_provider = o.compression.summary_provider ? o.compression.summary_provider : core.provider;
+  c.summary_model = o.compression.summary_provider ? o.compression.summary_model : o.model;
+  const Callbacks callbacks = o.callbacks;
+  c.on_status = [callbacks](std::string_view kind, std::string_view message) {
+    internal::safe_callback("status", callbacks.on_status, kind, message);
+  };
+  auto compressor = ContextCompressor::create(std::move(c));
+  if (!compressor.ok()) {
+    return Status::invalid_argument("compression: " + compressor.status().message());
+  }
+  return std::shared_ptr<ContextEngine>(std::move(*compressor));
 }
 
 }  // namespace
@@ -97,6 +130,9 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   keys.insert(keys.end(), impl->options.extra_api_keys.begin(), impl->options.extra_api_keys.end());
   impl->runtime = std::make_unique<internal::ProviderRuntime>(
       impl->provider, impl->options.model, std::move(keys), impl->options.fallback_providers);
+  auto engine = make_context_engine(*impl);
+  if (!engine.ok()) return engine.status();
+  impl->engine = std::move(*engine);
 
   std::unique_ptr<Agent> agent(new Agent(std::move(impl)));
   if (!agent->impl_->options.session_id.empty()) {
@@ -150,6 +186,28 @@ Status Agent::resume(const std::string& session_id) {
   impl_->tool_state.clear();
   impl_->writer = TranscriptWriter(impl_->store, session_id, impl_->transcript.size());
   return {};
+}
+
+Result<CompressResult> Agent::compress(const std::string& focus_topic) {
+  if (!impl_->engine) return Status::failed_precondition("compress: compression is disabled");
+  internal::CompactionRequest request;
+  request.reason = "manual";
+  request.focus_topic = focus_topic;
+  request.force = true;
+  internal::CompactionOutcome outcome =
+      internal::compact_transcript(*impl_, impl_->transcript, request);
+  CompressResult out;
+  out.compacted = outcome.compacted;
+  out.messages_before = outcome.messages_before;
+  out.messages_after = outcome.compacted ? outcome.messages_after : outcome.messages_before;
+  out.tokens_before = outcome.tokens_before;
+  out.tokens_after = outcome.compacted ? outcome.tokens_after : outcome.tokens_before;
+  out.session_id = impl_->session_id;
+  out.note = outcome.error;
+  if (!outcome.compacted && !outcome.skipped && !outcome.error.empty()) {
+    return Status::unavailable("compress: " + outcome.error);
+  }
+  return out;
 }
 
 std::string Agent::session_id() const { return impl_->session_id; }

@@ -1,6 +1,7 @@
 // The state an Agent keeps between turns, shared by the turn's phases.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,13 @@ struct AgentCore {
 
   int user_turn_count = 0;
   Usage session_usage;
+
+  // Context management.
+  std::shared_ptr<ContextEngine> engine;   // nullptr: compression is off.
+  int compression_count = 0;
+  bool rebuild_system_prompt = false;      // Set by a compaction; the prompt is rebuilt.
+  // Text appended as a user message after a compaction (the active todo list), if any.
+  std::function<std::string()> after_compaction_injection;
 
   // Persists the transcript's unflushed messages. A failure is logged and returned; the
   // messages stay in memory and the next flush retries them.

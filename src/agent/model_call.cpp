@@ -5,6 +5,7 @@
 
 #include "agent/safe_callback.hpp"
 #include "agent/turn_runner.hpp"
+#include "context/compression_triggers.hpp"
 #include "common/log.hpp"
 #include "hermes/token_estimate.hpp"
 #include "providers/retry_policy.hpp"
@@ -117,11 +118,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
     ++retry;
     std::string switch_text;
     if (error.should_compress) {
-      fail(error.reason == FailoverReason::kPayloadTooLarge
-               ? "Request payload too large (413) and no context engine can compress it: " + error.message
-               : "Context overflow and no context engine is configured to compress the "
-                 "conversation: " + error.message,
-           st_.failure_reason);
+      recover_by_compaction(error, request);
       return std::nullopt;
     }
     if (falls_back_eagerly(error, retry, runtime.keys_left()) &&
@@ -160,6 +157,38 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
       return std::nullopt;
     }
   }
+}
+
+void TurnRunner::recover_by_compaction(const ApiError& error, const ProviderRequest& request) {
+  const bool payload = error.reason == FailoverReason::kPayloadTooLarge;
+  if (!core_.engine) {
+    fail(payload ? "Request payload too large (413) and compression is disabled: " + error.message
+                 : "Context overflow and auto-compaction is disabled: " + error.message +
+                       " Run /compress or start a new session.",
+         st_.failure_reason);
+    return;
+  }
+  if (st_.compression_attempts >= kMaxCompressionAttempts) {
+    fail(payload ? "Request payload too large (413). Cannot compress further."
+                 : "Context length exceeded: max compression attempts (3) reached.",
+         "compression_exhausted");
+    return;
+  }
+  // A limit the provider states is believed (and only lowered, never raised).
+  if (!payload) {
+    if (auto limit = context_length_after_overflow(core_.engine->context_length(),
+                                                   parse_context_limit_from_error(error.message))) {
+      core_.engine->update_model(core_.runtime->model(), *limit);
+    }
+  }
+  const int64_t estimate = request_estimate(request);
+  if (compact(payload ? "payload_too_large" : "overflow", estimate)) {
+    st_.restart_iteration = true;
+    status("lifecycle", "Context compacted after the provider's size limit; retrying the call");
+    return;
+  }
+  fail(fmt::format("Context length exceeded ({} tokens). Cannot compress further.", estimate),
+       "compression_exhausted");
 }
 
 void TurnRunner::record_usage(const ProviderResponse& response) {

@@ -182,6 +182,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
     return false;
   }
   deliver_steer_after_tools();
+  post_tool_compaction();
   return true;
 }
 

@@ -71,13 +71,19 @@ void TurnRunner::prologue() {
   // The user message reaches the store before the model is asked anything, so a crash
   // during the call never loses it.
   flush();
+  preflight_compaction();
 }
 
-void TurnRunner::prepare_system_prompt() {
+void TurnRunner::prepare_system_prompt(bool allow_stored) {
+  if (core_.rebuild_system_prompt) {
+    core_.system_prompt.clear();
+    core_.rebuild_system_prompt = false;
+    allow_stored = false;
+  }
   if (!core_.system_prompt.empty()) return;
   const auto& opts = core_.options;
   const std::string provider_name = core_.provider->info().name;
-  if (core_.store && !core_.session_id.empty()) {
+  if (allow_stored && core_.store && !core_.session_id.empty()) {
     // A resumed session reuses its stored prompt, keeping the provider's cache warm,
     // unless it was built for another model or provider.
     auto stored = core_.store->get_session(core_.session_id);
@@ -95,7 +101,14 @@ void TurnRunner::prepare_system_prompt() {
   in.tool_names = st_.offered_tools;
   in.source = opts.source;
   core_.system_prompt = build_system_prompt(in);
-  core_.hooks.on_session_start(core_.session_id);
+  if (core_.engine) {
+    // After a compaction the prompt carries the engine's note about the summary.
+    if (std::string note = core_.engine->system_prompt_note();
+        !note.empty() && core_.system_prompt.find(note) == std::string::npos) {
+      core_.system_prompt += "\n\n" + note;
+    }
+  }
+  if (core_.compression_count == 0) core_.hooks.on_session_start(core_.session_id);
   if (core_.store && core_.session_row_created) {
     if (Status s = core_.store->set_system_prompt(core_.session_id, core_.system_prompt); !s.ok()) {
       HERMES_LOG_WARN("could not store the system prompt: {}", s.to_string());

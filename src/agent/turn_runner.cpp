@@ -38,8 +38,19 @@ bool TurnRunner::step() {
     append(steer_message(steer));
   }
 
-  auto response = call_model(assemble_request(/*with_tools=*/true));
-  if (!response) return false;
+  ProviderRequest request = assemble_request(/*with_tools=*/true);
+  if (pre_api_compaction(request)) {
+    st_.budget.refund();  // A compaction is not a model call.
+    return true;
+  }
+  auto response = call_model(std::move(request));
+  if (!response) {
+    if (!st_.restart_iteration) return false;
+    // The call hit the context limit and the transcript was compacted: run it again.
+    st_.restart_iteration = false;
+    st_.budget.refund();
+    return true;
+  }
   record_usage(*response);
   if (!response->message.reasoning.empty()) st_.last_reasoning = response->message.reasoning;
 

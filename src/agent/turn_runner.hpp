@@ -30,7 +30,14 @@ class TurnRunner {
  private:
   // turn_prologue.cpp
   void prologue();
-  void prepare_system_prompt();
+  void prepare_system_prompt(bool allow_stored = true);
+
+  // turn_compaction.cpp: the compaction triggers of a turn.
+  void preflight_compaction();
+  bool pre_api_compaction(const ProviderRequest& request);
+  void post_tool_compaction();
+  bool compact(const std::string& reason, std::optional<int64_t> current_tokens);
+  int64_t request_estimate(const ProviderRequest& request) const;
 
   // turn_runner.cpp: one outer iteration. Returns false when the turn is over.
   bool step();
@@ -43,6 +50,7 @@ class TurnRunner {
   std::optional<ProviderResponse> call_model(ProviderRequest request);
   StreamCallback stream_forwarder();
   void record_usage(const ProviderResponse& response);
+  void recover_by_compaction(const ApiError& error, const ProviderRequest& request);
 
   // tool_round.cpp: the model asked for tools. Returns false when the turn is over.
   bool run_tool_round(Message assistant);

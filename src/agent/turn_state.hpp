@@ -58,6 +58,9 @@ struct TurnState {
   std::vector<std::string> continuation_parts;  // Text of length-truncated answers.
   std::string streamed_text;                    // Visible text streamed by the current call.
 
+  int compression_attempts = 0;           // Compactions this turn (at most 3).
+  bool restart_iteration = false;         // A compaction inside the call: run the step again.
+
   std::set<std::string> executed_call_ids;
   std::vector<ToolOutcome> previous_tools;
 };

@@ -83,11 +83,13 @@ TEST_CASE("an auth failure with no fallback ends the turn without retrying") {
   CHECK(provider->requests().size() == 1);
 }
 
-TEST_CASE("a context overflow without a context engine fails with a clear reason") {
+TEST_CASE("a context overflow with compression disabled fails with a clear reason") {
   hermes::testing::TempDir home;
   auto provider = std::make_shared<ScriptedProvider>();
   provider->error(400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.");
-  auto agent = Agent::create(base_options(provider, home));
+  AgentOptions o = base_options(provider, home);
+  o.compression.enabled = false;
+  auto agent = Agent::create(o);
   REQUIRE(agent.ok());
   ConversationResult r = (*agent)->run_conversation("hi");
   CHECK(r.failed);

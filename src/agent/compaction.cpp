@@ -1,0 +1,170 @@
+#include "agent/compaction.hpp"
+
+#include <unistd.h>
+
+#include "agent/safe_callback.hpp"
+#include "common/log.hpp"
+#include "hermes/token_estimate.hpp"
+
+namespace hermes::internal {
+namespace {
+
+constexpr double kLeaseTtlSeconds = 300;
+
+void notify(const AgentCore& core, std::string_view kind, const std::string& message) {
+  safe_callback("status", core.options.callbacks.on_status, kind, std::string_view(message));
+}
+
+std::string lease_holder(const AgentCore& core) {
+  return "pid=" + std::to_string(::getpid()) + ":agent=" +
+         std::to_string(reinterpret_cast<std::uintptr_t>(&core));
+}
+
+// Holds the session's compression lease for the duration of a compaction. A store
+// without leases fails open: compaction proceeds unguarded.
+class LeaseGuard {
+ public:
+  LeaseGuard(SessionStore* store, std::string session_id, std::string holder)
+      : store_(store), session_id_(std::move(session_id)), holder_(std::move(holder)) {
+    if (store_ == nullptr) {
+      supported_ = false;  // Nothing persistent to guard.
+      held_ = true;
+      return;
+    }
+    auto got = store_->acquire_compression_lease(session_id_, holder_, kLeaseTtlSeconds);
+    if (!got.ok()) {
+      supported_ = got.status().code() != StatusCode::kUnimplemented;
+      if (supported_) HERMES_LOG_WARN("compression lease failed: {}", got.status().to_string());
+      held_ = !supported_;
+      return;
+    }
+    held_ = *got;
+  }
+  ~LeaseGuard() {
+    if (store_ != nullptr && supported_ && held_) {
+      (void)store_->release_compression_lease(session_id_, holder_);
+    }
+  }
+  bool held() const { return held_; }
+  // The holder to pass to commit operations ("" when leases are not supported).
+  std::string commit_holder() const { return supported_ ? holder_ : ""; }
+
+ private:
+  SessionStore* store_;
+  std::string session_id_;
+  std::string holder_;
+  bool held_ = false;
+  bool supported_ = true;
+};
+
+}  // namespace
+
+CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& messages,
+                                     const CompactionRequest& request) {
+  CompactionOutcome out;
+  ContextEngine* engine = core.engine.get();
+  if (engine == nullptr) {
+    out.error = "no context engine is configured";
+    return out;
+  }
+  out.messages_before = messages.size();
+  out.tokens_before = estimate_messages_tokens_rough(messages);
+
+  // Everything accepted so far reaches the store before anything is compacted.
+  if (Status s = core.flush(messages); !s.ok()) {
+    out.error = "could not persist the transcript before compacting: " + s.message();
+    return out;
+  }
+  SessionStore* store = core.store.get();
+  LeaseGuard lease(store, core.session_id, lease_holder(core));
+  if (!lease.held()) {
+    out.skipped = true;
+    out.error = "another process is compacting this session";
+    notify(core, "warning",
+           "\xE2\x9A\xA0 Skipping concurrent compression \xE2\x80\x94 another path is already "
+           "compressing this session. Will retry after it finishes.");
+    return out;
+  }
+  int64_t watermark = 0;
+  if (store != nullptr) {
+    auto w = store->active_message_watermark(core.session_id);
+    if (w.ok()) watermark = *w;
+  }
+
+  notify(core, "lifecycle",
+         "\xF0\x9F\x97\x9C\xEF\xB8\x8F Compacting context \xE2\x80\x94 summarizing earlier "
+         "conversation so I can continue...");
+  CompressOptions opts;
+  opts.current_tokens = request.current_tokens;
+  opts.focus_topic = request.focus_topic;
+  opts.force = request.force;
+  auto compressed = engine->compress(messages, opts);
+  if (!compressed.ok()) {
+    out.error = compressed.status().message();
+    notify(core, "warning",
+           "\xE2\x9A\xA0 Compression aborted: " + out.error +
+               ". No messages were dropped \xE2\x80\x94 conversation continues unchanged. Run "
+               "/compress to retry, or /new to start a fresh session.");
+    return out;
+  }
+  std::vector<Message> compacted = std::move(*compressed);
+  if (compacted.size() >= messages.size() && estimate_messages_tokens_rough(compacted) >= out.tokens_before) {
+    out.skipped = true;
+    out.error = "nothing to compress";
+    return out;
+  }
+  if (core.after_compaction_injection) {
+    if (auto note = core.after_compaction_injection(); !note.empty()) compacted.push_back(Message::user(note));
+  }
+
+  // Commit: the store first, so a failure leaves both the store and memory unchanged.
+  const std::string old_session = core.session_id;
+  std::string new_session = old_session;
+  if (store != nullptr) {
+    Status committed;
+    if (core.options.compression.in_place) {
+      committed = store->compact_in_place(old_session, compacted, watermark, lease.commit_holder());
+    } else {
+      SessionInfo child;
+      child.id = new_session_id();
+      child.source = core.options.source;
+      child.model = core.runtime ? core.runtime->model() : core.options.model;
+      child.parent_session_id = old_session;
+      committed = store->rotate_for_compression(old_session, child, compacted, watermark,
+                                                lease.commit_holder());
+      if (committed.ok()) new_session = child.id;
+    }
+    if (!committed.ok() && committed.code() != StatusCode::kUnimplemented) {
+      out.error = "could not commit the compaction: " + committed.message();
+      notify(core, "warning", "\xE2\x9A\xA0 Compression not applied: " + out.error);
+      return out;
+    }
+    if (committed.code() == StatusCode::kUnimplemented) {
+      HERMES_LOG_WARN("session store cannot compact; the compacted transcript lives in memory only");
+    }
+  }
+
+  messages = std::move(compacted);
+  core.session_id = new_session;
+  core.session_row_created = store != nullptr;
+  core.writer.reset(new_session, messages.size());
+  core.rebuild_system_prompt = true;
+  ++core.compression_count;
+  engine->on_session_start(new_session, "compression");
+
+  out.compacted = true;
+  out.messages_after = messages.size();
+  out.tokens_after = estimate_messages_tokens_rough(messages);
+  notify(core, "compacted",
+         fmt::format("Context compacted: {} \xE2\x86\x92 {} messages (~{} \xE2\x86\x92 ~{} tokens)",
+                     out.messages_before, out.messages_after, out.tokens_before, out.tokens_after));
+  if (core.compression_count >= 2) {
+    notify(core, "warning",
+           fmt::format("\xE2\x9A\xA0\xEF\xB8\x8F  Session compressed {} times \xE2\x80\x94 accuracy "
+                       "may degrade. Consider /new to start fresh.",
+                       core.compression_count));
+  }
+  return out;
+}
+
+}  // namespace hermes::internal

@@ -1,0 +1,139 @@
+// Compaction inside the loop: on a context-overflow error, at turn start, and on demand.
+#include <doctest/doctest.h>
+
+#include "hermes/agent.hpp"
+#include "hermes/context_compressor.hpp"
+#include "support/scripted_provider.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hermes;
+using hermes::testing::ScriptedProvider;
+
+namespace {
+
+const char* kSummary =
+    "## Historical Task Snapshot\nThe user asked about the history of ships.\n"
+    "## Goal\nAnswer questions about ships.\n## Completed Actions\nExplained many ships.\n"
+    "## Critical Context\nThe user likes frigates.";
+
+// 40 alternating messages of ~600 characters: plenty of middle to summarise.
+std::vector<Message> long_history() {
+  std::vector<Message> history;
+  for (int i = 0; i < 20; ++i) {
+    history.push_back(Message::user("Question " + std::to_string(i) + ": tell me about ship " +
+                                    std::to_string(i) + ". " + std::string(550, 'q')));
+    history.push_back(Message::assistant("Ship " + std::to_string(i) + " was a frigate. " +
+                                         std::string(550, 'a')));
+  }
+  return history;
+}
+
+bool is_summary_request(const ProviderRequest& r) {
+  return r.tools.empty() && !r.messages.empty() &&
+         r.messages.back().content.find("Historical Task Snapshot") != std::string::npos;
+}
+
+AgentOptions options_for(std::shared_ptr<ScriptedProvider> provider, const hermes::testing::TempDir& home) {
+  AgentOptions o;
+  o.model = "m";
+  o.provider_instance = std::move(provider);
+  o.home = home.path();
+  o.persist_sessions = false;
+  return o;
+}
+
+std::size_t count_summaries(const std::vector<Message>& messages) {
+  std::size_t n = 0;
+  for (const auto& m : messages) n += is_context_summary(m) ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a context-overflow error compacts the transcript and the turn completes") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->error(400, "This model's maximum context length is 8192 tokens. However, your "
+                       "messages resulted in 9000 tokens. Please reduce the length of the messages.");
+  provider->text(kSummary);  // The summariser's answer.
+  provider->text("Frigates were fast warships.");
+  auto agent = Agent::create(options_for(provider, home));
+  REQUIRE(agent.ok());
+  ConversationResult r = (*agent)->run_conversation("What is a frigate?", std::nullopt, long_history());
+
+  CHECK_MESSAGE(r.completed, r.error);
+  CHECK(r.final_response == "Frigates were fast warships.");
+  CHECK(r.messages.size() < 42);
+  CHECK(count_summaries(r.messages) == 1);
+  // The latest user message is kept verbatim, after the summary.
+  auto user = std::find_if(r.messages.rbegin(), r.messages.rend(),
+                           [](const Message& m) { return m.role == Role::kUser && !is_context_summary(m); });
+  REQUIRE(user != r.messages.rend());
+  CHECK(user->content == "What is a frigate?");
+  auto requests = provider->requests();
+  REQUIRE(requests.size() == 3);
+  CHECK(is_summary_request(requests[1]));
+  // The retried call carries the compacted transcript and the compaction note.
+  CHECK(requests[2].messages.size() < requests[0].messages.size());
+  CHECK(requests[2].messages[0].content.find(std::string(kCompactionSystemNote)) != std::string::npos);
+}
+
+TEST_CASE("a transcript over the threshold is compacted before the first call") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->text(kSummary);
+  provider->text("Noted.");
+  AgentOptions o = options_for(provider, home);
+  o.compression.context_length = 6000;  // The history alone is ~6,000 tokens.
+  std::vector<std::string> notices;
+  o.callbacks.on_status = [&](std::string_view kind, std::string_view text) {
+    notices.push_back(std::string(kind) + ": " + std::string(text));
+  };
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  ConversationResult r = (*agent)->run_conversation("And ship 21?", std::nullopt, long_history());
+  CHECK_MESSAGE(r.completed, r.error);
+  auto requests = provider->requests();
+  REQUIRE(requests.size() == 2);
+  CHECK(is_summary_request(requests[0]));
+  CHECK(count_summaries(r.messages) == 1);
+  CHECK(std::any_of(notices.begin(), notices.end(),
+                    [](const std::string& n) { return n.find("Preflight compression") != std::string::npos; }));
+}
+
+TEST_CASE("a manual compaction summarises with the focus topic and keeps going") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->text("ok");
+  provider->text(kSummary);
+  provider->text("Still here.");
+  auto agent = Agent::create(options_for(provider, home));
+  REQUIRE(agent.ok());
+  REQUIRE((*agent)->run_conversation("hello", std::nullopt, long_history()).completed);
+  auto result = (*agent)->compress("frigates");
+  REQUIRE(result.ok());
+  CHECK(result->compacted);
+  CHECK(result->messages_after < result->messages_before);
+  auto requests = provider->requests();
+  REQUIRE(requests.size() == 2);
+  CHECK(requests[1].messages.back().content.find("frigates") != std::string::npos);
+  ConversationResult next = (*agent)->run_conversation("continue");
+  CHECK(next.completed);
+  CHECK(count_summaries(next.messages) == 1);
+}
+
+TEST_CASE("a failing summariser leaves a valid transcript and loses nothing") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->text("ok");
+  provider->text("this is not a summary at all");  // Wrong format: the static summary stands in.
+  auto agent = Agent::create(options_for(provider, home));
+  REQUIRE(agent.ok());
+  REQUIRE((*agent)->run_conversation("hello", std::nullopt, long_history()).completed);
+  auto result = (*agent)->compress();
+  REQUIRE(result.ok());
+  CHECK(result->compacted);
+  auto history = (*agent)->history();
+  CHECK(count_summaries(history) == 1);
+  CHECK(history.back().content == "ok");
+}
