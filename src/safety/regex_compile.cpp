@@ -609,6 +609,9 @@ class CodeGen {
       auto widths = Parser::widths(n.children[0]);
       look.widths.assign(widths->begin(), widths->end());
     }
+    look.straight_line = std::all_of(body->insts.begin(), body->insts.end() - 1, [](const Inst& i) {
+      return i.op == Op::kChar || i.op == Op::kClass || i.op == Op::kAny || i.op == Op::kAnyNoNl;
+    });
     look.body = std::move(body);
     prog_.looks.push_back(std::move(look));
     return push({Op::kLook, static_cast<uint32_t>(prog_.looks.size() - 1)});
@@ -617,15 +620,12 @@ class CodeGen {
   RegexProgram& prog_;
 };
 
-// Which ASCII bytes can start a match. Gives up (returns false) when a match may be empty
-// or may start with anything. Non-ASCII starts need no entry: the search never skips them.
-bool compute_first_bytes(RegexProgram& prog) {
-  std::array<bool, 128>& first = prog.first_bytes;
+// The consuming instructions reachable from `from` through zero-width ones (assertions
+// and look-arounds are assumed to pass), and whether Match is reachable that way.
+std::vector<uint32_t> consuming_closure(const RegexProgram& prog, uint32_t from, bool& reaches_match) {
+  std::vector<uint32_t> out;
   std::vector<bool> seen(prog.insts.size(), false);
-  std::vector<uint32_t> todo{prog.start};
-  auto add_range = [&](char32_t lo, char32_t hi) {
-    for (char32_t c = lo; c <= hi && c < 128; ++c) first[c] = true;
-  };
+  std::vector<uint32_t> todo{from};
   while (!todo.empty()) {
     const uint32_t pc = todo.back();
     todo.pop_back();
@@ -636,26 +636,50 @@ bool compute_first_bytes(RegexProgram& prog) {
       case Op::kJmp: todo.push_back(inst.x); break;
       case Op::kSplit: todo.push_back(inst.x); todo.push_back(inst.y); break;
       case Op::kSave: case Op::kAssert: case Op::kLook: todo.push_back(pc + 1); break;
-      case Op::kChar: add_range(inst.arg, inst.arg); break;
-      case Op::kClass: {
-        const CharClass& cls = prog.classes[inst.arg];
-        if (cls.negated) return false;
-        for (auto [lo, hi] : cls.ranges) add_range(lo, hi);
-        for (auto [set, negated] : cls.sets) {
-          if (negated) return false;
-          for (char32_t c = 0; c < 128; ++c) {
-            const bool member = set == BuiltinSet::kDigit  ? regex_is_digit(c)
-                                : set == BuiltinSet::kWord ? regex_is_word(c)
-                                                           : regex_is_space(c);
-            if (member) first[c] = true;
-          }
-        }
-        break;
-      }
-      default: return false;  // Any character, or an empty match.
+      case Op::kMatch: reaches_match = true; break;
+      default: out.push_back(pc); break;
     }
   }
-  return true;
+  return out;
+}
+
+std::array<bool, 128> ascii_members(const RegexProgram& prog, const Inst& inst) {
+  std::array<bool, 128> members{};
+  for (char32_t c = 0; c < 128; ++c) {
+    switch (inst.op) {
+      case Op::kChar: members[c] = c == inst.arg; break;
+      case Op::kClass: members[c] = prog.classes[inst.arg].contains(c); break;
+      case Op::kAny: members[c] = true; break;
+      default: members[c] = c != U'\n'; break;
+    }
+  }
+  return members;
+}
+
+// Fills the start filter; leaves it off when a match may be empty.
+void compute_start_filter(RegexProgram& prog) {
+  bool empty_match = false;
+  const std::vector<uint32_t> firsts = consuming_closure(prog, prog.start, empty_match);
+  if (empty_match) return;
+  prog.first_pairs.assign(128 * 128, false);
+  for (uint32_t pc : firsts) {
+    const std::array<bool, 128> first = ascii_members(prog, prog.insts[pc]);
+    bool one_char_match = false;
+    std::array<bool, 128> second{};
+    for (uint32_t next : consuming_closure(prog, pc + 1, one_char_match)) {
+      const std::array<bool, 128> m = ascii_members(prog, prog.insts[next]);
+      for (int c = 0; c < 128; ++c) second[c] = second[c] || m[c];
+    }
+    if (one_char_match) second.fill(true);
+    for (int a = 0; a < 128; ++a) {
+      if (!first[a]) continue;
+      prog.first_bytes[a] = true;
+      for (int b = 0; b < 128; ++b) {
+        if (second[b]) prog.first_pairs[a * 128 + b] = true;
+      }
+    }
+  }
+  prog.has_start_filter = true;
 }
 
 }  // namespace
@@ -672,7 +696,7 @@ Result<Regex> Regex::compile(std::string_view pattern, RegexOptions options) {
       !gen.push({Op::kMatch})) {
     return Status::invalid_argument("regex error: pattern is too large");
   }
-  prog->has_first_bytes = compute_first_bytes(*prog);
+  compute_start_filter(*prog);
   return Regex(std::move(prog));
 }
 

@@ -136,7 +136,7 @@ class Vm {
     nlist_.clear();
     bool matched = false;
     for (std::size_t pos = start;;) {
-      if (!anchored && !matched && clist_.empty() && prog_.has_first_bytes) {
+      if (!anchored && !matched && clist_.empty() && prog_.has_start_filter) {
         pos = skip_to_candidate(pos);
         if (pos >= text_.size()) break;
       }
@@ -170,12 +170,18 @@ class Vm {
     std::ptrdiff_t old;
   };
 
-  // The next position at or after `pos` where a match could start. Only ASCII bytes are
-  // skipped, so the result stays on a character boundary.
+  // The next position at or after `pos` where a match could start. Only ASCII characters
+  // are skipped, so the result stays on a character boundary.
   std::size_t skip_to_candidate(std::size_t pos) const {
-    while (pos < text_.size()) {
+    const std::size_t n = text_.size();
+    while (pos < n) {
       const auto b = static_cast<unsigned char>(text_[pos]);
-      if (b >= 0x80 || prog_.first_bytes[b]) break;
+      if (b >= 0x80) break;
+      if (prog_.first_bytes[b]) {
+        if (pos + 1 >= n) break;
+        const auto next = static_cast<unsigned char>(text_[pos + 1]);
+        if (next >= 0x80 || prog_.first_pairs[b * 128 + next]) break;
+      }
       ++pos;
     }
     return pos;
@@ -263,7 +269,9 @@ class Vm {
     if (auto it = look_cache_.find(key); it != look_cache_.end()) return it->second;
     const LookAround& look = prog_.looks[index];
     bool found = false;
-    if (look.ahead) {
+    if (look.straight_line) {
+      found = straight_line_matches(look, pos);
+    } else if (look.ahead) {
       found = Vm(*look.body, text_, 0).run(pos, true, std::nullopt, nullptr);
     } else {
       for (int width : look.widths) {
@@ -279,6 +287,30 @@ class Vm {
     const bool result = found != look.negated;
     look_cache_.emplace(key, result);
     return result;
+  }
+
+  // A straight-line body matched at `pos` (look-ahead) or ending at `pos` (look-behind).
+  bool straight_line_matches(const LookAround& look, std::size_t pos) const {
+    const std::vector<Inst>& insts = look.body->insts;
+    const std::size_t width = insts.size() - 1;
+    std::size_t p = pos;
+    if (!look.ahead) {
+      for (std::size_t k = 0; k < width; ++k) {
+        if (p == 0) return false;
+        p = previous_utf8_start(text_, p);
+      }
+    }
+    for (std::size_t k = 0; k < width; ++k) {
+      if (p >= text_.size()) return false;
+      const Utf8Char c = decode_utf8_at(text_, p);
+      const Inst& inst = insts[k];
+      const bool ok = inst.op == Op::kClass ? look.body->classes[inst.arg].contains(c.cp)
+                      : inst.op == Op::kChar ? c.cp == inst.arg
+                                             : (inst.op == Op::kAny || c.cp != U'\n');
+      if (!ok) return false;
+      p += c.length;
+    }
+    return true;
   }
 
   const RegexProgram& prog_;

@@ -74,6 +74,9 @@ struct LookAround {
   bool negated = false;
   std::shared_ptr<const RegexProgram> body;
   std::vector<int> widths;  // Look-behind: the possible widths in code points.
+  // The body only consumes characters, one instruction each, then matches: checked
+  // directly instead of by a nested VM (the common [^\w] boundary case).
+  bool straight_line = false;
 };
 
 struct RegexProgram {
@@ -82,9 +85,11 @@ struct RegexProgram {
   std::vector<LookAround> looks;
   uint32_t start = 0;
   int groups = 0;  // Capturing groups, not counting group 0.
-  // The ASCII bytes a match can start with; when known, the search skips other ASCII text.
-  bool has_first_bytes = false;
+  // Which ASCII characters, and pairs of them, a match can start with. When known (a
+  // match is never empty), the search skips ASCII text that cannot start one.
+  bool has_start_filter = false;
   std::array<bool, 128> first_bytes{};
+  std::vector<bool> first_pairs;  // 128 x 128, [first * 128 + second].
   std::map<std::string, int, std::less<>> names;
 };
 
