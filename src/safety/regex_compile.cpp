@@ -10,7 +10,7 @@ namespace hermes::internal {
 namespace {
 
 constexpr std::size_t kMaxInstructions = 200000;
-constexpr int kMaxRepeat = 1000;
+constexpr int kMaxRepeat = 4096;
 
 struct Node {
   enum class Kind { kEmpty, kChar, kClass, kAny, kConcat, kAlt, kRepeat, kGroup, kAssert, kLook };
