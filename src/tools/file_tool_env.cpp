@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "common/utf8.hpp"
@@ -57,6 +58,17 @@ std::string lowered_extension(const std::string& path) {
   return ext;
 }
 
+// Oversized tool results are saved under <home>/cache/spillover for read_file to page
+// through, wherever the file tools' roots are.
+std::optional<std::string> spilled_result_path(const std::string& raw, const std::string& home) {
+  if (home.empty() || raw.empty() || raw[0] != '/') return std::nullopt;
+  std::error_code ec;
+  const std::string path = std::filesystem::weakly_canonical(raw, ec).string();
+  const std::string dir = std::filesystem::weakly_canonical(home + "/cache/spillover", ec).string();
+  if (ec || path.size() <= dir.size() + 1 || path.compare(0, dir.size() + 1, dir + "/") != 0) return std::nullopt;
+  return path;
+}
+
 }  // namespace
 
 std::optional<FileStamp> stamp_of(const std::string& path) {
@@ -81,7 +93,10 @@ int note_file_call(ToolContext& ctx, const std::string& signature) {
 
 Result<std::string> resolve_for_read(const FileToolEnv& env, const std::string& raw, ToolContext& ctx) {
   auto path = env.roots.resolve(raw);
-  if (!path.ok()) return path.status();
+  if (!path.ok()) {
+    if (auto spilled = spilled_result_path(raw, ctx.home)) return *spilled;
+    return path.status();
+  }
   if (auto blocked = make_file_guard(ctx.home).check_read(*path)) return Status::permission_denied(*blocked);
   return path;
 }
