@@ -13,8 +13,6 @@
 // their per-agent state in ToolContext::state.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -23,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hermes/export.hpp"
 #include "hermes/memory.hpp"
 #include "hermes/safety.hpp"
 #include "hermes/skills.hpp"
@@ -36,8 +35,8 @@ namespace hermes {
 //   memory    memory                     skills    skills_list, skill_view, skill_manage
 //   file      read_file, write_file, patch, search_files
 //   terminal  terminal, process_manage
-inline constexpr std::array<std::string_view, 6> kBuiltinToolsets = {"todo",   "clarify", "memory",
-                                                                     "skills", "file",    "terminal"};
+inline constexpr std::array<std::string_view, 6> kBuiltinToolsets = {
+    "todo", "clarify", "memory", "skills", "file", "terminal"};
 
 // The toolsets an agent enables by default: todo, memory, session_search, skills,
 // clarify. File and shell access are opt-in for embedders.
@@ -89,6 +88,7 @@ struct BuiltinToolOptions {
 // Registers the built-in tools (and the presets above) in `registry`. InvalidArgument for
 // an unknown toolset name or an unusable root directory. Tools already registered under
 // the same names by the same toolsets are replaced.
-HERMES_API Status register_builtin_tools(ToolRegistry& registry, const BuiltinToolOptions& options = {});
+HERMES_API Status register_builtin_tools(ToolRegistry& registry,
+                                         const BuiltinToolOptions& options = {});
 
 }  // namespace hermes

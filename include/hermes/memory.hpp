@@ -10,13 +10,12 @@
 // External memory (a vector store, a hosted service) plugs in as a MemoryProvider.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "hermes/export.hpp"
 #include "hermes/message.hpp"
 #include "hermes/tool.hpp"
 
@@ -34,7 +33,8 @@ struct MemoryLimits {
 // by a blank line. Entries that look like prompt injection are replaced by a [BLOCKED: ...]
 // notice (the file keeps them). Empty when both files are empty. Call once per session.
 // Thread-safe; reads the files without locking (writers replace them atomically).
-HERMES_API std::string render_memory_snapshot(const std::string& home, const MemoryLimits& limits = {});
+HERMES_API std::string render_memory_snapshot(const std::string& home,
+                                              const MemoryLimits& limits = {});
 
 // The guidance added to the system prompt when the memory tool is offered: what is worth
 // remembering, what is not, and to write facts rather than instructions.
@@ -67,11 +67,15 @@ class HERMES_API MemoryProvider {
   virtual std::string system_prompt_block() { return ""; }
 
   // Context recalled for the coming turn, injected with the user message; empty for none.
-  virtual std::string prefetch(const std::string& /*query*/, const std::string& /*session_id*/) { return ""; }
+  virtual std::string prefetch(const std::string& /*query*/, const std::string& /*session_id*/) {
+    return "";
+  }
 
   // A completed turn, to persist. `messages` is the transcript after the turn.
-  virtual void sync_turn(const std::string& /*user_content*/, const std::string& /*assistant_content*/,
-                         const std::string& /*session_id*/, const std::vector<Message>& /*messages*/) {}
+  virtual void sync_turn(const std::string& /*user_content*/,
+                         const std::string& /*assistant_content*/,
+                         const std::string& /*session_id*/,
+                         const std::vector<Message>& /*messages*/) {}
 
   // Extra tools the provider offers; registered by the embedder like any tool.
   virtual std::vector<ToolSpec> tools() { return {}; }

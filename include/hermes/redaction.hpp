@@ -15,10 +15,10 @@
 // cannot turn it off.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <string>
 #include <string_view>
+
+#include "hermes/export.hpp"
 
 namespace hermes {
 
@@ -40,6 +40,7 @@ struct RedactionOptions {
 };
 
 // `text` with secrets masked. Never throws; any text is valid input. Thread-safe.
-HERMES_API std::string redact_sensitive_text(std::string_view text, const RedactionOptions& options = {});
+HERMES_API std::string redact_sensitive_text(std::string_view text,
+                                             const RedactionOptions& options = {});
 
 }  // namespace hermes

@@ -11,12 +11,12 @@
 //      process, ... They run only if a human approves through Callbacks::on_approval.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "hermes/export.hpp"
 
 namespace hermes {
 

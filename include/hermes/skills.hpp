@@ -9,12 +9,11 @@
 // skill_manage. A user can invoke a skill as a slash command, /<skill-name>.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "hermes/export.hpp"
 #include "hermes/status.hpp"
 
 namespace hermes {
@@ -57,7 +56,8 @@ struct SkillCommand {
 
 // The slash commands of the enabled skills, in lookup order (local skills first). Two
 // skills with the same slug: the first wins. Thread-safe.
-HERMES_API std::vector<SkillCommand> list_skill_commands(const std::string& home, const SkillsOptions& options);
+HERMES_API std::vector<SkillCommand> list_skill_commands(const std::string& home,
+                                                         const SkillsOptions& options);
 
 // The command slug of a skill name: lower case, spaces to '-', other characters than
 // letters, digits, '_' and '-' dropped, repeated '-' collapsed, no '-' at the ends.

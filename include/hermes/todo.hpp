@@ -2,11 +2,10 @@
 // engine sees it.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <optional>
 #include <string>
 
+#include "hermes/export.hpp"
 #include "hermes/tool.hpp"
 
 namespace hermes {

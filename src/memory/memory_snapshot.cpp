@@ -23,7 +23,8 @@ std::string_view utf8_tail(std::string_view text, std::size_t n) {
   return text.substr(head.size());
 }
 
-std::string render_block(MemoryTarget target, const std::vector<std::string>& entries, std::size_t limit) {
+std::string render_block(MemoryTarget target, const std::vector<std::string>& entries,
+                         std::size_t limit) {
   if (entries.empty()) return "";
   std::string content = join_memory_entries(entries);
   const std::size_t current = utf8_length(content);
@@ -33,16 +34,19 @@ std::string render_block(MemoryTarget target, const std::vector<std::string>& en
   if (current > cap) {
     const auto head = static_cast<std::size_t>(static_cast<double>(cap) * 0.7);
     const auto tail = static_cast<std::size_t>(static_cast<double>(cap) * 0.2);
-    content = std::string(utf8_head(content, head)) + "\n\n[... " + with_thousands(current - head - tail) +
+    content = std::string(utf8_head(content, head)) + "\n\n[... " +
+              with_thousands(current - head - tail) +
               " chars truncated \xE2\x80\x94 memory over budget (" + with_thousands(current) + "/" +
               with_thousands(limit) + "); consolidate via memory(action=remove/replace) ...]\n\n" +
               std::string(utf8_tail(content, tail));
   }
   const std::string over = current > limit ? " \xE2\x9A\xA0 OVER BUDGET" : "";
-  const std::string usage = "[" + std::to_string(usage_percent(current, limit)) + "% \xE2\x80\x94 " +
-                            with_thousands(current) + "/" + with_thousands(limit) + " chars" + over + "]";
-  const std::string header = target == MemoryTarget::kUser ? "USER PROFILE (who the user is) " + usage
-                                                           : "MEMORY (your personal notes) " + usage;
+  const std::string usage = "[" + std::to_string(usage_percent(current, limit)) +
+                            "% \xE2\x80\x94 " + with_thousands(current) + "/" +
+                            with_thousands(limit) + " chars" + over + "]";
+  const std::string header = target == MemoryTarget::kUser
+                                 ? "USER PROFILE (who the user is) " + usage
+                                 : "MEMORY (your personal notes) " + usage;
   const std::string rule = repeat("\xE2\x95\x90", 46);  // U+2550
   return rule + "\n" + header + "\n" + rule + "\n" + content;
 }
@@ -68,12 +72,18 @@ std::string render_memory_snapshot(const std::string& home, const MemoryLimits& 
 }
 
 std::string_view memory_guidance() {
-  return "You have persistent memory across sessions. Save durable facts with the memory tool as you "
-         "learn them, without being asked: the user's preferences and corrections, details of their "
-         "environment, tool quirks, stable conventions. Keep it compact. Do not save task progress, "
-         "session outcomes, logs of completed work or temporary to-do state (session_search finds past "
-         "conversations); save reusable procedures as skills instead. Write facts (\"User prefers concise "
-         "answers\"), not instructions to yourself (\"Always answer concisely\"): instructions get re-read "
+  return "You have persistent memory across sessions. Save durable facts with the memory tool as "
+         "you "
+         "learn them, without being asked: the user's preferences and corrections, details of "
+         "their "
+         "environment, tool quirks, stable conventions. Keep it compact. Do not save task "
+         "progress, "
+         "session outcomes, logs of completed work or temporary to-do state (session_search finds "
+         "past "
+         "conversations); save reusable procedures as skills instead. Write facts (\"User prefers "
+         "concise "
+         "answers\"), not instructions to yourself (\"Always answer concisely\"): instructions get "
+         "re-read "
          "later as orders.";
 }
 

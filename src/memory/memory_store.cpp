@@ -29,7 +29,8 @@ std::string_view trim(std::string_view s) {
 // atomically while locked. Serialises writers across threads and processes.
 class FileLock {
  public:
-  explicit FileLock(const std::string& path) : fd_(::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+  explicit FileLock(const std::string& path)
+      : fd_(::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
     if (fd_ >= 0) {
       while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
       }
@@ -76,7 +77,9 @@ Matches find_matches(const std::vector<std::string>& entries, const std::string&
   return m;
 }
 
-Json plain_error(const std::string& error) { return {{"success", false}, {"error", error}}; }
+Json plain_error(const std::string& error) {
+  return {{"success", false}, {"error", error}};
+}
 
 }  // namespace
 
@@ -86,7 +89,8 @@ std::vector<std::string> parse_memory_entries(std::string_view raw) {
   for (std::size_t b = 0; b <= raw.size();) {
     std::size_t e = raw.find(kMemoryDelimiter, b);
     if (e == std::string_view::npos) e = raw.size();
-    if (std::string_view entry = trim(raw.substr(b, e - b)); !entry.empty()) out.emplace_back(entry);
+    if (std::string_view entry = trim(raw.substr(b, e - b)); !entry.empty())
+      out.emplace_back(entry);
     b = e + kMemoryDelimiter.size();
   }
   return out;
@@ -109,7 +113,9 @@ std::vector<std::string> dedupe_memory_entries(std::vector<std::string> entries)
   return out;
 }
 
-std::string memory_file_name(MemoryTarget target) { return target == MemoryTarget::kUser ? "USER.md" : "MEMORY.md"; }
+std::string memory_file_name(MemoryTarget target) {
+  return target == MemoryTarget::kUser ? "USER.md" : "MEMORY.md";
+}
 
 std::string memory_file_path(const std::string& home, MemoryTarget target) {
   return home + "/memories/" + memory_file_name(target);
@@ -119,7 +125,8 @@ std::size_t memory_limit(const MemoryLimits& limits, MemoryTarget target) {
   return target == MemoryTarget::kUser ? limits.user_chars : limits.memory_chars;
 }
 
-std::vector<std::string> sanitize_memory_entries(const std::vector<std::string>& entries, MemoryTarget target) {
+std::vector<std::string> sanitize_memory_entries(const std::vector<std::string>& entries,
+                                                 MemoryTarget target) {
   const std::string file = memory_file_name(target);
   std::vector<std::string> out;
   for (const std::string& entry : entries) {
@@ -129,8 +136,10 @@ std::vector<std::string> sanitize_memory_entries(const std::vector<std::string>&
     }
     // Past the scanner's window an entry could hide anything; no curated note is that big.
     if (utf8_length(entry) > kMaxThreatScanChars) {
-      out.push_back("[BLOCKED: " + file + " entry too large to scan (" + with_thousands(utf8_length(entry)) +
-                    " chars). Removed from system prompt; use memory(action=remove) to delete the original.]");
+      out.push_back("[BLOCKED: " + file + " entry too large to scan (" +
+                    with_thousands(utf8_length(entry)) +
+                    " chars). Removed from system prompt; use memory(action=remove) to delete the "
+                    "original.]");
       continue;
     }
     const std::vector<std::string> findings = scan_for_threats(entry);
@@ -140,8 +149,9 @@ std::vector<std::string> sanitize_memory_entries(const std::vector<std::string>&
     }
     std::string ids;
     for (const std::string& f : findings) ids += (ids.empty() ? "" : ", ") + f;
-    out.push_back("[BLOCKED: " + file + " entry contained threat pattern(s): " + ids +
-                  ". Removed from system prompt; use memory(action=remove) to delete the original.]");
+    out.push_back(
+        "[BLOCKED: " + file + " entry contained threat pattern(s): " + ids +
+        ". Removed from system prompt; use memory(action=remove) to delete the original.]");
   }
   return out;
 }
@@ -151,7 +161,8 @@ struct MemoryStore::Snapshot {
   std::optional<Json> drift;
 };
 
-MemoryStore::MemoryStore(std::string home, MemoryLimits limits) : home_(std::move(home)), limits_(limits) {}
+MemoryStore::MemoryStore(std::string home, MemoryLimits limits)
+    : home_(std::move(home)), limits_(limits) {}
 
 // Reads the file (under the caller's lock). With `check_drift`, a file that does not
 // round-trip through parse and join, or holds an entry bigger than the whole budget, was
@@ -164,26 +175,31 @@ MemoryStore::Snapshot MemoryStore::load(MemoryTarget target, bool check_drift) c
   Snapshot s{dedupe_memory_entries(parsed), std::nullopt};
   if (!check_drift || trim(raw).empty()) return s;
   const std::size_t limit = memory_limit(limits_, target);
-  const bool oversized = std::any_of(parsed.begin(), parsed.end(), [&](const std::string& e) { return utf8_length(e) > limit; });
+  const bool oversized = std::any_of(parsed.begin(), parsed.end(),
+                                     [&](const std::string& e) { return utf8_length(e) > limit; });
   if (trim(raw) == join_memory_entries(parsed) && !oversized) return s;
   std::string backup = path + ".bak." + std::to_string(std::time(nullptr));
-  if (!write_file_atomically(backup, raw).ok()) backup += " (BACKUP FAILED \xE2\x80\x94 file unchanged on disk)";
+  if (!write_file_atomically(backup, raw).ok())
+    backup += " (BACKUP FAILED \xE2\x80\x94 file unchanged on disk)";
   const std::string name = memory_file_name(target);
   s.drift = Json{
       {"success", false},
-      {"error", "Refusing to write " + name +
-                    ": the file on disk holds content that would not survive a rewrite by the memory tool "
-                    "(added by hand, by another tool or by another session). A copy was saved to " +
-                    backup +
-                    ". Resolve it first: rewrite the file as a clean list of entries separated by lines "
-                    "holding only \xC2\xA7, or move the extra content out; then retry."},
+      {"error",
+       "Refusing to write " + name +
+           ": the file on disk holds content that would not survive a rewrite by the memory tool "
+           "(added by hand, by another tool or by another session). A copy was saved to " +
+           backup +
+           ". Resolve it first: rewrite the file as a clean list of entries separated by lines "
+           "holding only \xC2\xA7, or move the extra content out; then retry."},
       {"drift_backup", backup},
-      {"remediation", "Open the backup, add its missing entries one at a time with memory(action=add, "
-                      "content=...), then rewrite or remove the original file."}};
+      {"remediation",
+       "Open the backup, add its missing entries one at a time with memory(action=add, "
+       "content=...), then rewrite or remove the original file."}};
   return s;
 }
 
-Json MemoryStore::success(MemoryTarget target, const std::vector<std::string>& entries, const std::string& message) const {
+Json MemoryStore::success(MemoryTarget target, const std::vector<std::string>& entries,
+                          const std::string& message) const {
   const std::size_t limit = memory_limit(limits_, target);
   const std::size_t current = utf8_length(join_memory_entries(entries));
   // Deliberately terminal and without the entries: echoing them invites the model to
@@ -191,14 +207,15 @@ Json MemoryStore::success(MemoryTarget target, const std::vector<std::string>& e
   return {{"success", true},
           {"done", true},
           {"target", target == MemoryTarget::kUser ? "user" : "memory"},
-          {"usage", std::to_string(usage_percent(current, limit)) + "% \xE2\x80\x94 " + with_thousands(current) + "/" +
-                        with_thousands(limit) + " chars"},
+          {"usage", std::to_string(usage_percent(current, limit)) + "% \xE2\x80\x94 " +
+                        with_thousands(current) + "/" + with_thousands(limit) + " chars"},
           {"entry_count", entries.size()},
           {"message", message},
           {"note", "Write saved. This update is complete \xE2\x80\x94 do not repeat it."}};
 }
 
-Json MemoryStore::failure(MemoryTarget target, const std::vector<std::string>& entries, const std::string& error) const {
+Json MemoryStore::failure(MemoryTarget target, const std::vector<std::string>& entries,
+                          const std::string& error) const {
   const std::size_t current = utf8_length(join_memory_entries(entries));
   return {{"success", false},
           {"error", error},
@@ -206,8 +223,11 @@ Json MemoryStore::failure(MemoryTarget target, const std::vector<std::string>& e
           {"usage", with_thousands(current) + "/" + with_thousands(memory_limit(limits_, target))}};
 }
 
-Json MemoryStore::save(MemoryTarget target, const std::vector<std::string>& entries, const std::string& message) const {
-  if (Status s = write_file_atomically(memory_file_path(home_, target), join_memory_entries(entries)); !s.ok()) {
+Json MemoryStore::save(MemoryTarget target, const std::vector<std::string>& entries,
+                       const std::string& message) const {
+  if (Status s =
+          write_file_atomically(memory_file_path(home_, target), join_memory_entries(entries));
+      !s.ok()) {
     return plain_error("Failed to write memory file: " + s.message());
   }
   return success(target, entries, message);
@@ -231,20 +251,24 @@ Json MemoryStore::add(MemoryTarget target, const std::string& raw_content) {
   if (utf8_length(join_memory_entries(next)) > limit) {
     const std::size_t current = utf8_length(join_memory_entries(entries));
     return failure(target, entries,
-                   "Memory at " + with_thousands(current) + "/" + with_thousands(limit) + " chars. Adding this entry (" +
-                       std::to_string(utf8_length(content)) +
-                       " chars) would exceed the limit. Consolidate now: merge overlapping entries into shorter "
-                       "ones with 'replace' or drop stale ones with 'remove' (see current_entries below), then "
+                   "Memory at " + with_thousands(current) + "/" + with_thousands(limit) +
+                       " chars. Adding this entry (" + std::to_string(utf8_length(content)) +
+                       " chars) would exceed the limit. Consolidate now: merge overlapping entries "
+                       "into shorter "
+                       "ones with 'replace' or drop stale ones with 'remove' (see current_entries "
+                       "below), then "
                        "retry this add \xE2\x80\x94 all in this turn.");
   }
   return save(target, next, "Entry added.");
 }
 
-Json MemoryStore::replace(MemoryTarget target, const std::string& raw_old, const std::string& raw_content) {
+Json MemoryStore::replace(MemoryTarget target, const std::string& raw_old,
+                          const std::string& raw_content) {
   const std::string old_text(trim(raw_old));
   const std::string content(trim(raw_content));
   if (old_text.empty()) return plain_error("old_text cannot be empty.");
-  if (content.empty()) return plain_error("new_content cannot be empty. Use 'remove' to delete entries.");
+  if (content.empty())
+    return plain_error("new_content cannot be empty. Use 'remove' to delete entries.");
   if (auto threat = first_threat_message(content)) return plain_error(*threat);
   const std::string path = memory_file_path(home_, target);
   if (Status s = make_directories(home_ + "/memories"); !s.ok()) return plain_error(s.message());
@@ -256,7 +280,8 @@ Json MemoryStore::replace(MemoryTarget target, const std::string& raw_old, const
   if (m.indices.empty()) {
     return failure(target, entries,
                    "No entry matched '" + old_text +
-                       "'. Check current_entries below and retry with text from the entry you want to replace.");
+                       "'. Check current_entries below and retry with text from the entry you want "
+                       "to replace.");
   }
   if (m.distinct) {
     std::vector<std::string> matched;
@@ -269,10 +294,11 @@ Json MemoryStore::replace(MemoryTarget target, const std::string& raw_old, const
   next[m.indices[0]] = content;  // Identical duplicates: the first one.
   const std::size_t limit = memory_limit(limits_, target);
   if (const std::size_t total = utf8_length(join_memory_entries(next)); total > limit) {
-    return failure(target, entries,
-                   "Replacement would put memory at " + with_thousands(total) + "/" + with_thousands(limit) +
-                       " chars. Shorten the new content, or remove other stale entries to make room (see "
-                       "current_entries below), then retry \xE2\x80\x94 all in this turn.");
+    return failure(
+        target, entries,
+        "Replacement would put memory at " + with_thousands(total) + "/" + with_thousands(limit) +
+            " chars. Shorten the new content, or remove other stale entries to make room (see "
+            "current_entries below), then retry \xE2\x80\x94 all in this turn.");
   }
   return save(target, next, "Entry replaced.");
 }
@@ -290,7 +316,8 @@ Json MemoryStore::remove(MemoryTarget target, const std::string& raw_old) {
   if (m.indices.empty()) {
     return failure(target, entries,
                    "No entry matched '" + old_text +
-                       "'. Check current_entries below and retry with text from the entry you want to remove.");
+                       "'. Check current_entries below and retry with text from the entry you want "
+                       "to remove.");
   }
   if (m.distinct) {
     std::vector<std::string> matched;
@@ -311,7 +338,8 @@ Json MemoryStore::apply_batch(MemoryTarget target, const Json& operations) {
     const Json& op = operations[i];
     if (!op.is_object()) continue;
     const std::string action = op.value("action", "");
-    if ((action == "add" || action == "replace") && op.contains("content") && op["content"].is_string()) {
+    if ((action == "add" || action == "replace") && op.contains("content") &&
+        op["content"].is_string()) {
       if (auto threat = first_threat_message(op["content"].get<std::string>())) {
         return plain_error("Operation " + std::to_string(i + 1) + ": " + *threat);
       }
@@ -331,24 +359,30 @@ Json MemoryStore::apply_batch(MemoryTarget target, const Json& operations) {
     const Json op = operations[i].is_object() ? operations[i] : Json::object();
     const std::string action = op.value("action", "");
     auto text = [&](const char* key) {
-      return op.contains(key) && op[key].is_string() ? std::string(trim(op[key].get<std::string>())) : std::string();
+      return op.contains(key) && op[key].is_string() ? std::string(trim(op[key].get<std::string>()))
+                                                     : std::string();
     };
     const std::string content = text("content");
     const std::string old_text = text("old_text");
-    const std::string at = "Operation " + std::to_string(i + 1) + " (" + (action.empty() ? "unknown" : action) + ")";
+    const std::string at =
+        "Operation " + std::to_string(i + 1) + " (" + (action.empty() ? "unknown" : action) + ")";
     if (action == "add") {
       if (content.empty()) return abort_batch(at + ": content is required.");
-      if (std::find(working.begin(), working.end(), content) == working.end()) working.push_back(content);
+      if (std::find(working.begin(), working.end(), content) == working.end())
+        working.push_back(content);
       continue;
     }
-    if (action != "replace" && action != "remove") return abort_batch(at + ": unknown action. Use add, replace, or remove.");
+    if (action != "replace" && action != "remove")
+      return abort_batch(at + ": unknown action. Use add, replace, or remove.");
     if (old_text.empty()) return abort_batch(at + ": old_text is required.");
     if (action == "replace" && content.empty()) {
       return abort_batch(at + ": content is required (use action='remove' to delete).");
     }
     const Matches m = find_matches(working, old_text);
     if (m.indices.empty()) return abort_batch(at + ": no entry matched '" + old_text + "'.");
-    if (m.distinct) return abort_batch(at + ": '" + old_text + "' matched multiple distinct entries -- be more specific.");
+    if (m.distinct)
+      return abort_batch(at + ": '" + old_text +
+                         "' matched multiple distinct entries -- be more specific.");
     if (action == "replace") {
       working[m.indices[0]] = content;
     } else {
@@ -357,21 +391,25 @@ Json MemoryStore::apply_batch(MemoryTarget target, const Json& operations) {
   }
   const std::size_t limit = memory_limit(limits_, target);
   if (const std::size_t total = utf8_length(join_memory_entries(working)); total > limit) {
-    return failure(target, entries,
-                   "After applying all " + std::to_string(operations.size()) + " operations, memory would be at " +
-                       with_thousands(total) + "/" + with_thousands(limit) +
-                       " chars -- over the limit. Remove or shorten more entries in the same batch (see "
-                       "current_entries below), then retry.");
+    return failure(
+        target, entries,
+        "After applying all " + std::to_string(operations.size()) +
+            " operations, memory would be at " + with_thousands(total) + "/" +
+            with_thousands(limit) +
+            " chars -- over the limit. Remove or shorten more entries in the same batch (see "
+            "current_entries below), then retry.");
   }
   return save(target, working, "Applied " + std::to_string(operations.size()) + " operation(s).");
 }
 
 Json MemoryStore::missing_old_text(MemoryTarget target, const std::string& action) const {
   const std::string path = memory_file_path(home_, target);
-  const std::vector<std::string> entries = dedupe_memory_entries(parse_memory_entries(read_or_empty(path)));
+  const std::vector<std::string> entries =
+      dedupe_memory_entries(parse_memory_entries(read_or_empty(path)));
   return failure(target, entries,
-                 "'" + action + "' needs old_text \xE2\x80\x94 a short unique substring of the entry to " + action +
-                     ". None was provided. Call " + action +
+                 "'" + action +
+                     "' needs old_text \xE2\x80\x94 a short unique substring of the entry to " +
+                     action + ". None was provided. Call " + action +
                      " again with old_text set to part of one of the current_entries below.");
 }
 

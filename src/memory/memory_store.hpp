@@ -30,7 +30,8 @@ std::string memory_file_name(MemoryTarget target);
 
 // `entries` as they may be shown to the model: entries matching a threat pattern (or too
 // large to scan) replaced by a [BLOCKED: ...] notice.
-std::vector<std::string> sanitize_memory_entries(const std::vector<std::string>& entries, MemoryTarget target);
+std::vector<std::string> sanitize_memory_entries(const std::vector<std::string>& entries,
+                                                 MemoryTarget target);
 
 // The tool operations. Each returns the tool's result object ({"success": ...}).
 // Thread-safety: safe from many threads and processes at once (a lock file serialises
@@ -51,9 +52,12 @@ class MemoryStore {
  private:
   struct Snapshot;
   Snapshot load(MemoryTarget target, bool check_drift) const;
-  Json save(MemoryTarget target, const std::vector<std::string>& entries, const std::string& message) const;
-  Json success(MemoryTarget target, const std::vector<std::string>& entries, const std::string& message) const;
-  Json failure(MemoryTarget target, const std::vector<std::string>& entries, const std::string& error) const;
+  Json save(MemoryTarget target, const std::vector<std::string>& entries,
+            const std::string& message) const;
+  Json success(MemoryTarget target, const std::vector<std::string>& entries,
+               const std::string& message) const;
+  Json failure(MemoryTarget target, const std::vector<std::string>& entries,
+               const std::string& error) const;
 
   std::string home_;
   MemoryLimits limits_;

@@ -54,7 +54,9 @@ Json schema() {
   })");
 }
 
-Json error(const std::string& message) { return {{"success", false}, {"error", message}}; }
+Json error(const std::string& message) {
+  return {{"success", false}, {"error", message}};
+}
 
 Json dispatch(MemoryStore& store, MemoryTarget target, const Json& args) {
   if (args.contains("operations") && !args["operations"].is_null() &&
@@ -88,27 +90,34 @@ Json dispatch(MemoryStore& store, MemoryTarget target, const Json& args) {
 
 std::function<Result<std::string>(const Json&, ToolContext&)> handler(MemoryLimits limits) {
   return [limits](const Json& args, ToolContext& ctx) -> Result<std::string> {
-    if (ctx.home.empty()) return dump_json(error("Memory is not available: no hermes home is set."));
-    const std::string target_name = args.is_object() && args.contains("target") && args["target"].is_string()
-                                        ? args["target"].get<std::string>()
-                                        : "memory";
+    if (ctx.home.empty())
+      return dump_json(error("Memory is not available: no hermes home is set."));
+    const std::string target_name =
+        args.is_object() && args.contains("target") && args["target"].is_string()
+            ? args["target"].get<std::string>()
+            : "memory";
     if (target_name != "memory" && target_name != "user") {
       return dump_json(error("Invalid target '" + target_name + "'. Use 'memory' or 'user'."));
     }
     MemoryStore store(ctx.home, limits);
-    Json result = dispatch(store, target_name == "user" ? MemoryTarget::kUser : MemoryTarget::kMemory,
-                           args.is_object() ? args : Json::object());
+    Json result =
+        dispatch(store, target_name == "user" ? MemoryTarget::kUser : MemoryTarget::kMemory,
+                 args.is_object() ? args : Json::object());
     if (ctx.state == nullptr) return dump_json(result);
-    auto failures = ctx.state->get_or_create<ConsolidationFailures>("memory.consolidation_failures");
+    auto failures =
+        ctx.state->get_or_create<ConsolidationFailures>("memory.consolidation_failures");
     std::lock_guard<std::mutex> lock(failures->mu);
     if (result.value("success", false)) {
       failures->count = 0;
-    } else if (result.contains("current_entries") && ++failures->count > kMaxConsolidationFailures) {
-      result = {{"success", false},
-                {"done", true},
-                {"error", "Memory consolidation failed " + std::to_string(failures->count) +
-                              " times in a row. Stop retrying memory calls: leave memory unchanged for now and "
-                              "continue with your reply to the user. The fact can be saved in a later turn."}};
+    } else if (result.contains("current_entries") &&
+               ++failures->count > kMaxConsolidationFailures) {
+      result = {
+          {"success", false},
+          {"done", true},
+          {"error",
+           "Memory consolidation failed " + std::to_string(failures->count) +
+               " times in a row. Stop retrying memory calls: leave memory unchanged for now and "
+               "continue with your reply to the user. The fact can be saved in a later turn."}};
     }
     return dump_json(result);
   };

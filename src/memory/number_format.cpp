@@ -17,7 +17,8 @@ std::string with_thousands(std::size_t n) {
 
 int usage_percent(std::size_t current, std::size_t limit) {
   if (limit == 0) return 0;
-  return std::min(100, static_cast<int>(static_cast<double>(current) / static_cast<double>(limit) * 100));
+  return std::min(
+      100, static_cast<int>(static_cast<double>(current) / static_cast<double>(limit) * 100));
 }
 
 }  // namespace hermes::internal

@@ -34,10 +34,17 @@ std::size_t escape_end(std::string_view s, std::size_t i) {
   if (i + 1 >= s.size()) return s.size();
   const char next = s[i + 1];
   switch (next) {
-    case '[': return csi_end(s, i + 2);
-    case ']': return string_end(s, i + 2, true);
-    case 'P': case 'X': case '^': case '_': return string_end(s, i + 2, false);
-    default: break;
+    case '[':
+      return csi_end(s, i + 2);
+    case ']':
+      return string_end(s, i + 2, true);
+    case 'P':
+    case 'X':
+    case '^':
+    case '_':
+      return string_end(s, i + 2, false);
+    default:
+      break;
   }
   std::size_t k = i + 1;
   while (k < s.size() && in_range(s[k], 0x20, 0x2F)) ++k;  // Intermediates (nF escapes).

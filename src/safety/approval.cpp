@@ -22,12 +22,13 @@ constexpr std::string_view kDoNotRetry =
 std::string hardline_message(const std::string& description) {
   return "BLOCKED: this command is on the hardline list (" + description +
          ") and can never run through the agent. If it is truly intended, the user must run it "
-         "manually outside the agent. " + std::string(kDoNotRetry);
+         "manually outside the agent. " +
+         std::string(kDoNotRetry);
 }
 
 std::string denied_message(const std::string& description) {
-  return "BLOCKED: the user denied this command (" + description + "). The user did not consent to it. " +
-         std::string(kDoNotRetry);
+  return "BLOCKED: the user denied this command (" + description +
+         "). The user did not consent to it. " + std::string(kDoNotRetry);
 }
 
 std::string timeout_message(const std::string& description, std::chrono::milliseconds timeout) {
@@ -54,8 +55,9 @@ struct PendingDecision {
 
 // The callback runs on its own thread so an unanswered prompt can neither outlast the
 // timeout nor hold up an interrupt; a late answer is dropped.
-WaitResult wait_for_human(const Callbacks& callbacks, const ApprovalRequest& request, const CancelToken& cancel,
-                          std::chrono::milliseconds timeout, ApprovalDecision& decision) {
+WaitResult wait_for_human(const Callbacks& callbacks, const ApprovalRequest& request,
+                          const CancelToken& cancel, std::chrono::milliseconds timeout,
+                          ApprovalDecision& decision) {
   auto pending = std::make_shared<PendingDecision>();
   std::thread([pending, callback = callbacks.on_approval, request] {
     ApprovalDecision d = ApprovalDecision::kDeny;
@@ -80,7 +82,8 @@ WaitResult wait_for_human(const Callbacks& callbacks, const ApprovalRequest& req
     if (cancel.cancelled()) return WaitResult::kCancelled;
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) return WaitResult::kTimedOut;
-    pending->cv.wait_for(lock, std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::milliseconds(50)));
+    pending->cv.wait_for(lock, std::min<std::chrono::steady_clock::duration>(
+                                   deadline - now, std::chrono::milliseconds(50)));
   }
   decision = pending->decision;
   return WaitResult::kDecided;
@@ -91,12 +94,13 @@ WaitResult wait_for_human(const Callbacks& callbacks, const ApprovalRequest& req
 // Without a configured sudo password, `sudo -S` can only mean the model is feeding a
 // guessed password on stdin.
 bool is_sudo_password_guess(const std::string& normalized) {
-  static const Regex kSudoStdin =
-      Regex::builtin(R"~((?:^|[;&|`\n]|&&|\|\||\$\()\s*sudo\s+-S\b)~", RegexOptions{true, false, false});
+  static const Regex kSudoStdin = Regex::builtin(R"~((?:^|[;&|`\n]|&&|\|\||\$\()\s*sudo\s+-S\b)~",
+                                                 RegexOptions{true, false, false});
   return std::getenv("SUDO_PASSWORD") == nullptr && kSudoStdin.search(normalized);
 }
 
-std::optional<std::string> matching_deny_rule(const std::vector<std::string>& rules, const std::string& normalized) {
+std::optional<std::string> matching_deny_rule(const std::vector<std::string>& rules,
+                                              const std::string& normalized) {
   for (const std::string& rule : rules) {
     auto re = Regex::compile(rule, RegexOptions{true, false, true});
     if (!re.ok()) {
@@ -113,7 +117,9 @@ std::mutex& allowlist_mutex() {
   return mu;
 }
 
-std::string allowlist_path(const std::string& home) { return home + "/command_allowlist.json"; }
+std::string allowlist_path(const std::string& home) {
+  return home + "/command_allowlist.json";
+}
 
 }  // namespace
 
@@ -153,10 +159,15 @@ ApprovalOutcome ApprovalGate::check_command(const std::string& command, ToolCont
   const std::string normalized = normalize_command_for_detection(command, folds);
   if (is_sudo_password_guess(normalized)) {
     const std::string d = "sudo password guessing via stdin (sudo -S)";
-    return {false, "BLOCKED: " + d + " is not allowed: no sudo password is configured. " + std::string(kDoNotRetry), d};
+    return {false,
+            "BLOCKED: " + d + " is not allowed: no sudo password is configured. " +
+                std::string(kDoNotRetry),
+            d};
   }
   if (auto rule = matching_deny_rule(options_.deny, normalized)) {
-    return {false, "BLOCKED: the operator's deny rule '" + *rule + "' forbids this command. " + std::string(kDoNotRetry),
+    return {false,
+            "BLOCKED: the operator's deny rule '" + *rule + "' forbids this command. " +
+                std::string(kDoNotRetry),
             "operator deny rule"};
   }
   if (options_.mode == ApprovalMode::kOff) return {true, "", ""};
@@ -174,12 +185,14 @@ ApprovalOutcome ApprovalGate::ask(const std::string& subject, const std::string&
 ApprovalOutcome ApprovalGate::decide(const std::string& subject, const std::string& description,
                                      ToolContext& ctx) const {
   std::shared_ptr<SessionApprovals> session;
-  if (ctx.state != nullptr) session = ctx.state->get_or_create<SessionApprovals>("safety.session_approvals");
+  if (ctx.state != nullptr)
+    session = ctx.state->get_or_create<SessionApprovals>("safety.session_approvals");
   if (session) {
     std::lock_guard<std::mutex> lock(session->mu);
     if (session->keys.count(description)) return {true, "", description};
   }
-  if (load_command_allowlist(allowlist_home(ctx)).count(description)) return {true, "", description};
+  if (load_command_allowlist(allowlist_home(ctx)).count(description))
+    return {true, "", description};
 
   if (ctx.callbacks == nullptr || !ctx.callbacks->on_approval) {
     return {false, no_channel_message(description), description};
@@ -187,20 +200,26 @@ ApprovalOutcome ApprovalGate::decide(const std::string& subject, const std::stri
   ApprovalRequest request{subject, description, description, ctx.tool_name};
   ApprovalDecision decision = ApprovalDecision::kDeny;
   switch (wait_for_human(*ctx.callbacks, request, ctx.cancel, options_.timeout, decision)) {
-    case WaitResult::kTimedOut: return {false, timeout_message(description, options_.timeout), description};
+    case WaitResult::kTimedOut:
+      return {false, timeout_message(description, options_.timeout), description};
     case WaitResult::kCancelled:
-      return {false, "BLOCKED: the turn was interrupted while this command (" + description +
-                         ") waited for approval; it did not run.", description};
-    case WaitResult::kDecided: break;
+      return {false,
+              "BLOCKED: the turn was interrupted while this command (" + description +
+                  ") waited for approval; it did not run.",
+              description};
+    case WaitResult::kDecided:
+      break;
   }
   if (decision == ApprovalDecision::kDeny) return {false, denied_message(description), description};
-  if ((decision == ApprovalDecision::kSession || decision == ApprovalDecision::kAlways) && session) {
+  if ((decision == ApprovalDecision::kSession || decision == ApprovalDecision::kAlways) &&
+      session) {
     std::lock_guard<std::mutex> lock(session->mu);
     session->keys.insert(description);
   }
   if (decision == ApprovalDecision::kAlways) {
     if (Status s = add_to_command_allowlist(allowlist_home(ctx), description); !s.ok()) {
-      HERMES_LOG_WARN("could not save the permanent approval of '{}': {}", description, s.message());
+      HERMES_LOG_WARN("could not save the permanent approval of '{}': {}", description,
+                      s.message());
     }
   }
   const char* scope = decision == ApprovalDecision::kOnce      ? "once"

@@ -34,10 +34,12 @@ class ApprovalGate {
   ApprovalOutcome check_command(const std::string& command, ToolContext& ctx) const;
 
   // Asks the human about a non-command action (a write to an approval-gated path).
-  ApprovalOutcome ask(const std::string& subject, const std::string& description, ToolContext& ctx) const;
+  ApprovalOutcome ask(const std::string& subject, const std::string& description,
+                      ToolContext& ctx) const;
 
  private:
-  ApprovalOutcome decide(const std::string& subject, const std::string& description, ToolContext& ctx) const;
+  ApprovalOutcome decide(const std::string& subject, const std::string& description,
+                         ToolContext& ctx) const;
   const std::string& allowlist_home(const ToolContext& ctx) const;
 
   ApprovalOptions options_;

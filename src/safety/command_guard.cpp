@@ -34,26 +34,39 @@ struct Interpreter {
 const Interpreter* interpreter_for(std::string_view name) {
   static const std::array<Interpreter, 8> kInterpreters = {{
       {"python", {"-c"}, {"-W", "-X", "--check-hash-based-pycs"}},
-      {"node", {"-e", "--eval", "-p", "--print"}, {"-C", "--conditions", "--import", "--loader", "--require", "--title"}},
+      {"node",
+       {"-e", "--eval", "-p", "--print"},
+       {"-C", "--conditions", "--import", "--loader", "--require", "--title"}},
       {"perl", {"-e", "-E", "--eval"}, {"-0", "-F", "-I", "-M", "-m", "-x"}},
       {"ruby", {"-e"}, {"-C", "-E", "-F", "-I", "-K", "-r"}},
       {"php", {"-r"}, {"-c", "-d", "-z"}},
-      {"powershell", {"-command", "-c", "-file", "-f"}, {"-executionpolicy", "-version", "-windowstyle", "-workingdirectory"}},
+      {"powershell",
+       {"-command", "-c", "-file", "-f"},
+       {"-executionpolicy", "-version", "-windowstyle", "-workingdirectory"}},
       {"bun", {"-e", "--eval"}, {"--config", "--cwd", "--env-file", "--preload", "--require"}},
       {"deno", {"eval", "-e", "--eval"}, {"-L", "--log-level"}},
   }};
   auto is_version = [](std::string_view rest) {
-    return std::all_of(rest.begin(), rest.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
+    return std::all_of(rest.begin(), rest.end(),
+                       [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
   };
   std::string_view family;
-  if (name == "py" || (starts_with(name, "python") && is_version(name.substr(6)))) family = "python";
-  else if (name == "node" || name == "nodejs") family = "node";
-  else if (starts_with(name, "perl") && is_version(name.substr(4))) family = "perl";
-  else if (starts_with(name, "ruby") && is_version(name.substr(4))) family = "ruby";
-  else if (name == "php") family = "php";
-  else if (name == "powershell" || name == "pwsh" || name == "powershell.exe" || name == "pwsh.exe") family = "powershell";
-  else if (name == "bun") family = "bun";
-  else if (name == "deno") family = "deno";
+  if (name == "py" || (starts_with(name, "python") && is_version(name.substr(6))))
+    family = "python";
+  else if (name == "node" || name == "nodejs")
+    family = "node";
+  else if (starts_with(name, "perl") && is_version(name.substr(4)))
+    family = "perl";
+  else if (starts_with(name, "ruby") && is_version(name.substr(4)))
+    family = "ruby";
+  else if (name == "php")
+    family = "php";
+  else if (name == "powershell" || name == "pwsh" || name == "powershell.exe" || name == "pwsh.exe")
+    family = "powershell";
+  else if (name == "bun")
+    family = "bun";
+  else if (name == "deno")
+    family = "deno";
   for (const auto& i : kInterpreters) {
     if (i.family == family) return &i;
   }
@@ -77,7 +90,8 @@ bool interpreter_runs_inline_code(const Interpreter& interp, const std::vector<s
     if (powershell) option = program_basename(option);  // Lower-cases.
     if (contains(interp.exec_flags, option)) return true;
     const bool attached_value = std::any_of(
-        interp.options_with_argument.begin(), interp.options_with_argument.end(), [&](std::string_view o) {
+        interp.options_with_argument.begin(), interp.options_with_argument.end(),
+        [&](std::string_view o) {
           return !starts_with(o, "--") && starts_with(option, o) && option.size() > o.size();
         });
     if (!powershell && !starts_with(option, "--") && option.size() > 2 && !attached_value) {
@@ -97,8 +111,8 @@ std::optional<std::optional<std::string>> shell_c_payload(const std::vector<std:
   for (std::size_t i = first; i < args.size();) {
     const std::string& token = args[i];
     if (token.empty() || token == "--" || (token[0] != '-' && token[0] != '+')) break;
-    if (token == "-O" || token == "+O" || token == "-o" || token == "+o" || token == "--init-file" ||
-        token == "--rcfile") {
+    if (token == "-O" || token == "+O" || token == "-o" || token == "+o" ||
+        token == "--init-file" || token == "--rcfile") {
       i += 2;
       continue;
     }
@@ -118,7 +132,8 @@ std::optional<std::optional<std::string>> shell_c_payload(const std::vector<std:
 }
 
 // Options of read-only tools that run another program: rg --pre, sort --compress-program.
-std::optional<ExecutionFinding> read_tool_finding(std::string_view tool, const std::vector<std::string>& args,
+std::optional<ExecutionFinding> read_tool_finding(std::string_view tool,
+                                                  const std::vector<std::string>& args,
                                                   std::size_t first) {
   static const std::array<std::pair<std::string_view, std::vector<std::string_view>>, 4> kTools = {{
       {"sort", {"--compress-program"}},
@@ -126,7 +141,8 @@ std::optional<ExecutionFinding> read_tool_finding(std::string_view tool, const s
       {"ag", {"--pager"}},
       {"man", {"--pager", "--html", "-P", "-H"}},
   }};
-  auto tool_it = std::find_if(kTools.begin(), kTools.end(), [&](const auto& t) { return t.first == tool; });
+  auto tool_it =
+      std::find_if(kTools.begin(), kTools.end(), [&](const auto& t) { return t.first == tool; });
   if (tool_it == kTools.end()) return std::nullopt;
   for (std::size_t i = first; i < args.size(); ++i) {
     const std::string& token = args[i];
@@ -135,14 +151,16 @@ std::optional<ExecutionFinding> read_tool_finding(std::string_view tool, const s
     std::string option = token.substr(0, eq);
     std::optional<std::string> payload;
     if (eq != std::string::npos) payload = token.substr(eq + 1);
-    if (tool == "man" && (starts_with(token, "-P") || starts_with(token, "-H")) && token.size() > 2) {
+    if (tool == "man" && (starts_with(token, "-P") || starts_with(token, "-H")) &&
+        token.size() > 2) {
       option = token.substr(0, 2);
       payload = token.substr(2);
     }
     if (!contains(tool_it->second, option)) continue;
     if (!payload && i + 1 < args.size()) payload = args[i + 1];
     if (payload && !payload->empty()) {
-      return ExecutionFinding{"arbitrary program execution via " + std::string(tool) + " " + option, payload};
+      return ExecutionFinding{"arbitrary program execution via " + std::string(tool) + " " + option,
+                              payload};
     }
   }
   return std::nullopt;
@@ -166,7 +184,8 @@ bool kills_this_process(std::string_view normalized) {
 }
 
 bool contains_shell_carrier(std::string_view command) {
-  static const std::set<std::string, std::less<>> kCarriers = {"eval", "sh", "bash", "zsh", "ksh", "dash", "source", "."};
+  static const std::set<std::string, std::less<>> kCarriers = {"eval", "sh",   "bash",   "zsh",
+                                                               "ksh",  "dash", "source", "."};
   for (const std::string& word : command_position_words(command)) {
     if (kCarriers.count(word)) return true;
   }
@@ -174,15 +193,18 @@ bool contains_shell_carrier(std::string_view command) {
 }
 
 void add_unique(std::vector<std::string>& variants, std::string v) {
-  if (!v.empty() && std::find(variants.begin(), variants.end(), v) == variants.end()) variants.push_back(std::move(v));
+  if (!v.empty() && std::find(variants.begin(), variants.end(), v) == variants.end())
+    variants.push_back(std::move(v));
 }
 
 }  // namespace
 
 bool command_exceeds_parser_limits(std::string_view command) {
   if (command.size() > kMaxCommandChars) return true;
-  const std::size_t separators = static_cast<std::size_t>(std::count_if(
-      command.begin(), command.end(), [](char c) { return c == ';' || c == '&' || c == '|' || c == '\n'; }));
+  const std::size_t separators =
+      static_cast<std::size_t>(std::count_if(command.begin(), command.end(), [](char c) {
+        return c == ';' || c == '&' || c == '|' || c == '\n';
+      }));
   if (command.size() > kMaxSeparatorFreeChars && separators == 0) return true;
   return separators >= kMaxSeparators;
 }
@@ -206,7 +228,8 @@ std::vector<ExecutionFinding> execution_findings(std::string_view command) {
       continue;
     }
     if (name == "bash" || name == "sh" || name == "zsh" || name == "ksh" || name == "dash") {
-      if (auto payload = shell_c_payload(*words, first)) out.push_back({"shell command via -c/-lc flag", *payload});
+      if (auto payload = shell_c_payload(*words, first))
+        out.push_back({"shell command via -c/-lc flag", *payload});
     }
     if (auto finding = read_tool_finding(name, *words, first)) out.push_back(std::move(*finding));
   }
@@ -221,7 +244,8 @@ std::vector<std::string> command_detection_variants(std::string_view command,
   const std::string normalized = normalize_command_for_detection(masked, folds);
   std::vector<std::string> variants{normalized};
   // Windows paths: normalisation reads their backslashes as escapes.
-  if (command.find(":\\") != std::string_view::npos || command.find("\\\\") != std::string_view::npos) {
+  if (command.find(":\\") != std::string_view::npos ||
+      command.find("\\\\") != std::string_view::npos) {
     std::string slashed(command);
     std::replace(slashed.begin(), slashed.end(), '\\', '/');
     add_unique(variants, normalize_command_for_detection(mask_quoted_newlines(slashed), folds));
@@ -232,7 +256,8 @@ std::vector<std::string> command_detection_variants(std::string_view command,
     std::vector<std::string> next;
     for (const std::string& text : pending) {
       for (ExecutionFinding& f : execution_findings(text)) {
-        if (!f.payload || std::find(variants.begin(), variants.end(), *f.payload) != variants.end()) continue;
+        if (!f.payload || std::find(variants.begin(), variants.end(), *f.payload) != variants.end())
+          continue;
         add_unique(variants, *f.payload);
         add_unique(variants, mark_shell_command_starts(*f.payload));
         next.push_back(std::move(*f.payload));
@@ -242,7 +267,8 @@ std::vector<std::string> command_detection_variants(std::string_view command,
   }
   add_unique(variants, mark_shell_command_starts(normalized));
   // Starts found on the raw text, where the quote state is the author's own.
-  add_unique(variants, normalize_command_for_detection(mark_shell_command_starts(masked, " \n"), folds));
+  add_unique(variants,
+             normalize_command_for_detection(mark_shell_command_starts(masked, " \n"), folds));
   add_unique(variants, unquote_command_words(normalized));
   return variants;
 }
@@ -257,7 +283,8 @@ CommandFinding detect_hardline(std::string_view command, const std::vector<HomeF
         // Under a shell carrier (sh -c, eval) quoted text is code, not prose.
         masked = contains_shell_carrier(variant) ? lower : ascii_lower(mask_quoted_prose(variant));
       }
-      if (rule.regex.search(rule.quote_masked ? *masked : lower)) return {true, std::string(rule.description)};
+      if (rule.regex.search(rule.quote_masked ? *masked : lower))
+        return {true, std::string(rule.description)};
     }
   }
   return {};
@@ -270,7 +297,8 @@ CommandFinding detect_dangerous(std::string_view command, const std::vector<Home
     std::optional<std::string> masked;
     for (const CommandRule& rule : dangerous_rules()) {
       if (rule.quote_masked && !masked) masked = lower_preserving_flags(mask_quoted_prose(variant));
-      if (rule.regex.search(rule.quote_masked ? *masked : lower)) return {true, std::string(rule.description)};
+      if (rule.regex.search(rule.quote_masked ? *masked : lower))
+        return {true, std::string(rule.description)};
     }
   }
   const std::string normalized = normalize_command_for_detection(command, folds);

@@ -32,7 +32,8 @@ void append_utf8(std::string& out, char32_t cp) {
 std::string_view compatibility_fold(char32_t cp) {
   static constexpr std::string_view kLigatures[] = {"ff", "fi", "fl", "ffi", "ffl", "st", "st"};
   static constexpr std::string_view kDigits[] = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
-  if (cp == 0xA0 || cp == 0x3000 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F) {
+  if (cp == 0xA0 || cp == 0x3000 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F ||
+      cp == 0x205F) {
     return " ";
   }
   if (cp >= 0xFB00 && cp <= 0xFB06) return kLigatures[cp - 0xFB00];
@@ -46,7 +47,8 @@ std::string_view compatibility_fold(char32_t cp) {
 }
 
 void replace_all(std::string& s, std::string_view from, std::string_view to) {
-  for (std::size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size())) {
+  for (std::size_t pos = s.find(from); pos != std::string::npos;
+       pos = s.find(from, pos + to.size())) {
     s.replace(pos, from.size(), to);
   }
 }
@@ -75,7 +77,8 @@ void collapse_ifs(std::string& s) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s.compare(i, 5, "${IFS") == 0 && (i + 5 >= s.size() || !std::isalnum(static_cast<unsigned char>(s[i + 5])))) {
+    if (s.compare(i, 5, "${IFS") == 0 &&
+        (i + 5 >= s.size() || !std::isalnum(static_cast<unsigned char>(s[i + 5])))) {
       const std::size_t close = s.find('}', i);
       if (close != std::string::npos) {
         out += ' ';
@@ -84,7 +87,8 @@ void collapse_ifs(std::string& s) {
       }
     }
     if (s.compare(i, 4, "$IFS") == 0 &&
-        (i + 4 >= s.size() || !(std::isalnum(static_cast<unsigned char>(s[i + 4])) || s[i + 4] == '_'))) {
+        (i + 4 >= s.size() ||
+         !(std::isalnum(static_cast<unsigned char>(s[i + 4])) || s[i + 4] == '_'))) {
       out += ' ';
       i += 3;
       continue;

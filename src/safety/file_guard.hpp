@@ -11,8 +11,8 @@ namespace hermes::internal {
 
 enum class WriteVerdict {
   kAllowed,
-  kDenied,          // Never through the file tools.
-  kNeedsApproval,   // Allowed once a human approves (~/.ssh/config can carry ProxyCommand).
+  kDenied,         // Never through the file tools.
+  kNeedsApproval,  // Allowed once a human approves (~/.ssh/config can carry ProxyCommand).
 };
 
 struct FileGuard {

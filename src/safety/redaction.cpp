@@ -1,6 +1,8 @@
 // The secret redactor: vendor-prefixed tokens, headers, keys, URLs and phone numbers.
 // Every pass sits behind a cheap substring check its pattern requires, so the checks can
 // never cause a miss.
+#include "hermes/redaction.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -8,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "hermes/redaction.hpp"
 #include "safety/redaction_passes.hpp"
 #include "safety/regex_program.hpp"
 
@@ -23,7 +24,7 @@ struct PrefixPattern {
 // Order matters where prefixes overlap: the longer Stripe prefixes come before sk_.
 constexpr std::array<PrefixPattern, 56> kPrefixPatterns = {{
     {"sk-", R"(sk-[A-Za-z0-9_-](?:\.?[A-Za-z0-9_-]){9,})"},  // OpenAI, Anthropic, OpenRouter
-    {"ghp_", R"(ghp_[A-Za-z0-9]{10,})"},                      // GitHub tokens
+    {"ghp_", R"(ghp_[A-Za-z0-9]{10,})"},                     // GitHub tokens
     {"github_pat_", R"(github_pat_[A-Za-z0-9_]{10,})"},
     {"gho_", R"(gho_[A-Za-z0-9]{10,})"},
     {"ghu_", R"(ghu_[A-Za-z0-9]{10,})"},
@@ -36,14 +37,14 @@ constexpr std::array<PrefixPattern, 56> kPrefixPatterns = {{
     {"fal_", R"(fal_[A-Za-z0-9_-]{10,})"},
     {"fc-", R"(fc-[A-Za-z0-9]{10,})"},
     {"bb_live_", R"(bb_live_[A-Za-z0-9_-]{10,})"},
-    {"gAAAA", R"(gAAAA[A-Za-z0-9_=-]{20,})"},  // Fernet-encrypted tokens
-    {"AKIA", R"(AKIA[A-Z0-9]{16})"},           // AWS access key id
+    {"gAAAA", R"(gAAAA[A-Za-z0-9_=-]{20,})"},     // Fernet-encrypted tokens
+    {"AKIA", R"(AKIA[A-Z0-9]{16})"},              // AWS access key id
     {"sk_live_", R"(sk_live_[A-Za-z0-9]{10,})"},  // Stripe
     {"sk_test_", R"(sk_test_[A-Za-z0-9]{10,})"},
     {"rk_live_", R"(rk_live_[A-Za-z0-9]{10,})"},
     {"SG.", R"(SG\.[A-Za-z0-9_-]{10,})"},  // SendGrid
-    {"hf_", R"(hf_[A-Za-z0-9]{10,})"},      // Hugging Face
-    {"r8_", R"(r8_[A-Za-z0-9]{10,})"},      // Replicate
+    {"hf_", R"(hf_[A-Za-z0-9]{10,})"},     // Hugging Face
+    {"r8_", R"(r8_[A-Za-z0-9]{10,})"},     // Replicate
     {"npm_", R"(npm_[A-Za-z0-9]{10,})"},
     {"pypi-", R"(pypi-[A-Za-z0-9_-]{10,})"},
     {"dop_v1_", R"(dop_v1_[A-Za-z0-9]{10,})"},  // DigitalOcean
@@ -97,8 +98,9 @@ const Regex& prefix_regex() {
 }
 
 bool has_known_prefix(std::string_view text) {
-  return std::any_of(kPrefixPatterns.begin(), kPrefixPatterns.end(),
-                     [&](const PrefixPattern& p) { return text.find(p.label) != std::string_view::npos; });
+  return std::any_of(kPrefixPatterns.begin(), kPrefixPatterns.end(), [&](const PrefixPattern& p) {
+    return text.find(p.label) != std::string_view::npos;
+  });
 }
 
 // Control and zero-width characters that can split a token body and hide it from the
@@ -109,14 +111,14 @@ std::size_t control_char_length(std::string_view text, std::size_t i) {
   if (b < 0x80) return 0;
   const Utf8Char c = decode_utf8_at(text, i);
   const char32_t cp = c.cp;
-  const bool control = (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) || cp == 0x2060 ||
-                       cp == 0xFEFF;
+  const bool control = (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) ||
+                       cp == 0x2060 || cp == 0xFEFF;
   return control ? c.length : 0;
 }
 
 bool is_token_body_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-         c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '.';
 }
 
 using MaskFn = std::string (*)(std::string_view);
@@ -125,7 +127,8 @@ using MaskFn = std::string (*)(std::string_view);
 // of the original, but only when that span holds nothing but token and control characters.
 std::string mask_control_split_tokens(std::string_view text, MaskFn mask) {
   bool any_control = false;
-  for (std::size_t i = 0; i < text.size() && !any_control; ++i) any_control = control_char_length(text, i) != 0;
+  for (std::size_t i = 0; i < text.size() && !any_control; ++i)
+    any_control = control_char_length(text, i) != 0;
   if (!any_control) return std::string(text);
   std::string stripped;
   std::vector<std::size_t> origin;  // Byte offset in `text` of each byte of `stripped`.
@@ -151,7 +154,8 @@ std::string mask_control_split_tokens(std::string_view text, MaskFn mask) {
     const std::size_t e = origin[m->end() - 1] + 1;
     const std::string_view span = text.substr(b, e - b);
     // A token ending a line next to a word on the next line stays a separate token.
-    if (span.find_first_of("\r\n") != std::string_view::npos && prefix_regex().search(span)) continue;
+    if (span.find_first_of("\r\n") != std::string_view::npos && prefix_regex().search(span))
+      continue;
     bool clean = true;
     for (std::size_t i = 0; i < span.size() && clean;) {
       if (std::size_t n = control_char_length(span, i)) {
@@ -178,27 +182,32 @@ std::string redact_prefixed_tokens(std::string_view text, bool file_read) {
   const MaskFn mask = file_read ? +[](std::string_view t) { return mask_token_nonreusable(t); }
                                 : +[](std::string_view t) { return mask_token(t); };
   const std::string unsplit = mask_control_split_tokens(text, mask);
-  return substitute(unsplit, prefix_regex(), [&](const Regex::Match& m) { return mask(m.group(unsplit, 1)); });
+  return substitute(unsplit, prefix_regex(),
+                    [&](const Regex::Match& m) { return mask(m.group(unsplit, 1)); });
 }
 
 std::string redact_zhipu_keys(std::string_view text, bool file_read) {
   // The id is exactly 32 lower-case hex digits: content-hash file names never match.
-  static const Regex re = Regex::builtin(R"((?<![A-Za-z0-9_.-])([0-9a-f]{32}\.[A-Za-z0-9]{16,})(?![A-Za-z0-9_.-]))");
+  static const Regex re =
+      Regex::builtin(R"((?<![A-Za-z0-9_.-])([0-9a-f]{32}\.[A-Za-z0-9]{16,})(?![A-Za-z0-9_.-]))");
   return substitute(text, re, [&](const Regex::Match& m) {
     return file_read ? mask_token_nonreusable(m.group(text, 1)) : mask_token(m.group(text, 1));
   });
 }
 
 std::string redact_headers_and_bot_tokens(std::string text) {
-  static const Regex auth = Regex::builtin(R"(((?:Proxy-)?Authorization:\s*)([A-Za-z][\w.+-]*\s+)?([^\s"']+))",
-                                           RegexOptions{true, false, false});
+  static const Regex auth =
+      Regex::builtin(R"(((?:Proxy-)?Authorization:\s*)([A-Za-z][\w.+-]*\s+)?([^\s"']+))",
+                     RegexOptions{true, false, false});
   static const Regex api_header = Regex::builtin(
       R"(((?:x-api-key|x-goog-api-key|api-key|apikey|x-api-token|x-auth-token|x-access-token)\s*:\s*)(\S+))",
       RegexOptions{true, false, false});
   static const Regex telegram = Regex::builtin(R"((?<!\d)(bot)?(\d{8,}):([-A-Za-z0-9_]{30,}))");
-  if (text.find("uthorization") != std::string::npos || text.find("UTHORIZATION") != std::string::npos) {
+  if (text.find("uthorization") != std::string::npos ||
+      text.find("UTHORIZATION") != std::string::npos) {
     text = substitute(text, auth, [&](const Regex::Match& m) {
-      return std::string(m.group(text, 1)) + std::string(m.group(text, 2)) + mask_token(m.group(text, 3));
+      return std::string(m.group(text, 1)) + std::string(m.group(text, 2)) +
+             mask_token(m.group(text, 3));
     });
   }
   if (text.find(':') != std::string::npos) {
@@ -215,8 +224,10 @@ std::string redact_headers_and_bot_tokens(std::string text) {
 std::string redact_private_keys(std::string text) {
   static const Regex re =
       Regex::builtin(R"(-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----)");
-  if (text.find("BEGIN") == std::string::npos || text.find("-----") == std::string::npos) return text;
-  return substitute(text, re, [](const Regex::Match&) { return std::string("[REDACTED PRIVATE KEY]"); });
+  if (text.find("BEGIN") == std::string::npos || text.find("-----") == std::string::npos)
+    return text;
+  return substitute(text, re,
+                    [](const Regex::Match&) { return std::string("[REDACTED PRIVATE KEY]"); });
 }
 
 std::string redact_url_credentials(std::string text, bool code_file) {
@@ -225,17 +236,20 @@ std::string redact_url_credentials(std::string text, bool code_file) {
       R"(((?:postgres(?:ql)?|mysql|mongodb(?:\+srv)?|redis|amqp)://[^:\s]+:)([^@\s]+)(@))",
       RegexOptions{true, false, false});
   // scheme://TOKEN@host is always a credential; user:pass@ passes through on purpose.
-  static const Regex bare = Regex::builtin(R"(((?:https?|wss?|git|ssh|ftp|ftps|sftp)://)([^\s:@/]{8,})(@[^\s]+))",
-                                           RegexOptions{true, false, false});
+  static const Regex bare =
+      Regex::builtin(R"(((?:https?|wss?|git|ssh|ftp|ftps|sftp)://)([^\s:@/]{8,})(@[^\s]+))",
+                     RegexOptions{true, false, false});
   if (text.find("://") == std::string::npos) return text;
   text = substitute(text, db, [&](const Regex::Match& m) {
     const std::string_view password = m.group(text, 2);
     // In source code a {placeholder} password is an f-string template, not a secret.
-    if (code_file && password.front() == '{' && password.back() == '}') return std::string(m.group(text, 0));
+    if (code_file && password.front() == '{' && password.back() == '}')
+      return std::string(m.group(text, 0));
     return std::string(m.group(text, 1)) + "***" + std::string(m.group(text, 3));
   });
   return substitute(text, bare, [&](const Regex::Match& m) {
-    return std::string(m.group(text, 1)) + mask_token(m.group(text, 2)) + std::string(m.group(text, 3));
+    return std::string(m.group(text, 1)) + mask_token(m.group(text, 2)) +
+           std::string(m.group(text, 3));
   });
 }
 
@@ -246,9 +260,10 @@ std::string redact_jwts(std::string text) {
 }
 
 const std::array<std::string_view, 18> kSensitiveQueryParams = {
-    "access_token", "refresh_token", "id_token", "token",  "api_key",         "apikey",
-    "client_secret", "password",     "auth",     "jwt",    "session",         "secret",
-    "key",           "code",         "signature", "x-amz-signature", "x-goog-signature", "sig"};
+    "access_token",    "refresh_token",    "id_token", "token", "api_key",
+    "apikey",          "client_secret",    "password", "auth",  "jwt",
+    "session",         "secret",           "key",      "code",  "signature",
+    "x-amz-signature", "x-goog-signature", "sig"};
 
 bool is_sensitive_param(std::string name) {
   // Decode %XX (up to three rounds) and '+', then compare case-insensitively.
@@ -257,7 +272,8 @@ bool is_sensitive_param(std::string name) {
     for (std::size_t i = 0; i < name.size(); ++i) {
       if (name[i] == '+') {
         decoded += ' ';
-      } else if (name[i] == '%' && i + 2 < name.size() && std::isxdigit(static_cast<unsigned char>(name[i + 1])) &&
+      } else if (name[i] == '%' && i + 2 < name.size() &&
+                 std::isxdigit(static_cast<unsigned char>(name[i + 1])) &&
                  std::isxdigit(static_cast<unsigned char>(name[i + 2]))) {
         decoded += static_cast<char>(std::stoi(name.substr(i + 1, 2), nullptr, 16));
         i += 2;
@@ -268,9 +284,11 @@ bool is_sensitive_param(std::string name) {
     if (decoded == name) break;
     name = decoded;
   }
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   auto listed = [](std::string_view n) {
-    return std::find(kSensitiveQueryParams.begin(), kSensitiveQueryParams.end(), n) != kSensitiveQueryParams.end();
+    return std::find(kSensitiveQueryParams.begin(), kSensitiveQueryParams.end(), n) !=
+           kSensitiveQueryParams.end();
   };
   if (listed(name)) return true;
   std::replace(name.begin(), name.end(), '-', '_');
@@ -304,7 +322,9 @@ std::string redact_form_body(std::string text) {
     const std::string pair = body.substr(start, amp - start);
     const std::size_t eq = pair.find('=');
     if (!out.empty()) out += '&';
-    out += (eq != std::string::npos && is_sensitive_param(pair.substr(0, eq))) ? pair.substr(0, eq) + "=***" : pair;
+    out += (eq != std::string::npos && is_sensitive_param(pair.substr(0, eq)))
+               ? pair.substr(0, eq) + "=***"
+               : pair;
     start = amp + 1;
   }
   return out;
@@ -316,7 +336,8 @@ std::string redact_phone_numbers(std::string text) {
   return substitute(text, re, [&](const Regex::Match& m) {
     const std::string_view phone = m.group(text, 1);
     const std::size_t keep = phone.size() <= 8 ? 2 : 4;
-    return std::string(phone.substr(0, keep)) + "****" + std::string(phone.substr(phone.size() - keep));
+    return std::string(phone.substr(0, keep)) + "****" +
+           std::string(phone.substr(phone.size() - keep));
   });
 }
 
@@ -355,14 +376,18 @@ std::string mask_token(std::string_view token) {
 std::string mask_token_nonreusable(std::string_view token) {
   for (const PrefixPattern& p : kPrefixPatterns) {
     if (!token.empty() && token.substr(0, p.label.size()) == p.label) {
-      return "\xC2\xAB" "redacted:" + std::string(p.label) + "\xE2\x80\xA6\xC2\xBB";
+      return "\xC2\xAB"
+             "redacted:" +
+             std::string(p.label) + "\xE2\x80\xA6\xC2\xBB";
     }
   }
-  return "\xC2\xAB" "redacted-secret\xC2\xBB";
+  return "\xC2\xAB"
+         "redacted-secret\xC2\xBB";
 }
 
-std::string rewrite_matches(std::string_view text, const Regex& re,
-                            const std::function<std::optional<Rewrite>(const Regex::Match&)>& render) {
+std::string rewrite_matches(
+    std::string_view text, const Regex& re,
+    const std::function<std::optional<Rewrite>(const Regex::Match&)>& render) {
   std::string out;
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -388,7 +413,9 @@ std::string rewrite_matches(std::string_view text, const Regex& re,
 
 std::string substitute(std::string_view text, const Regex& re,
                        const std::function<std::string(const Regex::Match&)>& replace) {
-  return rewrite_matches(text, re, [&](const Regex::Match& m) { return Rewrite{replace(m), m.end()}; });
+  return rewrite_matches(text, re, [&](const Regex::Match& m) {
+    return Rewrite{replace(m), m.end()};
+  });
 }
 
 }  // namespace hermes::internal
@@ -408,7 +435,8 @@ std::string redact_sensitive_text(std::string_view text, const RedactionOptions&
   out = redact_url_credentials(std::move(out), code_file);
   out = redact_jwts(std::move(out));
   if (options.redact_url_credentials) out = redact_strict_url_credentials(std::move(out));
-  if (out.find('&') != std::string::npos && out.find('=') != std::string::npos) out = redact_form_body(std::move(out));
+  if (out.find('&') != std::string::npos && out.find('=') != std::string::npos)
+    out = redact_form_body(std::move(out));
   return redact_phone_numbers(std::move(out));
 }
 

@@ -26,8 +26,9 @@ struct Rewrite {
 };
 
 // `text` with each match of `re` rewritten by `render`; nullopt keeps the match as is.
-std::string rewrite_matches(std::string_view text, const Regex& re,
-                            const std::function<std::optional<Rewrite>(const Regex::Match&)>& render);
+std::string rewrite_matches(
+    std::string_view text, const Regex& re,
+    const std::function<std::optional<Rewrite>(const Regex::Match&)>& render);
 
 // Rewrites each match to `replace(match)`, ending at the match end.
 std::string substitute(std::string_view text, const Regex& re,

@@ -13,11 +13,12 @@
 namespace hermes::internal {
 namespace {
 
-constexpr std::array<std::string_view, 7> kEnvFileNames = {".env",      ".env.local", ".env.development",
-                                                           ".env.production", ".env.test", ".env.staging",
-                                                           ".envrc"};
-constexpr std::array<std::string_view, 8> kShellRcNames = {".bashrc", ".bash_profile", ".bash_login", ".profile",
-                                                           ".zshrc",  ".zprofile",     ".zlogin",     ".zshenv"};
+constexpr std::array<std::string_view, 7> kEnvFileNames = {
+    ".env",         ".env.local", ".env.development", ".env.production", ".env.test",
+    ".env.staging", ".envrc"};
+constexpr std::array<std::string_view, 8> kShellRcNames = {
+    ".bashrc", ".bash_profile", ".bash_login", ".profile",
+    ".zshrc",  ".zprofile",     ".zlogin",     ".zshenv"};
 
 template <std::size_t N>
 bool listed(const std::array<std::string_view, N>& list, std::string_view item) {
@@ -32,7 +33,8 @@ std::vector<std::string> command_segments(std::string_view command) {
   char quote = 0;
   auto flush = [&] {
     const std::size_t b = buf.find_first_not_of(" \t\r\n");
-    if (b != std::string::npos) out.push_back(buf.substr(b, buf.find_last_not_of(" \t\r\n") - b + 1));
+    if (b != std::string::npos)
+      out.push_back(buf.substr(b, buf.find_last_not_of(" \t\r\n") - b + 1));
     buf.clear();
   };
   for (char c : command) {
@@ -80,14 +82,15 @@ bool is_env_dump_command(std::string_view command) {
 }
 
 bool is_secret_file_argument(std::string arg, std::string_view hermes_home) {
-  arg.erase(std::remove_if(arg.begin(), arg.end(), [](char c) { return c == '"' || c == '\''; }), arg.end());
+  arg.erase(std::remove_if(arg.begin(), arg.end(), [](char c) { return c == '"' || c == '\''; }),
+            arg.end());
   return is_secret_bearing_path(arg, hermes_home);
 }
 
 bool reads_secret_file(std::string_view command) {
-  static constexpr std::array<std::string_view, 15> kReaders = {"cat", "head",  "tail",   "type", "bat",
-                                                                "less", "more", "nl",     "zcat", "tac",
-                                                                "view", "batcat", "grep", "awk",  "sed"};
+  static constexpr std::array<std::string_view, 15> kReaders = {
+      "cat",  "head", "tail", "type",   "bat",  "less", "more", "nl",
+      "zcat", "tac",  "view", "batcat", "grep", "awk",  "sed"};
   for (const std::string& segment : command_segments(command)) {
     const std::vector<std::string> tokens = split_blanks(segment);
     if (tokens.empty()) continue;
@@ -98,7 +101,8 @@ bool reads_secret_file(std::string_view command) {
       if (tokens[i][0] != '-') operands.push_back(tokens[i]);
     }
     // grep, awk and sed take a pattern or program first; only the rest are files.
-    if ((reader == "grep" || reader == "awk" || reader == "sed") && !operands.empty()) operands.erase(operands.begin());
+    if ((reader == "grep" || reader == "awk" || reader == "sed") && !operands.empty())
+      operands.erase(operands.begin());
     for (const std::string& operand : operands) {
       if (is_secret_file_argument(operand, "")) return true;
     }
@@ -109,8 +113,8 @@ bool reads_secret_file(std::string_view command) {
 // Python repr fields on pytest assertion lines ("E   ...") and final exception lines.
 std::string redact_python_diagnostics(std::string_view text) {
   static const Regex pytest_line = Regex::builtin(R"(^([ \t]*E[ \t]{2,})(.*)$)");
-  static const Regex exception_line =
-      Regex::builtin(R"(^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Warning):[ \t]*)(.*)$)");
+  static const Regex exception_line = Regex::builtin(
+      R"(^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Warning):[ \t]*)(.*)$)");
   if (text.find('\'') == std::string_view::npos) return std::string(text);
   std::string out;
   for (std::size_t b = 0; b < text.size();) {
@@ -152,7 +156,8 @@ bool is_secret_bearing_path(std::string_view raw, std::string_view hermes_home) 
     if (path.rfind(prefix, 0) == 0) path.erase(0, prefix.size());
   }
   if (path.find('$') != std::string::npos) return false;
-  if (!hermes_home.empty() && path.rfind(std::string(hermes_home) + "/", 0) == 0) in_hermes_home = true;
+  if (!hermes_home.empty() && path.rfind(std::string(hermes_home) + "/", 0) == 0)
+    in_hermes_home = true;
   std::vector<std::string> parts;
   for (std::string& p : split_blanks([&] {
          std::string spaced = path;
@@ -166,7 +171,8 @@ bool is_secret_bearing_path(std::string_view raw, std::string_view hermes_home) 
   const std::string& name = parts.back();
   if (listed(kEnvFileNames, name) || listed(kShellRcNames, name)) return true;
   // The hermes config holds tokens written by `mcp add --env`; its backups too.
-  if (name != "config.yaml" && name.rfind("config.yaml.good.", 0) != 0 && name.rfind("config.yaml.corrupt.", 0) != 0) {
+  if (name != "config.yaml" && name.rfind("config.yaml.good.", 0) != 0 &&
+      name.rfind("config.yaml.corrupt.", 0) != 0) {
     return false;
   }
   return in_hermes_home || std::find(parts.begin(), parts.end() - 1, ".hermes") != parts.end() - 1;

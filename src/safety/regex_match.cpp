@@ -56,7 +56,9 @@ std::size_t previous_utf8_start(std::string_view text, std::size_t pos) {
   return start;
 }
 
-bool regex_is_digit(char32_t cp) { return cp >= U'0' && cp <= U'9'; }
+bool regex_is_digit(char32_t cp) {
+  return cp >= U'0' && cp <= U'9';
+}
 
 bool regex_is_space(char32_t cp) {
   if (cp == U' ' || (cp >= U'\t' && cp <= U'\r') || (cp >= 0x1C && cp <= 0x1F)) return true;
@@ -85,9 +87,15 @@ bool CharClass::contains(char32_t cp) const {
   for (std::size_t i = 0; !in && i < sets.size(); ++i) {
     bool member = false;
     switch (sets[i].first) {
-      case BuiltinSet::kDigit: member = regex_is_digit(cp); break;
-      case BuiltinSet::kWord: member = regex_is_word(cp); break;
-      case BuiltinSet::kSpace: member = regex_is_space(cp); break;
+      case BuiltinSet::kDigit:
+        member = regex_is_digit(cp);
+        break;
+      case BuiltinSet::kWord:
+        member = regex_is_word(cp);
+        break;
+      case BuiltinSet::kSpace:
+        member = regex_is_space(cp);
+        break;
     }
     in = member != sets[i].second;
   }
@@ -100,7 +108,10 @@ namespace {
 class ThreadList {
  public:
   ThreadList(std::size_t insts, int ncap)
-      : sparse_(insts, 0), dense_(insts, 0), caps_(insts * static_cast<std::size_t>(ncap)), ncap_(ncap) {}
+      : sparse_(insts, 0),
+        dense_(insts, 0),
+        caps_(insts * static_cast<std::size_t>(ncap)),
+        ncap_(ncap) {}
 
   bool contains(uint32_t pc) const { return sparse_[pc] < size_ && dense_[sparse_[pc]] == pc; }
   void insert(uint32_t pc) {
@@ -124,8 +135,12 @@ class ThreadList {
 class Vm {
  public:
   Vm(const RegexProgram& prog, std::string_view text, int ncap)
-      : prog_(prog), text_(text), ncap_(ncap), clist_(prog.insts.size(), ncap),
-        nlist_(prog.insts.size(), ncap), scratch_(static_cast<std::size_t>(ncap), -1) {}
+      : prog_(prog),
+        text_(text),
+        ncap_(ncap),
+        clist_(prog.insts.size(), ncap),
+        nlist_(prog.insts.size(), ncap),
+        scratch_(static_cast<std::size_t>(ncap), -1) {}
 
   // Runs from `start`. Anchored runs only start a thread at `start`. With `must_end`, a
   // match counts only when it ends there. Captures go to `out` when given.
@@ -140,7 +155,8 @@ class Vm {
         pos = skip_to_candidate(pos);
         if (pos >= text_.size()) break;
       }
-      if (!matched && (!anchored || pos == start)) add_thread(clist_, prog_.start, pos, fresh.data());
+      if (!matched && (!anchored || pos == start))
+        add_thread(clist_, prog_.start, pos, fresh.data());
       if (clist_.empty() && (matched || anchored)) break;
       const Utf8Char c = pos < text_.size() ? decode_utf8_at(text_, pos) : Utf8Char{};
       for (uint32_t i = 0; i < clist_.size(); ++i) {
@@ -153,7 +169,8 @@ class Vm {
           out->assign(clist_.caps(pc), clist_.caps(pc) + ncap_);
           break;  // Lower-priority threads lose.
         }
-        if (c.length != 0 && consumes(inst, c.cp)) add_thread(nlist_, pc + 1, pos + c.length, clist_.caps(pc));
+        if (c.length != 0 && consumes(inst, c.cp))
+          add_thread(nlist_, pc + 1, pos + c.length, clist_.caps(pc));
       }
       if (pos >= text_.size() || (must_end && pos >= *must_end)) break;
       std::swap(clist_, nlist_);
@@ -189,11 +206,16 @@ class Vm {
 
   bool consumes(const Inst& inst, char32_t cp) const {
     switch (inst.op) {
-      case Op::kChar: return cp == inst.arg;
-      case Op::kClass: return prog_.classes[inst.arg].contains(cp);
-      case Op::kAny: return true;
-      case Op::kAnyNoNl: return cp != U'\n';
-      default: return false;
+      case Op::kChar:
+        return cp == inst.arg;
+      case Op::kClass:
+        return prog_.classes[inst.arg].contains(cp);
+      case Op::kAny:
+        return true;
+      case Op::kAnyNoNl:
+        return cp != U'\n';
+      default:
+        return false;
     }
   }
 
@@ -219,7 +241,9 @@ class Vm {
       list.insert(pc);
       const Inst& inst = prog_.insts[pc];
       switch (inst.op) {
-        case Op::kJmp: pc = inst.x; continue;
+        case Op::kJmp:
+          pc = inst.x;
+          continue;
         case Op::kSplit:
           stack_.push_back({inst.y, -1, 0});
           pc = inst.x;
@@ -249,14 +273,20 @@ class Vm {
   bool check_assert(AssertKind kind, std::size_t pos) const {
     const std::size_t n = text_.size();
     switch (kind) {
-      case AssertKind::kLineStart: return pos == 0 || text_[pos - 1] == '\n';
-      case AssertKind::kLineEnd: return pos == n || text_[pos] == '\n';
-      case AssertKind::kTextStart: return pos == 0;
-      case AssertKind::kTextEndOrFinalNl: return pos == n || (pos + 1 == n && text_[pos] == '\n');
-      case AssertKind::kTextEnd: return pos == n;
+      case AssertKind::kLineStart:
+        return pos == 0 || text_[pos - 1] == '\n';
+      case AssertKind::kLineEnd:
+        return pos == n || text_[pos] == '\n';
+      case AssertKind::kTextStart:
+        return pos == 0;
+      case AssertKind::kTextEndOrFinalNl:
+        return pos == n || (pos + 1 == n && text_[pos] == '\n');
+      case AssertKind::kTextEnd:
+        return pos == n;
       case AssertKind::kWordBoundary:
       case AssertKind::kNotWordBoundary: {
-        const bool before = pos > 0 && regex_is_word(decode_utf8_at(text_, previous_utf8_start(text_, pos)).cp);
+        const bool before =
+            pos > 0 && regex_is_word(decode_utf8_at(text_, previous_utf8_start(text_, pos)).cp);
         const bool after = pos < n && regex_is_word(decode_utf8_at(text_, pos).cp);
         return (before != after) == (kind == AssertKind::kWordBoundary);
       }
@@ -304,7 +334,7 @@ class Vm {
       if (p >= text_.size()) return false;
       const Utf8Char c = decode_utf8_at(text_, p);
       const Inst& inst = insts[k];
-      const bool ok = inst.op == Op::kClass ? look.body->classes[inst.arg].contains(c.cp)
+      const bool ok = inst.op == Op::kClass  ? look.body->classes[inst.arg].contains(c.cp)
                       : inst.op == Op::kChar ? c.cp == inst.arg
                                              : (inst.op == Op::kAny || c.cp != U'\n');
       if (!ok) return false;
@@ -385,7 +415,9 @@ std::string Regex::replace(std::string_view text,
   return out;
 }
 
-int Regex::group_count() const { return program_->groups; }
+int Regex::group_count() const {
+  return program_->groups;
+}
 
 int Regex::group_index(std::string_view name) const {
   auto it = program_->names.find(name);

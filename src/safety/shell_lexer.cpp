@@ -8,7 +8,9 @@
 namespace hermes::internal {
 namespace {
 
-bool is_blank(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool is_blank(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
 
 bool is_comment_start(std::string_view s, std::size_t i) {
   if (s[i] != '#') return false;
@@ -100,7 +102,8 @@ std::pair<std::size_t, std::size_t> read_word(std::string_view s, std::size_t i)
 }
 
 // Collects raw start offsets in [begin, end) into `starts`.
-void scan_starts(std::string_view s, std::size_t begin, std::size_t end, std::vector<std::size_t>& starts) {
+void scan_starts(std::string_view s, std::size_t begin, std::size_t end,
+                 std::vector<std::size_t>& starts) {
   char quote = 0;
   for (std::size_t i = begin; i < end; ++i) {
     const char c = s[i];
@@ -144,8 +147,8 @@ void scan_starts(std::string_view s, std::size_t begin, std::size_t end, std::ve
 }
 
 const std::set<std::string_view>& transition_words() {
-  static const std::set<std::string_view> words = {"if", "then", "else", "elif", "do",
-                                                   "while", "until", "!"};
+  static const std::set<std::string_view> words = {"if", "then",  "else",  "elif",
+                                                   "do", "while", "until", "!"};
   return words;
 }
 
@@ -335,7 +338,8 @@ std::optional<std::vector<std::string>> shell_words(std::string_view s) {
     }
     if (c == '\\' && i + 1 < s.size()) {
       const char next = s[i + 1];
-      if (quote == '"' && std::string_view("\"\\$`\n").find(next) == std::string_view::npos) word += c;
+      if (quote == '"' && std::string_view("\"\\$`\n").find(next) == std::string_view::npos)
+        word += c;
       if (next != '\n') word += next;
       in_word = true;
       ++i;
@@ -406,11 +410,13 @@ std::optional<std::size_t> shell_program_index(const std::vector<std::string>& w
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (wrapper != nullptr && w.size() > 1 && w[0] == '-') {
-      if (wrapper->name == "command" && (w.find('v') != std::string::npos || w.find('V') != std::string::npos)) {
+      if (wrapper->name == "command" &&
+          (w.find('v') != std::string::npos || w.find('V') != std::string::npos)) {
         return std::nullopt;  // `command -v x` only asks where x is.
       }
       const auto& opts = wrapper->options_with_argument;
-      if (w.find('=') == std::string::npos && std::find(opts.begin(), opts.end(), w) != opts.end()) ++i;
+      if (w.find('=') == std::string::npos && std::find(opts.begin(), opts.end(), w) != opts.end())
+        ++i;
       continue;
     }
     if (positional > 0) {

@@ -38,7 +38,9 @@ std::string strip_comment(const std::string& text) {
       ++i;
     } else if (quote) {
       if (c == quote) quote = 0;
-    } else if ((c == '"' || c == '\'') && (i == 0 || std::string_view(" \t[{,:-").find(text[i - 1]) != std::string_view::npos)) {
+    } else if ((c == '"' || c == '\'') &&
+               (i == 0 ||
+                std::string_view(" \t[{,:-").find(text[i - 1]) != std::string_view::npos)) {
       quote = c;
     } else if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t')) {
       return rtrim(text.substr(0, i));
@@ -47,7 +49,9 @@ std::string strip_comment(const std::string& text) {
   return rtrim(text);
 }
 
-bool is_sequence_item(const std::string& text) { return text == "-" || text.rfind("- ", 0) == 0; }
+bool is_sequence_item(const std::string& text) {
+  return text == "-" || text.rfind("- ", 0) == 0;
+}
 
 // The offset of the ':' separating a key from its value, or npos.
 std::size_t mapping_colon(std::string_view text) {
@@ -65,7 +69,8 @@ std::size_t mapping_colon(std::string_view text) {
       ++depth;
     } else if (c == ']' || c == '}') {
       --depth;
-    } else if (c == ':' && depth == 0 && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\t')) {
+    } else if (c == ':' && depth == 0 &&
+               (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\t')) {
       return i;
     }
   }
@@ -85,8 +90,10 @@ Json resolve_plain(const std::string& s) {
   for (const char* f : {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"}) {
     if (s == f) return false;
   }
-  const std::string_view unsigned_part = (s[0] == '-' || s[0] == '+') ? std::string_view(s).substr(1) : std::string_view(s);
-  if (all_digits(unsigned_part) && unsigned_part.size() < 19) return std::strtoll(s.c_str(), nullptr, 10);
+  const std::string_view unsigned_part =
+      (s[0] == '-' || s[0] == '+') ? std::string_view(s).substr(1) : std::string_view(s);
+  if (all_digits(unsigned_part) && unsigned_part.size() < 19)
+    return std::strtoll(s.c_str(), nullptr, 10);
   if (s == ".inf" || s == "+.inf") return std::numeric_limits<double>::infinity();
   if (s == "-.inf") return -std::numeric_limits<double>::infinity();
   const std::size_t dot = unsigned_part.find('.');
@@ -96,12 +103,15 @@ Json resolve_plain(const std::string& s) {
     if (const std::size_t e = unsigned_part.find_first_of("eE"); e != std::string_view::npos) {
       mantissa = unsigned_part.substr(0, e);
       exponent = unsigned_part.substr(e + 1);
-      if (!exponent.empty() && (exponent[0] == '-' || exponent[0] == '+')) exponent.remove_prefix(1);
+      if (!exponent.empty() && (exponent[0] == '-' || exponent[0] == '+'))
+        exponent.remove_prefix(1);
       if (!all_digits(exponent)) return s;
     }
     const std::string_view whole = mantissa.substr(0, dot);
-    const std::string_view frac = dot < mantissa.size() ? mantissa.substr(dot + 1) : std::string_view();
-    if ((whole.empty() || all_digits(whole)) && (frac.empty() || all_digits(frac)) && !(whole.empty() && frac.empty())) {
+    const std::string_view frac =
+        dot < mantissa.size() ? mantissa.substr(dot + 1) : std::string_view();
+    if ((whole.empty() || all_digits(whole)) && (frac.empty() || all_digits(frac)) &&
+        !(whole.empty() && frac.empty())) {
       return std::strtod(s.c_str(), nullptr);
     }
   }
@@ -116,7 +126,8 @@ class YamlParser {
     skip_blank();
     Json root = at_end() ? Json(nullptr) : parse_node(lines_[pos_].indent);
     skip_blank();
-    if (error_.empty() && !at_end()) fail(lines_[pos_].number, "unexpected content (check the indentation)");
+    if (error_.empty() && !at_end())
+      fail(lines_[pos_].number, "unexpected content (check the indentation)");
     if (!error_.empty()) return Status::invalid_argument(error_);
     return root;
   }
@@ -166,7 +177,8 @@ class YamlParser {
   }
 
   Json mapping_value(const std::string& text, int indent, int number) {
-    if (!text.empty() && (text[0] == '|' || text[0] == '>')) return block_scalar(text, indent, number);
+    if (!text.empty() && (text[0] == '|' || text[0] == '>'))
+      return block_scalar(text, indent, number);
     if (!text.empty()) return inline_value(text, indent, number);
     skip_blank();
     if (at_end()) return nullptr;
@@ -187,7 +199,8 @@ class YamlParser {
       if (rest.empty()) {
         ++pos_;
         skip_blank();
-        arr.push_back(!at_end() && lines_[pos_].indent > indent ? parse_node(lines_[pos_].indent) : Json(nullptr));
+        arr.push_back(!at_end() && lines_[pos_].indent > indent ? parse_node(lines_[pos_].indent)
+                                                                : Json(nullptr));
         continue;
       }
       if (rest[0] != '[' && rest[0] != '{' && mapping_colon(rest) != std::string::npos) {
@@ -223,7 +236,8 @@ class YamlParser {
       return v;
     }
     while (!at_end() && !lines_[pos_].blank() && lines_[pos_].indent > indent &&
-           !is_sequence_item(lines_[pos_].text) && mapping_colon(lines_[pos_].text) == std::string::npos) {
+           !is_sequence_item(lines_[pos_].text) &&
+           mapping_colon(lines_[pos_].text) == std::string::npos) {
       text += " " + lines_[pos_++].text;
     }
     return resolve_plain(text);
@@ -340,12 +354,24 @@ class YamlParser {
       if (q == '"' && c == '\\' && i < s.size()) {
         const char e = s[i++];
         switch (e) {
-          case 'n': out += '\n'; break;
-          case 't': out += '\t'; break;
-          case 'r': out += '\r'; break;
-          case '0': out += '\0'; break;
-          case ' ': out += ' '; break;
-          default: out += e; break;
+          case 'n':
+            out += '\n';
+            break;
+          case 't':
+            out += '\t';
+            break;
+          case 'r':
+            out += '\r';
+            break;
+          case '0':
+            out += '\0';
+            break;
+          case ' ':
+            out += ' ';
+            break;
+          default:
+            out += e;
+            break;
         }
         continue;
       }
@@ -358,7 +384,9 @@ class YamlParser {
   // | (literal) or > (folded), with an optional chomping indicator (+ keep, - strip).
   Json block_scalar(const std::string& header, int indent, int number) {
     const bool folded = header[0] == '>';
-    const char chomp = header.find('-') != std::string::npos ? '-' : header.find('+') != std::string::npos ? '+' : ' ';
+    const char chomp = header.find('-') != std::string::npos   ? '-'
+                       : header.find('+') != std::string::npos ? '+'
+                                                               : ' ';
     std::vector<std::string> body;
     int block_indent = -1;
     while (!at_end()) {
@@ -406,7 +434,8 @@ Result<std::vector<Line>> split_lines(std::string_view text) {
     std::size_t indent = 0;
     while (indent < raw.size() && raw[indent] == ' ') ++indent;
     if (indent < raw.size() && raw[indent] == '\t' && !trim(raw).empty()) {
-      return Status::invalid_argument("line " + std::to_string(number) + ": tabs are not allowed for indentation");
+      return Status::invalid_argument("line " + std::to_string(number) +
+                                      ": tabs are not allowed for indentation");
     }
     lines.push_back({static_cast<int>(indent), strip_comment(raw.substr(indent)), raw, number});
     b = e + 1;
@@ -426,17 +455,21 @@ Result<SkillDocument> parse_skill_document(std::string_view text) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   const std::size_t first_end = text.find('\n');
   const std::string first = rtrim(std::string(text.substr(0, first_end)));
-  if (first != "---") return Status::invalid_argument("SKILL.md must start with YAML frontmatter (---)");
-  if (first_end == std::string_view::npos) return Status::invalid_argument("SKILL.md frontmatter is not closed with ---");
+  if (first != "---")
+    return Status::invalid_argument("SKILL.md must start with YAML frontmatter (---)");
+  if (first_end == std::string_view::npos)
+    return Status::invalid_argument("SKILL.md frontmatter is not closed with ---");
   std::size_t pos = first_end + 1;
   while (pos <= text.size()) {
     std::size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
     if (rtrim(std::string(text.substr(pos, end - pos))) == "---") {
       auto yaml = parse_yaml_subset(text.substr(first_end + 1, pos - first_end - 1));
-      if (!yaml.ok()) return Status::invalid_argument("YAML frontmatter parse error: " + yaml.status().message());
+      if (!yaml.ok())
+        return Status::invalid_argument("YAML frontmatter parse error: " + yaml.status().message());
       if (!yaml->is_object()) return Status::invalid_argument("Frontmatter must be a YAML mapping");
-      return SkillDocument{std::move(*yaml), std::string(end < text.size() ? text.substr(end + 1) : "")};
+      return SkillDocument{std::move(*yaml),
+                           std::string(end < text.size() ? text.substr(end + 1) : "")};
     }
     pos = end + 1;
   }

@@ -19,7 +19,8 @@ constexpr int kMaxScanDepth = 8;
 
 bool skipped_directory(const fs::path& p) {
   const std::string name = p.filename().string();
-  return name == ".git" || name == ".github" || name == ".hub" || name == ".archive" || name == ".locks";
+  return name == ".git" || name == ".github" || name == ".hub" || name == ".archive" ||
+         name == ".locks";
 }
 
 std::string text_field(const Json& obj, const char* key) {
@@ -79,7 +80,8 @@ std::vector<SkillRoot> skill_roots(const std::string& home, const SkillsOptions&
   auto add = [&](const std::string& dir, bool local) {
     std::error_code ec;
     const std::string canonical = fs::weakly_canonical(dir, ec).string();
-    if (!dir.empty() && seen.insert(ec ? dir : canonical).second) roots.push_back({ec ? dir : canonical, local});
+    if (!dir.empty() && seen.insert(ec ? dir : canonical).second)
+      roots.push_back({ec ? dir : canonical, local});
   };
   if (!home.empty()) add(home + "/skills", true);
   for (const std::string& dir : options.external_dirs) add(dir, false);
@@ -95,8 +97,10 @@ std::vector<Skill> discover_skills(const std::string& home, const SkillsOptions&
     std::vector<fs::path> found;
     // Symlinked skill directories are followed (people link skills in from elsewhere);
     // the depth cap keeps a symlink cycle from running forever.
-    fs::recursive_directory_iterator it(
-        root.path, fs::directory_options::skip_permission_denied | fs::directory_options::follow_directory_symlink, ec);
+    fs::recursive_directory_iterator it(root.path,
+                                        fs::directory_options::skip_permission_denied |
+                                            fs::directory_options::follow_directory_symlink,
+                                        ec);
     for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (it->is_directory(ec) && (skipped_directory(it->path()) || it.depth() >= kMaxScanDepth)) {
         it.disable_recursion_pending();
@@ -116,7 +120,8 @@ std::vector<Skill> discover_skills(const std::string& home, const SkillsOptions&
   return out;
 }
 
-std::optional<Skill> find_skill(const std::string& home, const SkillsOptions& options, const std::string& name) {
+std::optional<Skill> find_skill(const std::string& home, const SkillsOptions& options,
+                                const std::string& name) {
   std::vector<Skill> skills = discover_skills(home, options);
   for (Skill& s : skills) {
     if (s.dir_name == name) return std::move(s);
@@ -170,10 +175,12 @@ bool skill_conditions_met(const Skill& skill, const std::vector<std::string>& to
                           const std::vector<std::string>& toolsets) {
   if (tools.empty() && toolsets.empty()) return true;  // Nothing known: show everything.
   auto any_of = [](const std::vector<std::string>& wanted, const std::vector<std::string>& have) {
-    return std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) { return contains(have, w); });
+    return std::any_of(wanted.begin(), wanted.end(),
+                       [&](const std::string& w) { return contains(have, w); });
   };
   auto all_of = [](const std::vector<std::string>& wanted, const std::vector<std::string>& have) {
-    return std::all_of(wanted.begin(), wanted.end(), [&](const std::string& w) { return contains(have, w); });
+    return std::all_of(wanted.begin(), wanted.end(),
+                       [&](const std::string& w) { return contains(have, w); });
   };
   // A fallback skill stands in for a tool; it hides when the real thing is there.
   if (any_of(skill_metadata_list(skill, "fallback_for_toolsets"), toolsets)) return false;
@@ -199,10 +206,12 @@ std::vector<std::string> skill_supporting_files(const Skill& skill) {
   return out;
 }
 
-std::string substitute_skill_templates(const std::string& text, const Skill& skill, const std::string& session_id) {
+std::string substitute_skill_templates(const std::string& text, const Skill& skill,
+                                       const std::string& session_id) {
   std::string out = text;
   auto replace_all = [&](const std::string& from, const std::string& to) {
-    for (std::size_t p = out.find(from); p != std::string::npos; p = out.find(from, p + to.size())) {
+    for (std::size_t p = out.find(from); p != std::string::npos;
+         p = out.find(from, p + to.size())) {
       out.replace(p, from.size(), to);
     }
   };

@@ -38,7 +38,8 @@ std::vector<SkillRoot> skill_roots(const std::string& home, const SkillsOptions&
 std::vector<Skill> discover_skills(const std::string& home, const SkillsOptions& options);
 
 // The skill whose directory name (or, failing that, frontmatter name) is `name`.
-std::optional<Skill> find_skill(const std::string& home, const SkillsOptions& options, const std::string& name);
+std::optional<Skill> find_skill(const std::string& home, const SkillsOptions& options,
+                                const std::string& name);
 
 bool skill_disabled(const Skill& skill, const SkillsOptions& options);
 // Whether the skill's `platforms` list (if any) includes this OS.
@@ -55,6 +56,7 @@ std::vector<std::string> skill_supporting_files(const Skill& skill);
 
 // The skill's text with ${HERMES_SKILL_DIR} and ${HERMES_SESSION_ID} replaced (the
 // session id only when known).
-std::string substitute_skill_templates(const std::string& text, const Skill& skill, const std::string& session_id);
+std::string substitute_skill_templates(const std::string& text, const Skill& skill,
+                                       const std::string& session_id);
 
 }  // namespace hermes::internal

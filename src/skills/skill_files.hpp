@@ -24,7 +24,8 @@ std::optional<std::string> skill_md_error(const std::string& content);
 // A supporting file path: relative, no "..", under references/, templates/, scripts/ or
 // assets/ (or SKILL.md itself when `allow_skill_md`), with a file name, and resolving
 // inside the skill directory even through symlinks. Returns the absolute path.
-Result<std::string> resolve_skill_file(const Skill& skill, const std::string& file_path, bool allow_skill_md);
+Result<std::string> resolve_skill_file(const Skill& skill, const std::string& file_path,
+                                       bool allow_skill_md);
 
 // Whether `path` lies strictly inside `dir` once both are resolved.
 bool strictly_inside(const std::string& path, const std::string& dir);

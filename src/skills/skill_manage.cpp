@@ -17,13 +17,19 @@ namespace {
 
 constexpr const char* kDescription =
     "Create and maintain skills: reusable procedures stored under the skills directory. "
-    "create: name, content (a full SKILL.md with name and description frontmatter), optional category. "
-    "edit: name, content (rewrites SKILL.md). patch: name, old_string, new_string, optional file_path and "
-    "replace_all (fuzzy find-and-replace; preferred for small fixes). delete: name. write_file: name, "
-    "file_path under references/, templates/, scripts/ or assets/, file_content. remove_file: name, file_path. "
+    "create: name, content (a full SKILL.md with name and description frontmatter), optional "
+    "category. "
+    "edit: name, content (rewrites SKILL.md). patch: name, old_string, new_string, optional "
+    "file_path and "
+    "replace_all (fuzzy find-and-replace; preferred for small fixes). delete: name. write_file: "
+    "name, "
+    "file_path under references/, templates/, scripts/ or assets/, file_content. remove_file: "
+    "name, file_path. "
     "Save a skill after a complex task or a tricky fix; patch a skill as soon as it proves wrong.";
 
-Json fail(const std::string& error) { return {{"success", false}, {"error", error}}; }
+Json fail(const std::string& error) {
+  return {{"success", false}, {"error", error}};
+}
 Json ok(const std::string& message, const std::string& path) {
   return {{"success", true}, {"message", message}, {"path", path}};
 }
@@ -42,9 +48,12 @@ struct Manage {
   // The skill to change: it must exist and live in the writable local root.
   Result<Skill> writable_skill(const std::string& name) const {
     auto skill = find_skill(home, options, name);
-    if (!skill) return Status::not_found("Skill '" + name + "' not found. Use skills_list to see the available skills.");
+    if (!skill)
+      return Status::not_found("Skill '" + name +
+                               "' not found. Use skills_list to see the available skills.");
     if (!skill->local) {
-      return Status::permission_denied("Skill '" + name + "' lives in a read-only skills directory (" + skill->root +
+      return Status::permission_denied("Skill '" + name +
+                                       "' lives in a read-only skills directory (" + skill->root +
                                        "). Create a local copy with action='create' to change it.");
     }
     return std::move(*skill);
@@ -59,7 +68,8 @@ struct Manage {
     }
     if (auto e = skill_md_error(content)) return fail(*e);
     if (auto existing = find_skill(home, options, name); existing && existing->dir_name == name) {
-      return fail("A skill named '" + name + "' already exists at " + existing->path + ". Use edit or patch to change it.");
+      return fail("A skill named '" + name + "' already exists at " + existing->path +
+                  ". Use edit or patch to change it.");
     }
     const std::string dir = local_root() + (category.empty() ? "" : "/" + category) + "/" + name;
     const std::string path = dir + "/SKILL.md";
@@ -80,8 +90,10 @@ struct Manage {
     const std::string new_string = text_arg(args, "new_string");
     const std::string file_path = text_arg(args, "file_path");
     if (old_string.empty()) return fail("patch requires 'old_string'.");
-    if (!args.contains("new_string") || !args["new_string"].is_string()) return fail("patch requires 'new_string'.");
-    auto target = file_path.empty() ? Result<std::string>(skill.path) : resolve_skill_file(skill, file_path, true);
+    if (!args.contains("new_string") || !args["new_string"].is_string())
+      return fail("patch requires 'new_string'.");
+    auto target = file_path.empty() ? Result<std::string>(skill.path)
+                                    : resolve_skill_file(skill, file_path, true);
     if (!target.ok()) return fail(target.status().message());
     auto current = read_whole_file(*target, kMaxSupportingFileBytes);
     if (!current.ok()) return fail(current.status().message());
@@ -90,7 +102,9 @@ struct Manage {
     FuzzyReplaceResult r = fuzzy_find_and_replace(*current, old_string, new_string, *replace_all);
     if (!r.error.empty()) {
       if (edit_already_applied(*current, old_string, new_string)) {
-        return {{"success", true}, {"message", "The change is already in place; nothing to do."}, {"path", *target}};
+        return {{"success", true},
+                {"message", "The change is already in place; nothing to do."},
+                {"path", *target}};
       }
       std::string hint = closest_lines_hint(old_string, *current);
       return fail(r.error + (hint.empty() ? "" : "\n\nDid you mean:\n" + hint) +
@@ -98,11 +112,13 @@ struct Manage {
     }
     const bool is_skill_md = *target == skill.path;
     if (is_skill_md) {
-      if (auto e = skill_md_error(r.content)) return fail("The patched SKILL.md would be invalid: " + *e);
+      if (auto e = skill_md_error(r.content))
+        return fail("The patched SKILL.md would be invalid: " + *e);
     }
     if (Status s = write_file_atomically(*target, r.content); !s.ok()) return fail(s.message());
-    Json out = ok("Patched " + (is_skill_md ? std::string("SKILL.md") : file_path) + " of skill '" + skill.dir_name +
-                      "' (" + std::to_string(r.replacements) + " replacement(s), " + r.strategy + " match).",
+    Json out = ok("Patched " + (is_skill_md ? std::string("SKILL.md") : file_path) + " of skill '" +
+                      skill.dir_name + "' (" + std::to_string(r.replacements) +
+                      " replacement(s), " + r.strategy + " match).",
                   *target);
     return out;
   }
@@ -110,9 +126,11 @@ struct Manage {
   Json remove_skill(const Skill& skill) const {
     std::error_code ec;
     // Never a symlink (it could point anywhere), never a root, only inside the local root.
-    if (fs::is_symlink(skill.dir, ec)) return fail("Refusing to delete '" + skill.dir_name + "': it is a symbolic link.");
+    if (fs::is_symlink(skill.dir, ec))
+      return fail("Refusing to delete '" + skill.dir_name + "': it is a symbolic link.");
     if (!strictly_inside(skill.dir, local_root())) {
-      return fail("Refusing to delete '" + skill.dir_name + "': it is not inside the local skills directory.");
+      return fail("Refusing to delete '" + skill.dir_name +
+                  "': it is not inside the local skills directory.");
     }
     fs::remove_all(skill.dir, ec);
     if (ec) return fail("Could not delete " + skill.dir + ": " + ec.message());
@@ -128,7 +146,8 @@ struct Manage {
     auto target = resolve_skill_file(skill, file_path, true);
     if (!target.ok()) return fail(target.status().message());
     if (content.size() > kMaxSupportingFileBytes) {
-      return fail("file_content is " + std::to_string(content.size()) + " bytes; the limit is 1,048,576.");
+      return fail("file_content is " + std::to_string(content.size()) +
+                  " bytes; the limit is 1,048,576.");
     }
     if (*target == skill.path) {
       if (auto e = skill_md_error(content)) return fail(*e);
@@ -142,7 +161,8 @@ struct Manage {
     auto target = resolve_skill_file(skill, file_path, false);
     if (!target.ok()) return fail(target.status().message());
     std::error_code ec;
-    if (!fs::is_regular_file(*target, ec)) return fail("No file " + file_path + " in skill '" + skill.dir_name + "'.");
+    if (!fs::is_regular_file(*target, ec))
+      return fail("No file " + file_path + " in skill '" + skill.dir_name + "'.");
     fs::remove(*target, ec);
     if (ec) return fail("Could not remove " + file_path + ": " + ec.message());
     return ok("Removed " + file_path + " from skill '" + skill.dir_name + "'.", *target);
@@ -151,9 +171,12 @@ struct Manage {
   Json run() const {
     const std::string action = text_arg(args, "action");
     const std::string name = text_arg(args, "name");
-    static const char* kActions[] = {"create", "edit", "patch", "delete", "write_file", "remove_file"};
-    if (std::none_of(std::begin(kActions), std::end(kActions), [&](const char* a) { return action == a; })) {
-      return fail("Unknown action '" + action + "'. Use create, edit, patch, delete, write_file or remove_file.");
+    static const char* kActions[] = {"create", "edit",       "patch",
+                                     "delete", "write_file", "remove_file"};
+    if (std::none_of(std::begin(kActions), std::end(kActions),
+                     [&](const char* a) { return action == a; })) {
+      return fail("Unknown action '" + action +
+                  "'. Use create, edit, patch, delete, write_file or remove_file.");
     }
     if (name.empty()) return fail(action + " requires 'name'.");
     if (auto e = skill_name_error(name, "skill name")) return fail(*e);
@@ -196,7 +219,8 @@ ToolSpec skill_manage_tool(const SkillsOptions& options) {
   spec.parameters = schema();
   spec.parallel_safe = false;
   spec.handler = [options](const Json& args, ToolContext& ctx) -> Result<std::string> {
-    if (ctx.home.empty()) return dump_json(fail("Skills are not available: no hermes home is set."));
+    if (ctx.home.empty())
+      return dump_json(fail("Skills are not available: no hermes home is set."));
     const Json object = args.is_object() ? args : Json::object();
     return dump_json(Manage{ctx.home, options, object}.run());
   };

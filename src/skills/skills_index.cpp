@@ -24,12 +24,14 @@ constexpr const char* kDiskCacheName = "/.skills_index_cache.json";
 
 constexpr std::string_view kIndexHeader =
     "## Skills (mandatory)\n"
-    "Before replying, scan the skills below. If one matches the task, load it with skill_view(name) "
+    "Before replying, scan the skills below. If one matches the task, load it with "
+    "skill_view(name) "
     "and follow its instructions. If a skill you use turns out to be wrong or incomplete, fix it "
     "with skill_manage(action='patch'). After a difficult or iterative task, offer to save the "
     "approach as a skill, and update a skill you used when it missed steps or pitfalls.";
 
-constexpr std::string_view kIndexFooter = "If none match, proceed normally without loading a skill.";
+constexpr std::string_view kIndexFooter =
+    "If none match, proceed normally without loading a skill.";
 
 uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ull) {
   for (unsigned char c : s) {
@@ -45,7 +47,8 @@ std::string index_description(std::string text) {
   const std::size_t b = text.find_first_not_of(" \t\"'");
   if (b == std::string::npos) return "";
   text = text.substr(b, text.find_last_not_of(" \t\"'") - b + 1);
-  if (utf8_length(text) > kMaxDescriptionChars) text = std::string(utf8_head(text, kMaxDescriptionChars - 3)) + "...";
+  if (utf8_length(text) > kMaxDescriptionChars)
+    text = std::string(utf8_head(text, kMaxDescriptionChars - 3)) + "...";
   return text;
 }
 
@@ -58,11 +61,14 @@ std::string category_description(const std::string& root, const std::string& cat
   auto text = read_whole_file(root + "/" + category + "/DESCRIPTION.md", 1u << 16);
   if (!text.ok()) return "";
   auto doc = parse_skill_document(*text);
-  if (!doc.ok() || !doc->frontmatter.contains("description") || !doc->frontmatter["description"].is_string()) return "";
+  if (!doc.ok() || !doc->frontmatter.contains("description") ||
+      !doc->frontmatter["description"].is_string())
+    return "";
   return index_description(doc->frontmatter["description"].get<std::string>());
 }
 
-std::string render_index(const std::string& home, const SkillsOptions& options, const std::vector<std::string>& tools,
+std::string render_index(const std::string& home, const SkillsOptions& options,
+                         const std::vector<std::string>& tools,
                          const std::vector<std::string>& toolsets) {
   struct Entry {
     std::string name, description;
@@ -76,7 +82,8 @@ std::string render_index(const std::string& home, const SkillsOptions& options, 
     }
     const std::string cat = category_of(s);
     auto& entries = by_category[cat];
-    if (std::none_of(entries.begin(), entries.end(), [&](const Entry& e) { return e.name == s.name; })) {
+    if (std::none_of(entries.begin(), entries.end(),
+                     [&](const Entry& e) { return e.name == s.name; })) {
       entries.push_back({s.name, index_description(s.description)});
     }
     category_roots.emplace(cat, s.root);
@@ -85,10 +92,12 @@ std::string render_index(const std::string& home, const SkillsOptions& options, 
   std::string out(kIndexHeader);
   out += "\n\n<available_skills>\n";
   for (auto& [cat, entries] : by_category) {
-    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.name < b.name; });
     const std::string desc = category_description(category_roots[cat], cat);
     out += "  " + cat + ":" + (desc.empty() ? "" : " " + desc) + "\n";
-    for (const Entry& e : entries) out += "    - " + e.name + (e.description.empty() ? "" : ": " + e.description) + "\n";
+    for (const Entry& e : entries)
+      out += "    - " + e.name + (e.description.empty() ? "" : ": " + e.description) + "\n";
   }
   out += "</available_skills>\n\n";
   out += kIndexFooter;
@@ -100,18 +109,22 @@ uint64_t manifest_of(const std::string& home, const SkillsOptions& options) {
   std::vector<std::string> rows;
   for (const SkillRoot& root : skill_roots(home, options)) {
     std::error_code ec;
-    fs::recursive_directory_iterator it(
-        root.path, fs::directory_options::skip_permission_denied | fs::directory_options::follow_directory_symlink, ec);
+    fs::recursive_directory_iterator it(root.path,
+                                        fs::directory_options::skip_permission_denied |
+                                            fs::directory_options::follow_directory_symlink,
+                                        ec);
     for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       const std::string name = it->path().filename().string();
-      if (it->is_directory(ec) && (name == ".git" || name == ".hub" || name == ".archive" || it.depth() >= 8)) {
+      if (it->is_directory(ec) &&
+          (name == ".git" || name == ".hub" || name == ".archive" || it.depth() >= 8)) {
         it.disable_recursion_pending();
         continue;
       }
       if (name != "SKILL.md" && name != "DESCRIPTION.md") continue;
       const auto size = it->file_size(ec);
       const auto mtime = it->last_write_time(ec).time_since_epoch().count();
-      rows.push_back(it->path().string() + "|" + std::to_string(size) + "|" + std::to_string(mtime));
+      rows.push_back(it->path().string() + "|" + std::to_string(size) + "|" +
+                     std::to_string(mtime));
     }
   }
   std::sort(rows.begin(), rows.end());
@@ -120,14 +133,19 @@ uint64_t manifest_of(const std::string& home, const SkillsOptions& options) {
   return h;
 }
 
-std::string cache_key(const std::string& home, const SkillsOptions& options, const std::vector<std::string>& tools,
+std::string cache_key(const std::string& home, const SkillsOptions& options,
+                      const std::vector<std::string>& tools,
                       const std::vector<std::string>& toolsets) {
   auto sorted = [](std::vector<std::string> v) {
     std::sort(v.begin(), v.end());
     return v;
   };
-  Json key = {{"home", home},          {"external", options.external_dirs}, {"disabled", sorted(options.disabled)},
-              {"tools", sorted(tools)}, {"toolsets", sorted(toolsets)},    {"version", 1}};
+  Json key = {{"home", home},
+              {"external", options.external_dirs},
+              {"disabled", sorted(options.disabled)},
+              {"tools", sorted(tools)},
+              {"toolsets", sorted(toolsets)},
+              {"version", 1}};
   return std::to_string(fnv1a(dump_json(key)));
 }
 
@@ -146,7 +164,8 @@ std::map<std::string, CachedIndex>& memory_cache() {
   return cache;
 }
 
-std::optional<std::string> from_disk(const std::string& home, const std::string& key, uint64_t manifest) {
+std::optional<std::string> from_disk(const std::string& home, const std::string& key,
+                                     uint64_t manifest) {
   auto text = read_whole_file(home + kDiskCacheName, 4u << 20);
   if (!text.ok()) return std::nullopt;
   auto json = parse_json(*text);
@@ -178,7 +197,8 @@ std::string build_skills_index(const std::string& home, const SkillsOptions& opt
     text = render_index(home, options, available_tools, available_toolsets);
     if (!home.empty() && std::filesystem::is_directory(home)) {
       const Json doc = {{"key", key}, {"manifest", std::to_string(manifest)}, {"text", *text}};
-      (void)write_file_atomically(home + kDiskCacheName, dump_json(doc));  // A cache: failure is harmless.
+      (void)write_file_atomically(home + kDiskCacheName,
+                                  dump_json(doc));  // A cache: failure is harmless.
     }
   }
   std::lock_guard<std::mutex> lock(cache_mutex());
@@ -188,11 +208,15 @@ std::string build_skills_index(const std::string& home, const SkillsOptions& opt
 }
 
 std::string_view skills_guidance() {
-  return "Record non-trivial workflows as skills. After a complex task (five or more tool calls), a "
-         "tricky fix, or a workflow worth repeating, save the approach with skill_manage. When a skill "
+  return "Record non-trivial workflows as skills. After a complex task (five or more tool calls), "
+         "a "
+         "tricky fix, or a workflow worth repeating, save the approach with skill_manage. When a "
+         "skill "
          "you use is outdated, incomplete or wrong, patch it right away with "
-         "skill_manage(action='patch'), without waiting to be asked: skills nobody maintains become "
-         "liabilities. Skill safety: a placeholder containing [SKILL_PRUNED] means the skill's text was "
+         "skill_manage(action='patch'), without waiting to be asked: skills nobody maintains "
+         "become "
+         "liabilities. Skill safety: a placeholder containing [SKILL_PRUNED] means the skill's "
+         "text was "
          "lost to context compression; load it again with skill_view before acting on it.";
 }
 

@@ -13,7 +13,9 @@
 namespace hermes::internal {
 namespace {
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 bool write_all(int fd, std::string_view data) {
   while (!data.empty()) {
@@ -45,7 +47,8 @@ Status write_file_atomically(const std::string& path, std::string_view content) 
   HERMES_RETURN_IF_ERROR(make_directories(dir));
   std::string tmp = dir + "/." + target.filename().string() + ".tmp.XXXXXX";
   const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return Status::io_error("cannot create a temporary file in " + dir + ": " + errno_text());
+  if (fd < 0)
+    return Status::io_error("cannot create a temporary file in " + dir + ": " + errno_text());
   struct stat existing {};
   const bool had_file = ::stat(path.c_str(), &existing) == 0;
   ::fchmod(fd, had_file ? (existing.st_mode & 07777) : 0644);

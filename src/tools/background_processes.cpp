@@ -1,5 +1,6 @@
 #include "tools/background_processes.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <fcntl.h>
 #include <random>
 
 namespace hermes::internal {
@@ -21,7 +21,8 @@ std::string new_process_id() {
   static std::mt19937_64 rng{std::random_device{}()};
   std::lock_guard<std::mutex> lock(mu);
   char id[32];
-  std::snprintf(id, sizeof id, "proc_%012llx", static_cast<unsigned long long>(rng() & 0xFFFFFFFFFFFFull));
+  std::snprintf(id, sizeof id, "proc_%012llx",
+                static_cast<unsigned long long>(rng() & 0xFFFFFFFFFFFFull));
   return id;
 }
 
@@ -30,7 +31,8 @@ std::string new_process_id() {
 BackgroundProcess::BackgroundProcess(std::string id, std::string command, ChildProcess child,
                                      std::chrono::milliseconds kill_grace)
     : id_(std::move(id)), command_(std::move(command)), child_(child), kill_grace_(kill_grace) {
-  if (child_.input_fd >= 0) ::fcntl(child_.input_fd, F_SETFL, ::fcntl(child_.input_fd, F_GETFL) | O_NONBLOCK);
+  if (child_.input_fd >= 0)
+    ::fcntl(child_.input_fd, F_SETFL, ::fcntl(child_.input_fd, F_GETFL) | O_NONBLOCK);
   reader_ = std::thread([this] { read_loop(); });
 }
 
@@ -105,7 +107,8 @@ std::string BackgroundProcess::log(std::size_t max_bytes) const {
   return output_.read_from(end > max_bytes ? end - max_bytes : 0).text;
 }
 
-bool BackgroundProcess::wait(std::chrono::milliseconds timeout, const std::function<bool()>& cancelled) {
+bool BackgroundProcess::wait(std::chrono::milliseconds timeout,
+                             const std::function<bool()>& cancelled) {
   const auto deadline = Clock::now() + timeout;
   std::unique_lock<std::mutex> lock(mu_);
   while (!exited_ && Clock::now() < deadline && !cancelled()) {
@@ -123,7 +126,8 @@ Status BackgroundProcess::write_input(const std::string& data) {
     const ssize_t n = ::write(child_.input_fd, rest.data(), rest.size());
     if (n > 0) {
       rest.remove_prefix(static_cast<std::size_t>(n));
-    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) && Clock::now() < deadline) {
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) &&
+               Clock::now() < deadline) {
       lock.unlock();
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       lock.lock();
@@ -136,7 +140,8 @@ Status BackgroundProcess::write_input(const std::string& data) {
 
 Status BackgroundProcess::close_input() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (child_.input_fd < 0) return Status::failed_precondition("the process's input is already closed");
+  if (child_.input_fd < 0)
+    return Status::failed_precondition("the process's input is already closed");
   ::close(child_.input_fd);
   child_.input_fd = -1;
   return {};
@@ -165,11 +170,12 @@ void BackgroundProcess::stop() {
   exited_cv_.notify_all();
 }
 
-Result<std::shared_ptr<BackgroundProcess>> BackgroundProcesses::start(const ShellCommand& cmd,
-                                                                      std::chrono::milliseconds kill_grace) {
+Result<std::shared_ptr<BackgroundProcess>> BackgroundProcesses::start(
+    const ShellCommand& cmd, std::chrono::milliseconds kill_grace) {
   auto child = spawn_shell(cmd, true);
   if (!child.ok()) return child.status();
-  auto proc = std::make_shared<BackgroundProcess>(new_process_id(), cmd.command, *child, kill_grace);
+  auto proc =
+      std::make_shared<BackgroundProcess>(new_process_id(), cmd.command, *child, kill_grace);
   std::lock_guard<std::mutex> lock(mu_);
   procs_[proc->id()] = proc;
   evict_locked();
@@ -186,7 +192,8 @@ std::vector<std::shared_ptr<BackgroundProcess>> BackgroundProcesses::list() cons
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::shared_ptr<BackgroundProcess>> out;
   for (const auto& [id, p] : procs_) out.push_back(p);
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a->started() < b->started(); });
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a->started() < b->started(); });
   return out;
 }
 

@@ -27,7 +27,8 @@ class BackgroundProcess {
  public:
   static constexpr std::size_t kOutputWindow = 200000;
 
-  BackgroundProcess(std::string id, std::string command, ChildProcess child, std::chrono::milliseconds kill_grace);
+  BackgroundProcess(std::string id, std::string command, ChildProcess child,
+                    std::chrono::milliseconds kill_grace);
   ~BackgroundProcess();  // Stops the process group and joins the reader.
   BackgroundProcess(const BackgroundProcess&) = delete;
   BackgroundProcess& operator=(const BackgroundProcess&) = delete;
@@ -81,7 +82,8 @@ class BackgroundProcesses {
   static constexpr std::chrono::seconds kKeepFinished{1800};
   static constexpr std::chrono::hours kMaxAge{24};
 
-  Result<std::shared_ptr<BackgroundProcess>> start(const ShellCommand& cmd, std::chrono::milliseconds kill_grace);
+  Result<std::shared_ptr<BackgroundProcess>> start(const ShellCommand& cmd,
+                                                   std::chrono::milliseconds kill_grace);
   std::shared_ptr<BackgroundProcess> find(const std::string& id) const;
   std::vector<std::shared_ptr<BackgroundProcess>> list() const;
   // Forgets a process (stopping it first if it runs).

@@ -14,8 +14,11 @@ namespace {
 
 Result<std::string> resolve_root(const std::string& root) {
   std::error_code ec;
-  std::filesystem::path p = root.empty() ? std::filesystem::current_path(ec) : std::filesystem::path(root);
-  if (ec) return Status::invalid_argument("file.root: cannot determine the working directory: " + ec.message());
+  std::filesystem::path p =
+      root.empty() ? std::filesystem::current_path(ec) : std::filesystem::path(root);
+  if (ec)
+    return Status::invalid_argument("file.root: cannot determine the working directory: " +
+                                    ec.message());
   p = std::filesystem::weakly_canonical(std::filesystem::absolute(p, ec), ec);
   if (ec || !std::filesystem::is_directory(p)) {
     return Status::invalid_argument("file.root: '" + root + "' is not a directory");
@@ -30,17 +33,22 @@ Status register_all(ToolRegistry& registry, std::vector<ToolSpec> specs) {
 
 }  // namespace
 
-std::vector<std::string> default_toolsets() { return {"todo", "memory", "session_search", "skills", "clarify"}; }
+std::vector<std::string> default_toolsets() {
+  return {"todo", "memory", "session_search", "skills", "clarify"};
+}
 
 Status register_builtin_tools(ToolRegistry& registry, const BuiltinToolOptions& options) {
   std::vector<std::string> wanted = options.toolsets;
   if (wanted.empty()) wanted.assign(kBuiltinToolsets.begin(), kBuiltinToolsets.end());
   for (const std::string& name : wanted) {
-    if (std::find(kBuiltinToolsets.begin(), kBuiltinToolsets.end(), name) == kBuiltinToolsets.end()) {
+    if (std::find(kBuiltinToolsets.begin(), kBuiltinToolsets.end(), name) ==
+        kBuiltinToolsets.end()) {
       return Status::invalid_argument("toolsets: '" + name + "' is not a built-in toolset");
     }
   }
-  auto want = [&](std::string_view name) { return std::find(wanted.begin(), wanted.end(), name) != wanted.end(); };
+  auto want = [&](std::string_view name) {
+    return std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+  };
 
   FileToolOptions file = options.file;
   if (want("file") || want("terminal")) {
@@ -53,16 +61,22 @@ Status register_builtin_tools(ToolRegistry& registry, const BuiltinToolOptions& 
 
   if (want("todo")) HERMES_RETURN_IF_ERROR(register_all(registry, internal::todo_tools()));
   if (want("clarify")) HERMES_RETURN_IF_ERROR(register_all(registry, internal::clarify_tools()));
-  if (want("memory")) HERMES_RETURN_IF_ERROR(register_all(registry, internal::memory_tools(options.memory)));
-  if (want("skills")) HERMES_RETURN_IF_ERROR(register_all(registry, internal::skills_tools(options.skills)));
-  if (want("file")) HERMES_RETURN_IF_ERROR(register_all(registry, internal::file_tools(file, options.approvals)));
+  if (want("memory"))
+    HERMES_RETURN_IF_ERROR(register_all(registry, internal::memory_tools(options.memory)));
+  if (want("skills"))
+    HERMES_RETURN_IF_ERROR(register_all(registry, internal::skills_tools(options.skills)));
+  if (want("file"))
+    HERMES_RETURN_IF_ERROR(register_all(registry, internal::file_tools(file, options.approvals)));
   if (want("terminal")) {
-    HERMES_RETURN_IF_ERROR(register_all(registry, internal::terminal_tools(terminal, options.approvals)));
+    HERMES_RETURN_IF_ERROR(
+        register_all(registry, internal::terminal_tools(terminal, options.approvals)));
   }
 
-  registry.define_toolset("coding", {"todo", "clarify", "memory", "session_search", "skills", "file", "terminal"});
+  registry.define_toolset(
+      "coding", {"todo", "clarify", "memory", "session_search", "skills", "file", "terminal"});
   // Unattended runs: nobody is there to answer a clarifying question.
-  registry.define_toolset("headless", {"todo", "memory", "session_search", "skills", "file", "terminal"});
+  registry.define_toolset("headless",
+                          {"todo", "memory", "session_search", "skills", "file", "terminal"});
   registry.define_toolset("debugging", {"terminal", "file"});
   registry.define_toolset("safe", default_toolsets());
   return {};

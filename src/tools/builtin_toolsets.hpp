@@ -14,6 +14,7 @@ std::vector<ToolSpec> skills_tools(const SkillsOptions& options);
 // `options.root` must already be resolved to an absolute directory. `approvals` decide
 // writes that need a human (~/.ssh/config).
 std::vector<ToolSpec> file_tools(const FileToolOptions& options, const ApprovalOptions& approvals);
-std::vector<ToolSpec> terminal_tools(const TerminalOptions& options, const ApprovalOptions& approvals);
+std::vector<ToolSpec> terminal_tools(const TerminalOptions& options,
+                                     const ApprovalOptions& approvals);
 
 }  // namespace hermes::internal

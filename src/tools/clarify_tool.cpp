@@ -35,14 +35,16 @@ std::string flatten_choice(const Json& c) {
   if (c.is_string()) {
     const std::string text = trim(c.get<std::string>());
     if (text.size() > 1 && text.front() == '{' && text.back() == '}') {
-      if (auto parsed = parse_json(text); parsed && parsed->is_object()) return flatten_choice(*parsed);
+      if (auto parsed = parse_json(text); parsed && parsed->is_object())
+        return flatten_choice(*parsed);
     }
     return text;
   }
   if (c.is_object()) {
     for (const char* key : {"label", "description", "text", "title"}) {
       auto it = c.find(key);
-      if (it != c.end() && it->is_string() && !trim(it->get<std::string>()).empty()) return trim(it->get<std::string>());
+      if (it != c.end() && it->is_string() && !trim(it->get<std::string>()).empty())
+        return trim(it->get<std::string>());
     }
     return "";
   }
@@ -66,8 +68,10 @@ std::optional<std::vector<std::string>> normalize_choices(const Json& raw) {
 
 bool ends_with_recommended(const std::string& s) {
   if (s.size() < kRecommended.size()) return false;
-  return std::equal(kRecommended.rbegin(), kRecommended.rend(), s.rbegin(),
-                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
+  return std::equal(kRecommended.rbegin(), kRecommended.rend(), s.rbegin(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  });
 }
 
 std::string strip_recommended(const std::string& text) {
@@ -78,7 +82,8 @@ std::string strip_recommended(const std::string& text) {
 // The first choice is labelled as the recommendation the user sees; the label is removed
 // again from the answer the model gets.
 std::vector<std::string> mark_recommended(std::vector<std::string> choices) {
-  if (choices.size() >= 2 && !ends_with_recommended(choices[0])) choices[0] += " " + std::string(kRecommended);
+  if (choices.size() >= 2 && !ends_with_recommended(choices[0]))
+    choices[0] += " " + std::string(kRecommended);
   return choices;
 }
 
@@ -89,7 +94,8 @@ Json parse_multi_select(const std::string& raw) {
   if (!text.empty() && text[0] == '[') {
     if (auto parsed = parse_json(text); parsed && parsed->is_array()) {
       for (const Json& p : *parsed) {
-        const std::string s = strip_recommended(p.is_string() ? p.get<std::string>() : dump_json(p));
+        const std::string s =
+            strip_recommended(p.is_string() ? p.get<std::string>() : dump_json(p));
         if (!s.empty()) out.push_back(s);
       }
       return out;
@@ -114,7 +120,8 @@ struct Question {
 // Asks one question. nullopt: nobody answered in time.
 Result<std::optional<std::string>> ask(const Callbacks& callbacks, const Question& q) {
   try {
-    const std::vector<std::string> shown = q.choices ? mark_recommended(*q.choices) : std::vector<std::string>{};
+    const std::vector<std::string> shown =
+        q.choices ? mark_recommended(*q.choices) : std::vector<std::string>{};
     std::optional<std::string> answer = callbacks.on_clarify(q.text, shown);
     if (answer && trim(*answer) == kTimeoutResponse) return std::optional<std::string>();
     return answer;
@@ -128,23 +135,31 @@ Json response_value(const Question& q, const std::string& raw) {
   return strip_recommended(raw);
 }
 
-Json offered(const Question& q) { return q.choices ? Json(*q.choices) : Json(); }
+Json offered(const Question& q) {
+  return q.choices ? Json(*q.choices) : Json();
+}
 
 Result<std::vector<Question>> parse_batch(const Json& raw) {
-  if (!raw.is_array()) return Status::invalid_argument("questions must be an array of question objects.");
+  if (!raw.is_array())
+    return Status::invalid_argument("questions must be an array of question objects.");
   if (raw.size() > kMaxQuestions) {
-    return Status::invalid_argument("questions supports at most " + std::to_string(kMaxQuestions) + " items.");
+    return Status::invalid_argument("questions supports at most " + std::to_string(kMaxQuestions) +
+                                    " items.");
   }
   std::vector<Question> out;
   for (std::size_t i = 0; i < raw.size(); ++i) {
     const Json item = raw[i].is_string() ? Json{{"question", raw[i]}} : raw[i];
     const std::string at = "questions[" + std::to_string(i) + "]";
-    if (!item.is_object()) return Status::invalid_argument(at + " must be an object with a 'question'.");
+    if (!item.is_object())
+      return Status::invalid_argument(at + " must be an object with a 'question'.");
     Question q;
-    q.text = item.contains("question") && item["question"].is_string() ? trim(item["question"].get<std::string>()) : "";
+    q.text = item.contains("question") && item["question"].is_string()
+                 ? trim(item["question"].get<std::string>())
+                 : "";
     if (q.text.empty()) return Status::invalid_argument(at + ".question must be non-empty text.");
     if (item.contains("choices") && !item["choices"].is_null()) {
-      if (!item["choices"].is_array()) return Status::invalid_argument(at + ".choices must be a list.");
+      if (!item["choices"].is_array())
+        return Status::invalid_argument(at + ".choices must be a list.");
       q.choices = normalize_choices(item["choices"]);
     }
     q.id = item.contains("id") && item["id"].is_string() ? trim(item["id"].get<std::string>()) : "";
@@ -178,12 +193,14 @@ Result<std::string> run_batch(const Callbacks& callbacks, const std::vector<Ques
 }
 
 Result<std::string> run_clarify(const Json& args, ToolContext& ctx) {
-  const bool have_callback = ctx.callbacks != nullptr && static_cast<bool>(ctx.callbacks->on_clarify);
+  const bool have_callback =
+      ctx.callbacks != nullptr && static_cast<bool>(ctx.callbacks->on_clarify);
   if (args.is_object() && args.contains("questions") && !args["questions"].is_null()) {
     auto batch = parse_batch(args["questions"]);
     if (!batch.ok()) return batch.status();
     if (!batch->empty()) {
-      if (!have_callback) return Status::unavailable("Clarify tool is not available in this execution context.");
+      if (!have_callback)
+        return Status::unavailable("Clarify tool is not available in this execution context.");
       return run_batch(*ctx.callbacks, *batch);
     }
   }
@@ -193,17 +210,21 @@ Result<std::string> run_clarify(const Json& args, ToolContext& ctx) {
   q.text = trim(text->value_or(""));
   if (q.text.empty()) return Status::invalid_argument("Question text is required.");
   if (args.contains("choices") && !args["choices"].is_null()) {
-    if (!args["choices"].is_array()) return Status::invalid_argument("choices must be a list of strings.");
+    if (!args["choices"].is_array())
+      return Status::invalid_argument("choices must be a list of strings.");
     q.choices = normalize_choices(args["choices"]);
   }
   auto multi = arg_bool(args, "multi_select", false);
   if (!multi.ok()) return multi.status();
   q.multi_select = *multi;
-  if (!have_callback) return Status::unavailable("Clarify tool is not available in this execution context.");
+  if (!have_callback)
+    return Status::unavailable("Clarify tool is not available in this execution context.");
   auto answer = ask(*ctx.callbacks, q);
   if (!answer.ok()) return answer.status();
   const std::string raw = answer->value_or(std::string(kTimeoutResponse));
-  return dump_json({{"question", q.text}, {"choices_offered", offered(q)}, {"user_response", response_value(q, raw)}});
+  return dump_json({{"question", q.text},
+                    {"choices_offered", offered(q)},
+                    {"user_response", response_value(q, raw)}});
 }
 
 Json clarify_schema() {

@@ -20,7 +20,8 @@ std::string resolve_path(const fs::path& p) {
 
 bool inside(const std::string& path, const std::string& root) {
   if (root == "/") return true;
-  return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
+  return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
+                          path[root.size()] == '/');
 }
 
 }  // namespace
@@ -28,13 +29,16 @@ bool inside(const std::string& path, const std::string& root) {
 FileRoots::FileRoots(std::string root, const std::vector<std::string>& extra) {
   roots_.push_back(resolve_path(root));
   for (const std::string& e : extra) {
-    if (!e.empty()) roots_.push_back(resolve_path(fs::path(e).is_absolute() ? fs::path(e) : fs::path(roots_[0]) / e));
+    if (!e.empty())
+      roots_.push_back(
+          resolve_path(fs::path(e).is_absolute() ? fs::path(e) : fs::path(roots_[0]) / e));
   }
 }
 
 Result<std::string> FileRoots::resolve(const std::string& raw) const {
   if (raw.empty()) return Status::invalid_argument("path is empty");
-  if (raw.find('\0') != std::string::npos) return Status::invalid_argument("path contains a NUL byte");
+  if (raw.find('\0') != std::string::npos)
+    return Status::invalid_argument("path contains a NUL byte");
   fs::path p(raw);
   if (raw == "~" || raw.rfind("~/", 0) == 0) {
     const char* home = std::getenv("HOME");

@@ -25,17 +25,22 @@ constexpr std::array<Magic, 10> kMagic = {{
     {"GIF8", "GIF image data"},
     {"%PDF", "PDF document"},
     {"PK\x03\x04", "Zip archive data"},
-    {"\x7F" "ELF", "ELF executable"},
+    {"\x7F"
+     "ELF",
+     "ELF executable"},
     {"\x1F\x8B", "gzip compressed data"},
     {"BZh", "bzip2 compressed data"},
-    {"\xFD" "7zXZ", "XZ compressed data"},
+    {"\xFD"
+     "7zXZ",
+     "XZ compressed data"},
     {"SQLite format 3", "SQLite database"},
 }};
 
 constexpr std::array<std::string_view, 36> kBinaryExtensions = {
-    ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tiff", ".pdf", ".zip", ".gz", ".tgz",
-    ".bz2", ".xz", ".7z", ".rar", ".tar", ".exe", ".dll", ".so", ".dylib", ".o", ".a", ".class",
-    ".jar", ".pyc", ".wasm", ".mp3", ".mp4", ".mov", ".wav", ".ogg", ".db", ".sqlite", ".woff", ".woff2"};
+    ".png", ".jpg", ".jpeg",  ".gif", ".bmp", ".ico",   ".webp",   ".tiff", ".pdf",
+    ".zip", ".gz",  ".tgz",   ".bz2", ".xz",  ".7z",    ".rar",    ".tar",  ".exe",
+    ".dll", ".so",  ".dylib", ".o",   ".a",   ".class", ".jar",    ".pyc",  ".wasm",
+    ".mp3", ".mp4", ".mov",   ".wav", ".ogg", ".db",    ".sqlite", ".woff", ".woff2"};
 
 std::string human_size(int64_t bytes) {
   char buf[32];
@@ -54,7 +59,8 @@ std::string lowered_extension(const std::string& path) {
   const std::size_t dot = path.find_last_of('.');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
   std::string ext = path.substr(dot);
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return ext;
 }
 
@@ -65,7 +71,8 @@ std::optional<std::string> spilled_result_path(const std::string& raw, const std
   std::error_code ec;
   const std::string path = std::filesystem::weakly_canonical(raw, ec).string();
   const std::string dir = std::filesystem::weakly_canonical(home + "/cache/spillover", ec).string();
-  if (ec || path.size() <= dir.size() + 1 || path.compare(0, dir.size() + 1, dir + "/") != 0) return std::nullopt;
+  if (ec || path.size() <= dir.size() + 1 || path.compare(0, dir.size() + 1, dir + "/") != 0)
+    return std::nullopt;
   return path;
 }
 
@@ -91,28 +98,33 @@ int note_file_call(ToolContext& ctx, const std::string& signature) {
   return tracker->repeats = 1;
 }
 
-Result<std::string> resolve_for_read(const FileToolEnv& env, const std::string& raw, ToolContext& ctx) {
+Result<std::string> resolve_for_read(const FileToolEnv& env, const std::string& raw,
+                                     ToolContext& ctx) {
   auto path = env.roots.resolve(raw);
   if (!path.ok()) {
     if (auto spilled = spilled_result_path(raw, ctx.home)) return *spilled;
     return path.status();
   }
-  if (auto blocked = make_file_guard(ctx.home).check_read(*path)) return Status::permission_denied(*blocked);
+  if (auto blocked = make_file_guard(ctx.home).check_read(*path))
+    return Status::permission_denied(*blocked);
   return path;
 }
 
-Result<std::string> resolve_for_write(const FileToolEnv& env, const std::string& raw, ToolContext& ctx) {
+Result<std::string> resolve_for_write(const FileToolEnv& env, const std::string& raw,
+                                      ToolContext& ctx) {
   auto path = env.roots.resolve(raw);
   if (!path.ok()) return path.status();
   switch (make_file_guard(ctx.home).check_write(*path)) {
-    case WriteVerdict::kDenied: return Status::permission_denied(write_denied_message(*path));
+    case WriteVerdict::kDenied:
+      return Status::permission_denied(write_denied_message(*path));
     case WriteVerdict::kNeedsApproval: {
-      ApprovalOutcome outcome =
-          env.gate.ask(ctx.tool_name + " " + *path, "write to SSH config (can carry ProxyCommand)", ctx);
+      ApprovalOutcome outcome = env.gate.ask(ctx.tool_name + " " + *path,
+                                             "write to SSH config (can carry ProxyCommand)", ctx);
       if (!outcome.approved) return Status::permission_denied(outcome.message);
       break;
     }
-    case WriteVerdict::kAllowed: break;
+    case WriteVerdict::kAllowed:
+      break;
   }
   return path;
 }
@@ -128,12 +140,14 @@ std::optional<std::string> binary_file_description(const std::string& path) {
     if (head.substr(0, m.bytes.size()) == m.bytes) return std::string(m.description) + ", " + size;
   }
   const std::string ext = lowered_extension(path);
-  if (std::find(kBinaryExtensions.begin(), kBinaryExtensions.end(), ext) != kBinaryExtensions.end()) {
+  if (std::find(kBinaryExtensions.begin(), kBinaryExtensions.end(), ext) !=
+      kBinaryExtensions.end()) {
     return ext.substr(1) + " file, " + size;
   }
   // A NUL byte, or invalid UTF-8 other than a character cut by the end of the sample.
   if (head.find('\0') != std::string_view::npos) return "binary data, " + size;
-  const std::size_t checked = head.size() == sizeof buf ? utf8_prefix_length(head, head.size() - 4) : head.size();
+  const std::size_t checked =
+      head.size() == sizeof buf ? utf8_prefix_length(head, head.size() - 4) : head.size();
   if (!is_valid_utf8(head.substr(0, checked))) return "binary data, " + size;
   return std::nullopt;
 }

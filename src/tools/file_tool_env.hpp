@@ -37,9 +37,9 @@ std::optional<FileStamp> stamp_of(const std::string& path);
 struct FileReadTracker {
   std::mutex mu;
   std::map<std::string, FileStamp> last_read;  // Path -> stamp when it was last read or written.
-  std::string last_call;                        // The previous read/search, as a signature.
-  int repeats = 0;                              // How many times in a row it was made.
-  std::map<std::string, int> patch_failures;    // Consecutive failed patches per path.
+  std::string last_call;                       // The previous read/search, as a signature.
+  int repeats = 0;                             // How many times in a row it was made.
+  std::map<std::string, int> patch_failures;   // Consecutive failed patches per path.
 };
 
 std::shared_ptr<FileReadTracker> file_tracker(ToolContext& ctx);
@@ -49,11 +49,13 @@ std::shared_ptr<FileReadTracker> file_tracker(ToolContext& ctx);
 int note_file_call(ToolContext& ctx, const std::string& signature);
 
 // The resolved path of `raw` for reading: inside the roots and not a guarded file.
-Result<std::string> resolve_for_read(const FileToolEnv& env, const std::string& raw, ToolContext& ctx);
+Result<std::string> resolve_for_read(const FileToolEnv& env, const std::string& raw,
+                                     ToolContext& ctx);
 
 // The resolved path of `raw` for writing: inside the roots, not a protected file, and
 // approved by a human when the path needs it (ctx.tool_name names the write).
-Result<std::string> resolve_for_write(const FileToolEnv& env, const std::string& raw, ToolContext& ctx);
+Result<std::string> resolve_for_write(const FileToolEnv& env, const std::string& raw,
+                                      ToolContext& ctx);
 
 // Whether `path` is binary by extension or content; the description for the refusal.
 std::optional<std::string> binary_file_description(const std::string& path);

@@ -19,6 +19,7 @@ void remember_file_contents(ToolContext& ctx, const std::string& path);
 
 // A unified diff (3 lines of context) of `before` -> `after`, headed a/<name>, b/<name>.
 // Empty when nothing changed.
-std::string unified_diff(const std::string& before, const std::string& after, const std::string& name);
+std::string unified_diff(const std::string& before, const std::string& after,
+                         const std::string& name);
 
 }  // namespace hermes::internal

@@ -43,12 +43,14 @@ std::string format_locations(const std::string& content, const Spans& spans) {
   std::string out;
   for (std::size_t k = 0; k < spans.size() && k < kCap; ++k) {
     const std::size_t start = spans[k].first;
-    const auto line_no = std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(start), '\n') + 1;
+    const auto line_no =
+        std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(start), '\n') + 1;
     const std::size_t newline = start == 0 ? std::string::npos : content.rfind('\n', start - 1);
     const std::size_t line_start = newline == std::string::npos ? 0 : newline + 1;
     std::size_t line_end = content.find('\n', line_start);
     if (line_end == std::string::npos) line_end = content.size();
-    std::string snippet = strip(std::string_view(content).substr(line_start, line_end - line_start));
+    std::string snippet =
+        strip(std::string_view(content).substr(line_start, line_end - line_start));
     if (utf8_length(snippet) > 80) snippet = std::string(utf8_head(snippet, 77)) + "...";
     out += (k ? "\n" : "") + std::string("  L") + std::to_string(line_no) + ": " + snippet;
   }
@@ -57,16 +59,22 @@ std::string format_locations(const std::string& content, const Spans& spans) {
 }
 
 // \' or \" in both strings but not in the file: a transport added a backslash.
-std::optional<std::string> escape_drift(const std::string& content, const Spans& spans, const std::string& old_string,
+std::optional<std::string> escape_drift(const std::string& content, const Spans& spans,
+                                        const std::string& old_string,
                                         const std::string& new_string) {
   const std::string matched = regions_text(content, spans);
   for (std::string_view suspect : {"\\'", "\\\""}) {
-    if (new_string.find(suspect) != std::string::npos && old_string.find(suspect) != std::string::npos &&
+    if (new_string.find(suspect) != std::string::npos &&
+        old_string.find(suspect) != std::string::npos &&
         matched.find(suspect) == std::string::npos) {
-      return "Escape-drift detected: old_string and new_string contain the literal sequence " + std::string(suspect) +
-             " but the matched region of the file does not. This is almost always a tool-call serialization "
-             "artifact (a backslash added before an apostrophe or quote). Re-read the file with read_file and "
-             "send old_string/new_string without backslash-escaping " + std::string(1, suspect[1]) + " characters.";
+      return "Escape-drift detected: old_string and new_string contain the literal sequence " +
+             std::string(suspect) +
+             " but the matched region of the file does not. This is almost always a tool-call "
+             "serialization "
+             "artifact (a backslash added before an apostrophe or quote). Re-read the file with "
+             "read_file and "
+             "send old_string/new_string without backslash-escaping " +
+             std::string(1, suspect[1]) + " characters.";
     }
   }
   return std::nullopt;
@@ -79,7 +87,8 @@ bool opens_block(std::string_view line) {
 
 // After a non-exact match the replacement is not re-indented when the indents agree, so a
 // line indented deeper than anything in old_string, with no block opened, is a typo.
-std::optional<std::string> rogue_indent(const std::string& old_string, const std::string& new_string) {
+std::optional<std::string> rogue_indent(const std::string& old_string,
+                                        const std::string& new_string) {
   std::vector<std::string_view> old_lines, new_lines;
   for (std::string_view l : split_lines(old_string)) {
     if (!strip(l).empty()) old_lines.push_back(l);
@@ -101,16 +110,21 @@ std::optional<std::string> rogue_indent(const std::string& old_string, const std
   if (deeper.empty()) return std::nullopt;
   return "Suspicious indentation in new_string: " + std::to_string(deeper.size()) +
          " line(s) indented deeper than old_string's deepest indent (" + std::to_string(max_old) +
-         " characters), but neither old_string nor new_string opens a block (':', '{', '('). This looks like an "
-         "indentation typo; check the indentation of: " + std::string(utf8_head(strip(deeper.front()), 60));
+         " characters), but neither old_string nor new_string opens a block (':', '{', '('). This "
+         "looks like an "
+         "indentation typo; check the indentation of: " +
+         std::string(utf8_head(strip(deeper.front()), 60));
 }
 
 // \t and \r escapes become real characters only where the matched text has them.
-std::string unescape_controls(std::string new_string, const std::string& content, const Spans& spans) {
-  if (new_string.find("\\t") == std::string::npos && new_string.find("\\r") == std::string::npos) return new_string;
+std::string unescape_controls(std::string new_string, const std::string& content,
+                              const Spans& spans) {
+  if (new_string.find("\\t") == std::string::npos && new_string.find("\\r") == std::string::npos)
+    return new_string;
   const std::string matched = regions_text(content, spans);
   auto replace_all = [&](std::string_view from, char to) {
-    for (std::size_t p = new_string.find(from); p != std::string::npos; p = new_string.find(from, p + 1)) {
+    for (std::size_t p = new_string.find(from); p != std::string::npos;
+         p = new_string.find(from, p + 1)) {
       new_string.replace(p, from.size(), 1, to);
     }
   };
@@ -122,8 +136,8 @@ std::string unescape_controls(std::string new_string, const std::string& content
 // The unicode strategy matched ASCII old_string to a file with smart quotes and dashes:
 // apply only the edits from old_string to new_string, keeping the file's characters
 // wherever the two agree.
-std::string keep_file_unicode(const std::string& content, const Spans& spans, const std::string& old_string,
-                              const std::string& new_string) {
+std::string keep_file_unicode(const std::string& content, const Spans& spans,
+                              const std::string& old_string, const std::string& new_string) {
   const std::string region = regions_text(content, spans);
   const NormalizedText file = unicode_normalize(region);
   const std::string norm_old = unicode_normalize(old_string).text;
@@ -155,7 +169,8 @@ std::string keep_file_unicode(const std::string& content, const Spans& spans, co
 }
 
 // Moves new_string from the model's indentation to the file's, keeping relative nesting.
-std::string reindent(std::string_view region, const std::string& old_string, const std::string& new_string) {
+std::string reindent(std::string_view region, const std::string& old_string,
+                     const std::string& new_string) {
   if (new_string.empty()) return new_string;
   auto old_first = first_meaningful_line(old_string);
   auto file_first = first_meaningful_line(region);
@@ -184,21 +199,29 @@ std::string reindent(std::string_view region, const std::string& old_string, con
 
 FuzzyReplaceResult fuzzy_find_and_replace(const std::string& content, const std::string& old_string,
                                           const std::string& new_string, bool replace_all) {
-  auto fail = [&](std::string error) { return FuzzyReplaceResult{content, 0, "", std::move(error)}; };
+  auto fail = [&](std::string error) {
+    return FuzzyReplaceResult{content, 0, "", std::move(error)};
+  };
   if (old_string.empty()) return fail("old_string cannot be empty");
-  if (strip(old_string).empty()) return fail("old_string is only whitespace \xE2\x80\x94 provide non-blank text to match");
+  if (strip(old_string).empty())
+    return fail("old_string is only whitespace \xE2\x80\x94 provide non-blank text to match");
   if (old_string == new_string) return fail("old_string and new_string are identical");
   auto [spans, strategy] = fuzzy_find(content, old_string);
   if (spans.empty()) return fail("Could not find a match for old_string in the file");
   if (spans.size() > 1 && !replace_all) {
-    return fail("Found " + std::to_string(spans.size()) +
-                " matches for old_string. Provide more context to make it unique, or use replace_all=True. "
-                "Matches:\n" + format_locations(content, spans));
+    return fail(
+        "Found " + std::to_string(spans.size()) +
+        " matches for old_string. Provide more context to make it unique, or use replace_all=True. "
+        "Matches:\n" +
+        format_locations(content, spans));
   }
   // Replacing every approximate match would rewrite regions that do not contain old_string.
-  if (replace_all && spans.size() > 1 && (strategy == "block_anchor" || strategy == "context_aware")) {
-    return fail("Found " + std::to_string(spans.size()) + " approximate matches via the '" + strategy +
-                "' strategy; replace_all only applies to exact matches. Provide the precise text (whitespace "
+  if (replace_all && spans.size() > 1 &&
+      (strategy == "block_anchor" || strategy == "context_aware")) {
+    return fail("Found " + std::to_string(spans.size()) + " approximate matches via the '" +
+                strategy +
+                "' strategy; replace_all only applies to exact matches. Provide the precise text "
+                "(whitespace "
                 "included) so an exact or line-trimmed match can be made.");
   }
   const bool exact = strategy == "exact";
@@ -207,17 +230,21 @@ FuzzyReplaceResult fuzzy_find_and_replace(const std::string& content, const std:
     if (auto e = rogue_indent(old_string, new_string)) return fail(*e);
   }
   std::string replacement = unescape_controls(new_string, content, spans);
-  if (strategy == "unicode_normalized") replacement = keep_file_unicode(content, spans, old_string, replacement);
+  if (strategy == "unicode_normalized")
+    replacement = keep_file_unicode(content, spans, old_string, replacement);
   std::sort(spans.begin(), spans.end());
   std::string out = content;
   for (auto it = spans.rbegin(); it != spans.rend(); ++it) {
-    const std::string_view region = std::string_view(content).substr(it->first, it->second - it->first);
-    out.replace(it->first, it->second - it->first, exact ? replacement : reindent(region, old_string, replacement));
+    const std::string_view region =
+        std::string_view(content).substr(it->first, it->second - it->first);
+    out.replace(it->first, it->second - it->first,
+                exact ? replacement : reindent(region, old_string, replacement));
   }
   return {std::move(out), static_cast<int>(spans.size()), strategy, ""};
 }
 
-bool edit_already_applied(const std::string& content, const std::string& old_string, const std::string& new_string) {
+bool edit_already_applied(const std::string& content, const std::string& old_string,
+                          const std::string& new_string) {
   if (new_string.empty() || utf8_length(strip(new_string)) < 8) return false;
   if (content.find(new_string) == std::string::npos) return false;
   return old_string == new_string || content.find(old_string) == std::string::npos;
@@ -239,7 +266,8 @@ std::string closest_lines_hint(const std::string& old_string, const std::string&
     if (double ratio = similarity_ratio(anchor, s); ratio > 0.3) scored.emplace_back(ratio, i);
   }
   if (scored.empty()) return "";
-  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   scored.resize(std::min<std::size_t>(scored.size(), 3));
   std::vector<std::string> parts;
   std::vector<std::pair<std::size_t, std::size_t>> seen;
@@ -263,11 +291,14 @@ std::string closest_lines_hint(const std::string& old_string, const std::string&
     auto visible = [](std::string_view l) {
       std::string v;
       std::size_t i = 0;
-      for (; i < l.size() && (l[i] == ' ' || l[i] == '\t'); ++i) v += l[i] == '\t' ? "\xE2\x86\x92" : "\xC2\xB7";
+      for (; i < l.size() && (l[i] == ' ' || l[i] == '\t'); ++i)
+        v += l[i] == '\t' ? "\xE2\x86\x92" : "\xC2\xB7";
       return v + std::string(l.substr(i));
     };
-    out += "\n\nWhitespace difference detected (\xE2\x86\x92 = tab, \xC2\xB7 = space):\n  file has: " + visible(best) +
-           "\n  you sent: " + visible(old_lines.front()) + "\nUse the exact whitespace shown in 'file has'.";
+    out +=
+        "\n\nWhitespace difference detected (\xE2\x86\x92 = tab, \xC2\xB7 = space):\n  file has: " +
+        visible(best) + "\n  you sent: " + visible(old_lines.front()) +
+        "\nUse the exact whitespace shown in 'file has'.";
   }
   return out;
 }

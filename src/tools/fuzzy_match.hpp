@@ -19,22 +19,23 @@
 namespace hermes::internal {
 
 struct FuzzyReplaceResult {
-  std::string content;    // The new content (the old one on failure).
+  std::string content;  // The new content (the old one on failure).
   int replacements = 0;
-  std::string strategy;   // The strategy that matched; empty on failure.
-  std::string error;      // Empty on success.
+  std::string strategy;  // The strategy that matched; empty on failure.
+  std::string error;     // Empty on success.
 };
 
 FuzzyReplaceResult fuzzy_find_and_replace(const std::string& content, const std::string& old_string,
                                           const std::string& new_string, bool replace_all);
 
 // The strategy chain alone: match spans (byte offsets) and the strategy that found them.
-std::pair<std::vector<std::pair<std::size_t, std::size_t>>, std::string> fuzzy_find(const std::string& content,
-                                                                                    const std::string& pattern);
+std::pair<std::vector<std::pair<std::size_t, std::size_t>>, std::string> fuzzy_find(
+    const std::string& content, const std::string& pattern);
 
 // Whether the edit is already in the file: new_string (8+ non-blank characters) is present
 // exactly and old_string is gone (or equal to it). Retried edits become no-op successes.
-bool edit_already_applied(const std::string& content, const std::string& old_string, const std::string& new_string);
+bool edit_already_applied(const std::string& content, const std::string& old_string,
+                          const std::string& new_string);
 
 // "Did you mean" lines for a failed match: the lines most like old_string's first line,
 // with line numbers, and a note when only whitespace differs. Empty when nothing is close.

@@ -1,11 +1,12 @@
 // The matching strategies of the fuzzy patch, in the order they are tried.
+#include "tools/fuzzy_strategies.hpp"
+
 #include <algorithm>
 #include <functional>
 
-#include "tools/fuzzy_match.hpp"
-#include "tools/fuzzy_strategies.hpp"
-#include "tools/sequence_similarity.hpp"
 #include "safety/regex_program.hpp"
+#include "tools/fuzzy_match.hpp"
+#include "tools/sequence_similarity.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -46,14 +47,16 @@ Spans normalized_line_matches(std::string_view content, const std::vector<std::s
   const std::size_t n = split_lines(norm_pattern).size();
   Spans out;
   for (std::size_t i = 0; i + n <= norm_lines.size(); ++i) {
-    if (join_lines(norm_lines, i, i + n) == norm_pattern) out.push_back(line_span(content_lines, i, i + n, content.size()));
+    if (join_lines(norm_lines, i, i + n) == norm_pattern)
+      out.push_back(line_span(content_lines, i, i + n, content.size()));
   }
   return out;
 }
 
 Spans line_trimmed(const std::string& content, const std::string& pattern) {
   const std::vector<std::string> pattern_lines = map_lines(pattern, strip);
-  return normalized_line_matches(content, map_lines(content, strip), join_lines(pattern_lines, 0, pattern_lines.size()));
+  return normalized_line_matches(content, map_lines(content, strip),
+                                 join_lines(pattern_lines, 0, pattern_lines.size()));
 }
 
 // Runs of spaces and tabs collapse to one space; positions map back to whole runs.
@@ -93,13 +96,15 @@ Spans whitespace_normalized(const std::string& content, const std::string& patte
 
 Spans indentation_flexible(const std::string& content, const std::string& pattern) {
   const std::vector<std::string> pattern_lines = map_lines(pattern, lstrip);
-  return normalized_line_matches(content, map_lines(content, lstrip), join_lines(pattern_lines, 0, pattern_lines.size()));
+  return normalized_line_matches(content, map_lines(content, lstrip),
+                                 join_lines(pattern_lines, 0, pattern_lines.size()));
 }
 
 Spans escape_normalized(const std::string& content, const std::string& pattern) {
   std::string unescaped;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '\\' && i + 1 < pattern.size() && std::string_view("ntr").find(pattern[i + 1]) != std::string_view::npos) {
+    if (pattern[i] == '\\' && i + 1 < pattern.size() &&
+        std::string_view("ntr").find(pattern[i + 1]) != std::string_view::npos) {
       unescaped += pattern[i + 1] == 'n' ? '\n' : pattern[i + 1] == 't' ? '\t' : '\r';
       ++i;
     } else {
@@ -111,7 +116,8 @@ Spans escape_normalized(const std::string& content, const std::string& pattern) 
 }
 
 Spans trimmed_boundary(const std::string& content, const std::string& pattern) {
-  std::vector<std::string> p = map_lines(pattern, [](std::string_view l) { return std::string(l); });
+  std::vector<std::string> p =
+      map_lines(pattern, [](std::string_view l) { return std::string(l); });
   p.front() = strip(p.front());
   if (p.size() > 1) p.back() = strip(p.back());
   const std::string want = join_lines(p, 0, p.size());
@@ -122,7 +128,8 @@ Spans trimmed_boundary(const std::string& content, const std::string& pattern) {
                                    lines.begin() + static_cast<std::ptrdiff_t>(i + p.size()));
     block.front() = strip(block.front());
     if (block.size() > 1) block.back() = strip(block.back());
-    if (join_lines(block, 0, block.size()) == want) out.push_back(line_span(lines, i, i + p.size(), content.size()));
+    if (join_lines(block, 0, block.size()) == want)
+      out.push_back(line_span(lines, i, i + p.size(), content.size()));
   }
   return out;
 }
@@ -141,7 +148,8 @@ Spans unicode_normalized(const std::string& content, const std::string& pattern)
 }
 
 Spans block_anchor(const std::string& content, const std::string& pattern) {
-  const std::vector<std::string> p = map_lines(unicode_normalize(pattern).text, [](std::string_view l) { return std::string(l); });
+  const std::vector<std::string> p =
+      map_lines(unicode_normalize(pattern).text, [](std::string_view l) { return std::string(l); });
   if (p.size() < 2) return {};
   const std::vector<std::string> lines =
       map_lines(unicode_normalize(content).text, [](std::string_view l) { return std::string(l); });
@@ -156,15 +164,19 @@ Spans block_anchor(const std::string& content, const std::string& pattern) {
   const double threshold = candidates.size() == 1 ? 0.50 : 0.70;
   Spans out;
   for (std::size_t i : candidates) {
-    const double similarity =
-        p.size() <= 2 ? 1.0
-                      : similarity_ratio(join_lines(lines, i + 1, i + p.size() - 1), join_lines(p, 1, p.size() - 1));
-    if (similarity >= threshold) out.push_back(line_span(original_lines, i, i + p.size(), content.size()));
+    const double similarity = p.size() <= 2
+                                  ? 1.0
+                                  : similarity_ratio(join_lines(lines, i + 1, i + p.size() - 1),
+                                                     join_lines(p, 1, p.size() - 1));
+    if (similarity >= threshold)
+      out.push_back(line_span(original_lines, i, i + p.size(), content.size()));
   }
   return out;
 }
 
-double line_similarity(const std::string& a, const std::string& b) { return a == b ? 1.0 : similarity_ratio(a, b); }
+double line_similarity(const std::string& a, const std::string& b) {
+  return a == b ? 1.0 : similarity_ratio(a, b);
+}
 
 // Last resort: the first and last lines anchor a window, and every non-blank pattern line
 // must be closely similar to its line in the window.
@@ -192,13 +204,26 @@ Spans context_aware(const std::string& content, const std::string& pattern) {
 // Ordinary punctuation for typographic characters, as models type them.
 std::string_view ascii_for(char32_t cp) {
   switch (cp) {
-    case 0x201C: case 0x201D: return "\"";
-    case 0x2018: case 0x2019: return "'";
-    case 0x2014: return "--";
-    case 0x2013: case 0x2212: return "-";
-    case 0x2026: return "...";
-    case 0x00A0: case 0x202F: case 0x205F: case 0x3000: return " ";
-    default: return (cp >= 0x2000 && cp <= 0x200A) ? " " : "";
+    case 0x201C:
+    case 0x201D:
+      return "\"";
+    case 0x2018:
+    case 0x2019:
+      return "'";
+    case 0x2014:
+      return "--";
+    case 0x2013:
+    case 0x2212:
+      return "-";
+    case 0x2026:
+      return "...";
+    case 0x00A0:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000:
+      return " ";
+    default:
+      return (cp >= 0x2000 && cp <= 0x200A) ? " " : "";
   }
 }
 
@@ -217,8 +242,9 @@ std::vector<std::string_view> split_lines(std::string_view text) {
   }
 }
 
-std::pair<std::size_t, std::size_t> line_span(const std::vector<std::string_view>& lines, std::size_t first,
-                                              std::size_t end_line, std::size_t content_size) {
+std::pair<std::size_t, std::size_t> line_span(const std::vector<std::string_view>& lines,
+                                              std::size_t first, std::size_t end_line,
+                                              std::size_t content_size) {
   std::size_t start = 0;
   for (std::size_t i = 0; i < first; ++i) start += lines[i].size() + 1;
   std::size_t end = start;
@@ -230,7 +256,8 @@ Spans exact_matches(std::string_view content, std::string_view pattern) {
   Spans out;
   if (pattern.empty()) return out;
   // Past each whole match, like str.replace: overlapping spans would corrupt replace_all.
-  for (std::size_t p = content.find(pattern); p != std::string_view::npos; p = content.find(pattern, p + pattern.size())) {
+  for (std::size_t p = content.find(pattern); p != std::string_view::npos;
+       p = content.find(pattern, p + pattern.size())) {
     out.emplace_back(p, p + pattern.size());
   }
   return out;
@@ -251,7 +278,8 @@ NormalizedText unicode_normalize(std::string_view text) {
   return n;
 }
 
-std::optional<std::pair<std::size_t, std::size_t>> NormalizedText::to_original(std::size_t begin, std::size_t end) const {
+std::optional<std::pair<std::size_t, std::size_t>> NormalizedText::to_original(
+    std::size_t begin, std::size_t end) const {
   auto it = std::find(normalized_offsets.begin(), normalized_offsets.end() - 1, begin);
   if (it == normalized_offsets.end() - 1) return std::nullopt;
   std::size_t k = static_cast<std::size_t>(it - normalized_offsets.begin());

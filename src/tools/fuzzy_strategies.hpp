@@ -17,8 +17,9 @@ std::vector<std::string_view> split_lines(std::string_view text);
 
 // The byte span of lines [first, end_line) of the text `lines` came from, without the
 // last newline.
-std::pair<std::size_t, std::size_t> line_span(const std::vector<std::string_view>& lines, std::size_t first,
-                                              std::size_t end_line, std::size_t content_size);
+std::pair<std::size_t, std::size_t> line_span(const std::vector<std::string_view>& lines,
+                                              std::size_t first, std::size_t end_line,
+                                              std::size_t content_size);
 
 // Non-overlapping exact occurrences.
 Spans exact_matches(std::string_view content, std::string_view pattern);
@@ -31,7 +32,8 @@ struct NormalizedText {
   std::vector<std::size_t> normalized_offsets;  // Where each original character landed.
 
   // The original span of normalized [begin, end); nullopt when begin splits a character.
-  std::optional<std::pair<std::size_t, std::size_t>> to_original(std::size_t begin, std::size_t end) const;
+  std::optional<std::pair<std::size_t, std::size_t>> to_original(std::size_t begin,
+                                                                 std::size_t end) const;
 };
 NormalizedText unicode_normalize(std::string_view text);
 

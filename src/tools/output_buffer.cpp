@@ -5,7 +5,9 @@
 namespace hermes::internal {
 namespace {
 
-bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+bool is_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
 
 // How many bytes at the start of `s` belong to a character that began before it.
 std::size_t partial_prefix(std::string_view s) {
@@ -32,7 +34,8 @@ std::string_view whole_characters(std::string_view s) {
 
 }  // namespace
 
-HeadTailBuffer::HeadTailBuffer(std::size_t budget) : head_cap_(budget * 2 / 5), tail_cap_(budget - budget * 2 / 5) {}
+HeadTailBuffer::HeadTailBuffer(std::size_t budget)
+    : head_cap_(budget * 2 / 5), tail_cap_(budget - budget * 2 / 5) {}
 
 void HeadTailBuffer::append(std::string_view data) {
   total_ += data.size();
@@ -60,12 +63,13 @@ std::string HeadTailBuffer::text() const {
   if (total_ <= head_cap_ + tail_cap_) return head_ + tail;
   const std::string_view head = whole_characters(head_);
   const std::string_view end = whole_characters(tail);
-  return std::string(head) + truncation_notice(total_ - head.size() - end.size(), total_) + std::string(end);
+  return std::string(head) + truncation_notice(total_ - head.size() - end.size(), total_) +
+         std::string(end);
 }
 
 std::string truncation_notice(std::size_t omitted, std::size_t total) {
-  return "\n\n... [OUTPUT TRUNCATED - " + std::to_string(omitted) + " chars omitted out of " + std::to_string(total) +
-         " total] ...\n\n";
+  return "\n\n... [OUTPUT TRUNCATED - " + std::to_string(omitted) + " chars omitted out of " +
+         std::to_string(total) + " total] ...\n\n";
 }
 
 void RollingBuffer::append(std::string_view data) {

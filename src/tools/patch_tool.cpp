@@ -16,7 +16,9 @@ namespace {
 constexpr int kFailuresBeforeAdvice = 3;
 constexpr std::size_t kMaxPatchedFileBytes = 16u << 20;
 
-Json fail(const std::string& error) { return {{"success", false}, {"error", error}}; }
+Json fail(const std::string& error) {
+  return {{"success", false}, {"error", error}};
+}
 
 // Failed patches on one file in a row; after a few the model is told to re-read.
 int note_patch_outcome(ToolContext& ctx, const std::string& path, bool failed) {
@@ -29,7 +31,8 @@ int note_patch_outcome(ToolContext& ctx, const std::string& path, bool failed) {
 
 Result<std::string> read_text_file(const std::string& path, const std::string& shown) {
   if (!std::filesystem::is_regular_file(path)) return Status::not_found("File not found: " + shown);
-  if (auto binary = binary_file_description(path)) return Status::invalid_argument("Cannot patch a binary file (" + *binary + ").");
+  if (auto binary = binary_file_description(path))
+    return Status::invalid_argument("Cannot patch a binary file (" + *binary + ").");
   return read_whole_file(path, kMaxPatchedFileBytes);
 }
 
@@ -53,7 +56,9 @@ Result<std::string> run_replace(const FileToolEnv& env, const Json& args, ToolCo
   if (!r.error.empty()) {
     if (edit_already_applied(*content, *old_string, replacement)) {
       note_patch_outcome(ctx, *path, false);
-      return dump_json({{"success", true}, {"path", shown}, {"replacements", 0},
+      return dump_json({{"success", true},
+                        {"path", shown},
+                        {"replacements", 0},
                         {"message", "The change is already in the file; nothing to do."}});
     }
     const int failures = note_patch_outcome(ctx, *path, true);
@@ -62,7 +67,8 @@ Result<std::string> run_replace(const FileToolEnv& env, const Json& args, ToolCo
       const std::string hint = closest_lines_hint(*old_string, *content);
       out["hint"] = failures >= kFailuresBeforeAdvice
                         ? "Patching " + shown + " failed " + std::to_string(failures) +
-                              " times in a row. Stop guessing: re-read the file with read_file, or rewrite it with "
+                              " times in a row. Stop guessing: re-read the file with read_file, or "
+                              "rewrite it with "
                               "write_file."
                         : "Re-read the file with read_file and copy old_string exactly." +
                               (hint.empty() ? std::string() : "\nClosest lines:\n" + hint);
@@ -96,7 +102,8 @@ Result<std::string> run_v4a(const FileToolEnv& env, const Json& args, ToolContex
     if (!path.ok()) return path.status();
     Change c{*path, env.roots.display(*path), "", "", false};
     if (op.kind == V4aFileOp::Kind::kAdd) {
-      if (std::filesystem::exists(*path)) return dump_json(fail("Cannot add " + c.shown + ": it already exists."));
+      if (std::filesystem::exists(*path))
+        return dump_json(fail("Cannot add " + c.shown + ": it already exists."));
       c.after = op.content;
     } else {
       auto content = read_text_file(*path, c.shown);
@@ -150,10 +157,14 @@ ToolSpec patch_tool(std::shared_ptr<const FileToolEnv> env) {
   spec.name = "patch";
   spec.toolset = "file";
   spec.description =
-      "Edit files. mode 'replace' (default): replace old_string with new_string in path; old_string must match "
-      "one place (whitespace and indentation differences are tolerated) unless replace_all is true; an empty "
-      "new_string deletes. mode 'patch': apply a V4A patch ('*** Begin Patch', '*** Update File: path', '@@', "
-      "lines starting with ' ', '-', '+', '*** Add File:', '*** Delete File:', '*** End Patch') to one or more "
+      "Edit files. mode 'replace' (default): replace old_string with new_string in path; "
+      "old_string must match "
+      "one place (whitespace and indentation differences are tolerated) unless replace_all is "
+      "true; an empty "
+      "new_string deletes. mode 'patch': apply a V4A patch ('*** Begin Patch', '*** Update File: "
+      "path', '@@', "
+      "lines starting with ' ', '-', '+', '*** Add File:', '*** Delete File:', '*** End Patch') to "
+      "one or more "
       "files. Returns a unified diff.";
   spec.parameters = Json::parse(R"({
     "type": "object",
@@ -171,7 +182,8 @@ ToolSpec patch_tool(std::shared_ptr<const FileToolEnv> env) {
     if (!mode.ok()) return mode.status();
     const std::string m = mode->value_or("replace");
     if (m == "patch") return run_v4a(*env, args, ctx);
-    if (m != "replace") return Status::invalid_argument("mode must be 'replace' or 'patch', got '" + m + "'");
+    if (m != "replace")
+      return Status::invalid_argument("mode must be 'replace' or 'patch', got '" + m + "'");
     return run_replace(*env, args, ctx);
   };
   spec.parallel_safe = false;

@@ -18,7 +18,8 @@ std::string clean(const std::string& text, const BackgroundProcess& p) {
 }
 
 Json describe(const BackgroundProcess& p) {
-  const auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now() - p.started());
+  const auto uptime = std::chrono::duration_cast<std::chrono::seconds>(
+      std::chrono::system_clock::now() - p.started());
   Json j = {{"session_id", p.id()},
             {"command", p.command()},
             {"pid", p.pid()},
@@ -37,7 +38,8 @@ Json with_new_output(BackgroundProcess& p) {
 }
 
 Result<std::string> run_manage(const TerminalOptions& options, const Json& args, ToolContext& ctx) {
-  if (ctx.state == nullptr) return Status::failed_precondition("background processes need per-agent state");
+  if (ctx.state == nullptr)
+    return Status::failed_precondition("background processes need per-agent state");
   auto registry = ctx.state->get_or_create<BackgroundProcesses>(kBackgroundProcessesKey);
   auto action = arg_string(args, "action");
   if (!action.ok()) return action.status();
@@ -49,12 +51,14 @@ Result<std::string> run_manage(const TerminalOptions& options, const Json& args,
   auto id = arg_string(args, "session_id");
   if (!id.ok()) return id.status();
   auto proc = registry->find(*id);
-  if (!proc) return Status::not_found("No background process '" + *id + "'. Use action='list' to see them.");
+  if (!proc)
+    return Status::not_found("No background process '" + *id + "'. Use action='list' to see them.");
   if (*action == "poll") return dump_json(with_new_output(*proc));
   if (*action == "log") {
     auto limit = arg_optional_int(args, "limit");
     if (!limit.ok()) return limit.status();
-    const auto max = static_cast<std::size_t>(std::clamp<int64_t>(limit->value_or(kDefaultLogChars), 1, BackgroundProcess::kOutputWindow));
+    const auto max = static_cast<std::size_t>(std::clamp<int64_t>(
+        limit->value_or(kDefaultLogChars), 1, BackgroundProcess::kOutputWindow));
     Json j = describe(*proc);
     j["output"] = clean(proc->log(max), *proc);
     return dump_json(j);
@@ -64,7 +68,8 @@ Result<std::string> run_manage(const TerminalOptions& options, const Json& args,
     if (!timeout.ok()) return timeout.status();
     const auto seconds = std::clamp<int64_t>(timeout->value_or(30), 1, options.max_timeout.count());
     const CancelToken cancel = ctx.cancel;
-    const bool exited = proc->wait(std::chrono::seconds(seconds), [&cancel] { return cancel.cancelled(); });
+    const bool exited =
+        proc->wait(std::chrono::seconds(seconds), [&cancel] { return cancel.cancelled(); });
     Json j = with_new_output(*proc);
     if (!exited) j["note"] = "Still running after " + std::to_string(seconds) + "s.";
     return dump_json(j);
@@ -85,7 +90,8 @@ Result<std::string> run_manage(const TerminalOptions& options, const Json& args,
     if (Status s = proc->close_input(); !s.ok()) return s;
     return dump_json({{"session_id", *id}, {"input_closed", true}});
   }
-  return Status::invalid_argument("Unknown action '" + *action + "'. Use list, poll, log, wait, kill, write, submit or close.");
+  return Status::invalid_argument("Unknown action '" + *action +
+                                  "'. Use list, poll, log, wait, kill, write, submit or close.");
 }
 
 }  // namespace
@@ -95,9 +101,12 @@ ToolSpec process_manage_tool(const TerminalOptions& options) {
   spec.name = "process_manage";
   spec.toolset = "terminal";
   spec.description =
-      "Manage background processes started with terminal(background=true). list: all of them. poll: status and "
-      "output since the last poll. log: the recent output. wait: block until it exits (timeout seconds, default "
-      "30). kill: stop it. write/submit: send data (submit adds a newline) to its input. close: close its input.";
+      "Manage background processes started with terminal(background=true). list: all of them. "
+      "poll: status and "
+      "output since the last poll. log: the recent output. wait: block until it exits (timeout "
+      "seconds, default "
+      "30). kill: stop it. write/submit: send data (submit adds a newline) to its input. close: "
+      "close its input.";
   spec.parameters = Json::parse(R"({
     "type": "object",
     "properties": {
@@ -109,7 +118,9 @@ ToolSpec process_manage_tool(const TerminalOptions& options) {
     },
     "required": ["action"]
   })");
-  spec.handler = [options](const Json& args, ToolContext& ctx) { return run_manage(options, args, ctx); };
+  spec.handler = [options](const Json& args, ToolContext& ctx) {
+    return run_manage(options, args, ctx);
+  };
   spec.parallel_safe = false;
   return spec;
 }

@@ -2,12 +2,11 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <pthread.h>
 
 #include <cerrno>
 #include <cstring>
@@ -27,7 +26,9 @@ using Clock = std::chrono::steady_clock;
 // this long to finish writing before the group is stopped.
 constexpr std::chrono::milliseconds kStragglerGrace{200};
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 void close_fds_from(int first) {
 #if defined(SYS_close_range)
@@ -38,7 +39,8 @@ void close_fds_from(int first) {
 }
 
 // After fork: only async-signal-safe calls until exec.
-[[noreturn]] void exec_child(const char* workdir, const char* const* argv, char* const* envp, int out_fd, int in_fd) {
+[[noreturn]] void exec_child(const char* workdir, const char* const* argv, char* const* envp,
+                             int out_fd, int in_fd) {
   // The host's signal handlers must not run in this copy of it: every signal goes back to
   // its default action before the mask (all blocked by the parent) is lifted.
   struct sigaction defaults {};
@@ -99,7 +101,8 @@ std::vector<std::string> command_environment(const TerminalOptions& options) {
 Result<ChildProcess> spawn_shell(const ShellCommand& cmd, bool with_stdin) {
   int out[2];
   int in[2] = {-1, -1};
-  if (::pipe2(out, O_CLOEXEC) != 0) return Status::io_error("cannot create a pipe: " + errno_text());
+  if (::pipe2(out, O_CLOEXEC) != 0)
+    return Status::io_error("cannot create a pipe: " + errno_text());
   const int devnull = with_stdin ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (with_stdin && ::pipe2(in, O_CLOEXEC) != 0) {
     ::close(out[0]);
@@ -118,7 +121,8 @@ Result<ChildProcess> spawn_shell(const ShellCommand& cmd, bool with_stdin) {
   sigfillset(&all);
   ::pthread_sigmask(SIG_SETMASK, &all, &previous);
   const pid_t pid = ::fork();
-  if (pid == 0) exec_child(cmd.workdir.c_str(), argv, envp.data(), out[1], with_stdin ? in[0] : devnull);
+  if (pid == 0)
+    exec_child(cmd.workdir.c_str(), argv, envp.data(), out[1], with_stdin ? in[0] : devnull);
   const int fork_errno = errno;
   ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   ::close(out[1]);
@@ -148,7 +152,8 @@ int stop_process_group(pid_t pid, std::chrono::milliseconds grace, bool reaped, 
       const pid_t r = ::waitpid(pid, &status, WNOHANG);
       reaped = r == pid || (r < 0 && errno == ECHILD);  // ECHILD: another thread reaped it.
     }
-    if (reaped && ::kill(-pid, 0) != 0 && errno == ESRCH) return status;  // The whole group is gone.
+    if (reaped && ::kill(-pid, 0) != 0 && errno == ESRCH)
+      return status;  // The whole group is gone.
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   ::kill(-pid, SIGKILL);
@@ -176,11 +181,14 @@ Result<ForegroundResult> run_foreground(const ShellCommand& cmd, std::chrono::mi
       ::poll(&pfd, 1, 50);
       open = drain(child->output_fd, output);
     } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));  // Output is done; the exit is not.
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(5));  // Output is done; the exit is not.
     }
-    if (!exited_at && ::waitpid(child->pid, &status, WNOHANG) == child->pid) exited_at = Clock::now();
+    if (!exited_at && ::waitpid(child->pid, &status, WNOHANG) == child->pid)
+      exited_at = Clock::now();
     if (!open && exited_at) break;
-    if (cancel.cancelled() || Clock::now() >= deadline || (exited_at && Clock::now() - *exited_at > kStragglerGrace)) {
+    if (cancel.cancelled() || Clock::now() >= deadline ||
+        (exited_at && Clock::now() - *exited_at > kStragglerGrace)) {
       result.cancelled = cancel.cancelled();
       result.timed_out = !result.cancelled && !exited_at && Clock::now() >= deadline;
       status = stop_process_group(child->pid, exited_at ? std::chrono::milliseconds(0) : kill_grace,
@@ -191,7 +199,8 @@ Result<ForegroundResult> run_foreground(const ShellCommand& cmd, std::chrono::mi
     }
   }
   ::close(child->output_fd);
-  if (exited_at && !result.timed_out && !result.cancelled) ::kill(-child->pid, SIGKILL);  // Stray children.
+  if (exited_at && !result.timed_out && !result.cancelled)
+    ::kill(-child->pid, SIGKILL);  // Stray children.
   result.exit_code = exit_code_of(status);
   result.total_bytes = output.total();
   result.output = output.text();

@@ -26,9 +26,9 @@ struct ShellCommand {
 std::vector<std::string> command_environment(const TerminalOptions& options);
 
 struct ChildProcess {
-  pid_t pid = -1;        // Also the process group id.
-  int output_fd = -1;    // Read end of stdout+stderr, non-blocking.
-  int input_fd = -1;     // Write end of stdin, or -1 when stdin is /dev/null.
+  pid_t pid = -1;      // Also the process group id.
+  int output_fd = -1;  // Read end of stdout+stderr, non-blocking.
+  int input_fd = -1;   // Write end of stdin, or -1 when stdin is /dev/null.
 };
 
 // Starts the command. IoError when the pipes or the fork fail.
@@ -43,7 +43,7 @@ int stop_process_group(pid_t pid, std::chrono::milliseconds grace, bool reaped, 
 int exit_code_of(int wait_status);
 
 struct ForegroundResult {
-  std::string output;          // Within the budget (head and tail kept).
+  std::string output;  // Within the budget (head and tail kept).
   std::size_t total_bytes = 0;
   int exit_code = -1;
   bool timed_out = false;

@@ -31,8 +31,9 @@ struct Page {
 
 std::string numbered(int64_t n, std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  std::string text = utf8_length(line) > kMaxLineChars ? std::string(utf8_head(line, kMaxLineChars)) + "... [truncated]"
-                                                      : std::string(line);
+  std::string text = utf8_length(line) > kMaxLineChars
+                         ? std::string(utf8_head(line, kMaxLineChars)) + "... [truncated]"
+                         : std::string(line);
   return std::to_string(n) + "|" + text + "\n";
 }
 
@@ -65,9 +66,11 @@ std::string similar_names(const std::string& path) {
     const double r = similarity_ratio(name, p.filename().string());
     if (r >= 0.6) scored.emplace_back(r, name);
   }
-  std::sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::sort(scored.begin(), scored.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string out;
-  for (std::size_t i = 0; i < scored.size() && i < 3; ++i) out += (i ? ", " : "") + scored[i].second;
+  for (std::size_t i = 0; i < scored.size() && i < 3; ++i)
+    out += (i ? ", " : "") + scored[i].second;
   return out;
 }
 
@@ -75,11 +78,15 @@ Result<std::string> special_file_error(const std::string& path, const std::strin
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     const std::string similar = similar_names(path);
-    return Status::not_found("File not found: " + shown + (similar.empty() ? "" : ". Did you mean: " + similar + "?"));
+    return Status::not_found("File not found: " + shown +
+                             (similar.empty() ? "" : ". Did you mean: " + similar + "?"));
   }
-  if (S_ISDIR(st.st_mode)) return Status::invalid_argument("'" + shown + "' is a directory; use search_files to list files.");
+  if (S_ISDIR(st.st_mode))
+    return Status::invalid_argument("'" + shown +
+                                    "' is a directory; use search_files to list files.");
   // Devices and pipes can block or never end (/dev/zero, /dev/stdin, /dev/tty).
-  if (!S_ISREG(st.st_mode)) return Status::invalid_argument("Cannot read '" + shown + "': it is a device or special file.");
+  if (!S_ISREG(st.st_mode))
+    return Status::invalid_argument("Cannot read '" + shown + "': it is a device or special file.");
   return std::string();
 }
 
@@ -98,10 +105,12 @@ Result<std::string> run_read(const FileToolEnv& env, const Json& args, ToolConte
   const std::string shown = env.roots.display(*path);
   if (auto special = special_file_error(*path, shown); !special.ok()) return special.status();
   if (auto binary = binary_file_description(*path)) {
-    return Status::invalid_argument("Binary file (" + *binary + ") \xE2\x80\x94 cannot display as text.");
+    return Status::invalid_argument("Binary file (" + *binary +
+                                    ") \xE2\x80\x94 cannot display as text.");
   }
 
-  const int repeats = note_file_call(ctx, "read_file\n" + *path + "\n" + std::to_string(offset) + "\n" + std::to_string(limit));
+  const int repeats = note_file_call(
+      ctx, "read_file\n" + *path + "\n" + std::to_string(offset) + "\n" + std::to_string(limit));
   const auto stamp = stamp_of(*path);
   auto tracker = file_tracker(ctx);
   {
@@ -109,16 +118,19 @@ Result<std::string> run_read(const FileToolEnv& env, const Json& args, ToolConte
     auto seen = tracker->last_read.find(*path);
     const bool unchanged = seen != tracker->last_read.end() && stamp && seen->second == *stamp;
     if (repeats >= 4) {
-      return Status::failed_precondition(
-          "BLOCKED: this is the same read of " + shown + " " + std::to_string(repeats) +
-          " times in a row and the file has not changed. Use the content you already have, read another range, "
-          "or change approach.");
+      return Status::failed_precondition("BLOCKED: this is the same read of " + shown + " " +
+                                         std::to_string(repeats) +
+                                         " times in a row and the file has not changed. Use the "
+                                         "content you already have, read another range, "
+                                         "or change approach.");
     }
     if (repeats >= 2 && unchanged) {
       Json stub = {{"content", ""},
                    {"unchanged", true},
-                   {"message", shown + " has not changed since your last read of this range; refer to the earlier result."}};
-      if (repeats == 3) stub["warning"] = "You have made this exact read 3 times in a row; a 4th will be blocked.";
+                   {"message", shown + " has not changed since your last read of this range; refer "
+                                       "to the earlier result."}};
+      if (repeats == 3)
+        stub["warning"] = "You have made this exact read 3 times in a row; a 4th will be blocked.";
       return dump_json(stub);
     }
     if (stamp) tracker->last_read[*path] = *stamp;
@@ -126,10 +138,11 @@ Result<std::string> run_read(const FileToolEnv& env, const Json& args, ToolConte
 
   Page page = read_page(*path, offset, limit);
   if (page.content.size() > env.options.max_read_chars) {
-    return Status::resource_exhausted("Lines " + std::to_string(offset) + "-" + std::to_string(page.last) + " of " + shown +
-                                      " are " + std::to_string(page.content.size()) + " characters, more than the " +
-                                      std::to_string(env.options.max_read_chars) +
-                                      " a read may return. Read fewer lines with offset and limit.");
+    return Status::resource_exhausted(
+        "Lines " + std::to_string(offset) + "-" + std::to_string(page.last) + " of " + shown +
+        " are " + std::to_string(page.content.size()) + " characters, more than the " +
+        std::to_string(env.options.max_read_chars) +
+        " a read may return. Read fewer lines with offset and limit.");
   }
   RedactionOptions redaction;
   redaction.file_read = true;
@@ -140,9 +153,10 @@ Result<std::string> run_read(const FileToolEnv& env, const Json& args, ToolConte
                  {"file_size", stamp ? stamp->size : 0},
                  {"truncated", truncated}};
   if (truncated) {
-    result["hint"] = "Use offset=" + std::to_string(page.last + 1) + " to continue reading (showing " +
-                     std::to_string(page.first) + "-" + std::to_string(page.last) + " of " +
-                     std::to_string(page.total_lines) + " lines)";
+    result["hint"] = "Use offset=" + std::to_string(page.last + 1) +
+                     " to continue reading (showing " + std::to_string(page.first) + "-" +
+                     std::to_string(page.last) + " of " + std::to_string(page.total_lines) +
+                     " lines)";
   } else if (page.first == 0 && page.total_lines > 0) {
     result["hint"] = "offset " + std::to_string(offset) + " is past the end of the file (" +
                      std::to_string(page.total_lines) + " lines)";
@@ -157,8 +171,10 @@ ToolSpec read_file_tool(std::shared_ptr<const FileToolEnv> env) {
   spec.name = "read_file";
   spec.toolset = "file";
   spec.description =
-      "Read a text file with line numbers (each line as 'N|text'). Reads 500 lines from offset (1-based) by "
-      "default, at most 2000; long files say how to continue. Use this instead of cat/head/tail in the "
+      "Read a text file with line numbers (each line as 'N|text'). Reads 500 lines from offset "
+      "(1-based) by "
+      "default, at most 2000; long files say how to continue. Use this instead of cat/head/tail in "
+      "the "
       "terminal. Binary files and devices are refused; secrets in the output are masked.";
   spec.parameters = Json::parse(R"({
     "type": "object",

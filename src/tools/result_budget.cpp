@@ -49,7 +49,8 @@ std::string preview_of(const std::string& content, std::size_t max_chars, bool& 
   if (!more) return content;
   const std::string_view head = utf8_head(content, max_chars);
   const std::size_t newline = head.rfind('\n');
-  if (newline != std::string_view::npos && newline > head.size() / 2) return std::string(head.substr(0, newline + 1));
+  if (newline != std::string_view::npos && newline > head.size() / 2)
+    return std::string(head.substr(0, newline + 1));
   return std::string(head);
 }
 
@@ -64,12 +65,15 @@ uint64_t fnv1a(std::string_view s) {
 
 std::string spill_file_name(const std::string& id) {
   std::string stem;
-  for (char c : id) stem += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-') ? c : '_';
+  for (char c : id)
+    stem +=
+        (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-') ? c : '_';
   stem.erase(0, stem.find_first_not_of("._-"));
   if (stem.empty()) stem = "tool_result";
   if (stem != id || stem.size() > 120) {
     char hash[16];
-    std::snprintf(hash, sizeof hash, "%012llx", static_cast<unsigned long long>(fnv1a(id) & 0xFFFFFFFFFFFFull));
+    std::snprintf(hash, sizeof hash, "%012llx",
+                  static_cast<unsigned long long>(fnv1a(id) & 0xFFFFFFFFFFFFull));
     stem = stem.substr(0, 120) + "_" + hash;
   }
   return stem + ".txt";
@@ -86,7 +90,8 @@ void prune_spillover(const std::string& dir) {
   std::error_code ec;
   const auto cutoff = fs::file_time_type::clock::now() - kSpillMaxAge;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.is_regular_file(ec) && entry.last_write_time(ec) < cutoff) fs::remove(entry.path(), ec);
+    if (entry.is_regular_file(ec) && entry.last_write_time(ec) < cutoff)
+      fs::remove(entry.path(), ec);
   }
 }
 
@@ -96,12 +101,15 @@ ResultBudget ResultBudget::for_context(int64_t context_tokens, double chars_per_
   ResultBudget b;
   if (context_tokens <= 0) return b;
   const double chars = static_cast<double>(context_tokens) * chars_per_token;
-  b.per_result_chars = std::clamp<std::size_t>(static_cast<std::size_t>(chars * 0.15), 8000, b.per_result_chars);
-  b.per_turn_chars = std::clamp<std::size_t>(static_cast<std::size_t>(chars * 0.30), 16000, b.per_turn_chars);
+  b.per_result_chars =
+      std::clamp<std::size_t>(static_cast<std::size_t>(chars * 0.15), 8000, b.per_result_chars);
+  b.per_turn_chars =
+      std::clamp<std::size_t>(static_cast<std::size_t>(chars * 0.30), 16000, b.per_turn_chars);
   return b;
 }
 
-std::size_t result_threshold(const ResultBudget& budget, const std::string& tool_name, std::size_t tool_max_chars) {
+std::size_t result_threshold(const ResultBudget& budget, const std::string& tool_name,
+                             std::size_t tool_max_chars) {
   if (tool_name == "read_file") return std::numeric_limits<std::size_t>::max();
   std::size_t t = budget.per_result_chars;
   if (tool_name.rfind("mcp_", 0) == 0) t = std::min(t, kMcpThreshold);
@@ -109,29 +117,34 @@ std::size_t result_threshold(const ResultBudget& budget, const std::string& tool
   return t;
 }
 
-std::string apply_result_budget(const std::string& content, const std::string& tool_call_id, const std::string& home,
-                                std::size_t threshold, std::size_t preview_chars) {
+std::string apply_result_budget(const std::string& content, const std::string& tool_call_id,
+                                const std::string& home, std::size_t threshold,
+                                std::size_t preview_chars) {
   const std::size_t chars = utf8_length(content);
   if (chars <= threshold) return content;
   bool more = false;
   const std::string preview = preview_of(content, preview_chars, more);
   const std::string dir = home + "/cache/spillover";
   const std::string path = dir + "/" + spill_file_name(tool_call_id);
-  Status written = home.empty() ? Status::failed_precondition("no home") : write_file_atomically(path, content);
+  Status written =
+      home.empty() ? Status::failed_precondition("no home") : write_file_atomically(path, content);
   if (!written.ok()) {
     HERMES_LOG_WARN("could not save a large tool result to {}: {}", path, written.message());
     return preview + "\n\n[Truncated: the tool result was " + with_thousands(chars) +
            " characters and could not be saved to a file.]";
   }
   prune_spillover(dir);
-  return std::string(kOpenTag) + "\nThis tool result was too large (" + with_thousands(chars) + " characters, " +
-         size_text(content.size()) + ").\nFull output saved to: " + path +
-         "\nRead it with read_file, using offset and limit to page through it. Do not request the same data "
-         "again: all of it is in that file.\n\nPreview (first " + std::to_string(utf8_length(preview)) + " chars):\n" +
-         preview + (more ? "\n..." : "") + "\n" + kCloseTag;
+  return std::string(kOpenTag) + "\nThis tool result was too large (" + with_thousands(chars) +
+         " characters, " + size_text(content.size()) + ").\nFull output saved to: " + path +
+         "\nRead it with read_file, using offset and limit to page through it. Do not request the "
+         "same data "
+         "again: all of it is in that file.\n\nPreview (first " +
+         std::to_string(utf8_length(preview)) + " chars):\n" + preview + (more ? "\n..." : "") +
+         "\n" + kCloseTag;
 }
 
-void enforce_turn_budget(std::vector<BatchResult>& results, const std::string& home, const ResultBudget& budget) {
+void enforce_turn_budget(std::vector<BatchResult>& results, const std::string& home,
+                         const ResultBudget& budget) {
   auto total = [&] {
     std::size_t sum = 0;
     for (const BatchResult& r : results) sum += utf8_length(*r.content);

@@ -23,12 +23,14 @@ struct ResultBudget {
 // The threshold for one result of `tool_name`: unlimited for read_file (spilling its
 // result would only lead to reading the spill file), 50,000 for MCP tools (mcp_ prefix),
 // the tool's own max_result_chars when set, never more than the per-result default.
-std::size_t result_threshold(const ResultBudget& budget, const std::string& tool_name, std::size_t tool_max_chars);
+std::size_t result_threshold(const ResultBudget& budget, const std::string& tool_name,
+                             std::size_t tool_max_chars);
 
 // `content` unchanged when it fits `threshold` characters; otherwise the spilled form.
 // When the file cannot be written, the preview alone with a note (bounded either way).
-std::string apply_result_budget(const std::string& content, const std::string& tool_call_id, const std::string& home,
-                                std::size_t threshold, std::size_t preview_chars);
+std::string apply_result_budget(const std::string& content, const std::string& tool_call_id,
+                                const std::string& home, std::size_t threshold,
+                                std::size_t preview_chars);
 
 // One result of a finished batch, for the per-turn check.
 struct BatchResult {
@@ -38,6 +40,7 @@ struct BatchResult {
 };
 
 // Spills the largest results of the batch until the batch fits the per-turn budget.
-void enforce_turn_budget(std::vector<BatchResult>& results, const std::string& home, const ResultBudget& budget);
+void enforce_turn_budget(std::vector<BatchResult>& results, const std::string& home,
+                         const ResultBudget& budget);
 
 }  // namespace hermes::internal

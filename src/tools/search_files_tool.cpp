@@ -45,7 +45,8 @@ bool skipped_dir(const fs::path& p) {
 
 bool glob_matches(const std::string& glob, const fs::path& file, const std::string& relative) {
   if (glob.empty()) return true;
-  const std::string& subject = glob.find('/') != std::string::npos ? relative : file.filename().string();
+  const std::string& subject =
+      glob.find('/') != std::string::npos ? relative : file.filename().string();
   return ::fnmatch(glob.c_str(), subject.c_str(), 0) == 0;
 }
 
@@ -79,18 +80,21 @@ bool is_binary(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   char buf[8192];
   in.read(buf, sizeof buf);
-  return std::string_view(buf, static_cast<std::size_t>(in.gcount())).find('\0') != std::string_view::npos;
+  return std::string_view(buf, static_cast<std::size_t>(in.gcount())).find('\0') !=
+         std::string_view::npos;
 }
 
 std::string clip(std::string line) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (utf8_length(line) > kMaxLineChars) line = std::string(utf8_head(line, kMaxLineChars)) + "... [truncated]";
+  if (utf8_length(line) > kMaxLineChars)
+    line = std::string(utf8_head(line, kMaxLineChars)) + "... [truncated]";
   RedactionOptions o;
   o.file_read = true;
   return redact_sensitive_text(line, o);
 }
 
-Json search_names(const SearchRequest& req, const Walk& w, const FileRoots& roots, bool& truncated) {
+Json search_names(const SearchRequest& req, const Walk& w, const FileRoots& roots,
+                  bool& truncated) {
   std::vector<std::pair<fs::file_time_type, std::string>> found;
   for (const fs::path& f : w.files) {
     const std::string rel = roots.display(f.string());
@@ -102,16 +106,19 @@ Json search_names(const SearchRequest& req, const Walk& w, const FileRoots& root
     found.emplace_back(fs::last_write_time(f, ec), rel);
   }
   // Most recently modified first, as upstream sorts file results.
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::sort(found.begin(), found.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
   Json files = Json::array();
-  for (std::size_t i = static_cast<std::size_t>(req.offset); i < found.size() && files.size() < static_cast<std::size_t>(req.limit); ++i) {
+  for (std::size_t i = static_cast<std::size_t>(req.offset);
+       i < found.size() && files.size() < static_cast<std::size_t>(req.limit); ++i) {
     files.push_back(found[i].second);
   }
   truncated = found.size() > static_cast<std::size_t>(req.offset + req.limit);
   return {{"files", files}, {"total", found.size()}};
 }
 
-Json search_contents(const SearchRequest& req, const Regex& re, const Walk& w, const FileRoots& roots, bool& truncated) {
+Json search_contents(const SearchRequest& req, const Regex& re, const Walk& w,
+                     const FileRoots& roots, bool& truncated) {
   Json matches = Json::array();
   Json counts = Json::object();
   Json names = Json::array();
@@ -119,7 +126,9 @@ Json search_contents(const SearchRequest& req, const Regex& re, const Walk& w, c
   const auto wanted = static_cast<std::size_t>(req.limit);
   for (const fs::path& f : w.files) {
     std::error_code ec;
-    if (!glob_matches(req.file_glob, f, roots.display(f.string())) || fs::file_size(f, ec) > kMaxSearchedFileBytes || is_binary(f)) continue;
+    if (!glob_matches(req.file_glob, f, roots.display(f.string())) ||
+        fs::file_size(f, ec) > kMaxSearchedFileBytes || is_binary(f))
+      continue;
     std::ifstream in(f, std::ios::binary);
     std::vector<std::string> lines;
     for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
@@ -134,7 +143,9 @@ Json search_contents(const SearchRequest& req, const Regex& re, const Walk& w, c
         truncated = true;
         break;
       }
-      const std::size_t from = i >= static_cast<std::size_t>(req.context) ? i - static_cast<std::size_t>(req.context) : 0;
+      const std::size_t from = i >= static_cast<std::size_t>(req.context)
+                                   ? i - static_cast<std::size_t>(req.context)
+                                   : 0;
       const std::size_t to = std::min(lines.size(), i + static_cast<std::size_t>(req.context) + 1);
       for (std::size_t k = from; k < to; ++k) {
         Json m = {{"path", rel}, {"line", k + 1}, {"text", clip(lines[k])}};
@@ -151,7 +162,9 @@ Json search_contents(const SearchRequest& req, const Regex& re, const Walk& w, c
   if (req.mode == "count") return {{"counts", counts}};
   if (req.mode == "files_only") {
     Json page = Json::array();
-    for (std::size_t i = static_cast<std::size_t>(req.offset); i < names.size() && page.size() < wanted; ++i) page.push_back(names[i]);
+    for (std::size_t i = static_cast<std::size_t>(req.offset);
+         i < names.size() && page.size() < wanted; ++i)
+      page.push_back(names[i]);
     truncated = names.size() > static_cast<std::size_t>(req.offset) + wanted;
     return {{"files", page}, {"total", names.size()}};
   }
@@ -176,7 +189,8 @@ Result<SearchRequest> parse_request(const FileToolEnv& env, const Json& args, To
   auto limit = arg_optional_int(args, "limit");
   auto offset = arg_optional_int(args, "offset");
   auto context = arg_optional_int(args, "context");
-  for (const Status& s : {path.status(), glob.status(), mode.status(), limit.status(), offset.status(), context.status()}) {
+  for (const Status& s : {path.status(), glob.status(), mode.status(), limit.status(),
+                          offset.status(), context.status()}) {
     if (!s.ok()) return s;
   }
   auto root = resolve_for_read(env, path->value_or("."), ctx);
@@ -198,27 +212,32 @@ Result<std::string> run_search(const FileToolEnv& env, const Json& args, ToolCon
   if (!req.ok()) return req.status();
   const int repeats = note_file_call(ctx, "search_files\n" + dump_json(args));
   if (repeats >= 4) {
-    return Status::failed_precondition("BLOCKED: this exact search ran " + std::to_string(repeats) +
-                                       " times in a row. Use the results you have or search differently.");
+    return Status::failed_precondition(
+        "BLOCKED: this exact search ran " + std::to_string(repeats) +
+        " times in a row. Use the results you have or search differently.");
   }
   std::optional<Regex> re;
   if (req->content) {
     auto compiled = Regex::compile(req->pattern);
-    if (!compiled.ok()) return Status::invalid_argument("Invalid regex: " + compiled.status().message());
+    if (!compiled.ok())
+      return Status::invalid_argument("Invalid regex: " + compiled.status().message());
     re = std::move(*compiled);
   }
   const Walk files = walk(*req, make_file_guard(ctx.home));
   bool truncated = false;
-  Json result = req->content ? search_contents(*req, *re, files, env.roots, truncated) : search_names(*req, files, env.roots, truncated);
+  Json result = req->content ? search_contents(*req, *re, files, env.roots, truncated)
+                             : search_names(*req, files, env.roots, truncated);
   result["truncated"] = truncated;
   if (truncated) {
-    result["hint"] = "[Hint: Results truncated. Use offset=" + std::to_string(req->offset + req->limit) +
-                     " to see more, or narrow the pattern, path or file_glob.]";
+    result["hint"] =
+        "[Hint: Results truncated. Use offset=" + std::to_string(req->offset + req->limit) +
+        " to see more, or narrow the pattern, path or file_glob.]";
   }
   if (files.omitted > 0) {
     result["_omitted"] = std::to_string(files.omitted) + " file(s) holding secrets were skipped.";
   }
-  if (repeats == 3) result["warning"] = "You have run this exact search 3 times in a row; a 4th will be blocked.";
+  if (repeats == 3)
+    result["warning"] = "You have run this exact search 3 times in a row; a 4th will be blocked.";
   return dump_json(result);
 }
 
@@ -229,9 +248,12 @@ ToolSpec search_files_tool(std::shared_ptr<const FileToolEnv> env) {
   spec.name = "search_files";
   spec.toolset = "file";
   spec.description =
-      "Search files. target 'content' (default): lines matching a regular expression (Python syntax), "
-      "optionally only in files matching file_glob, with context lines; output_mode files_only or count "
-      "summarise. target 'files': file names matching a glob, newest first. Results are paged with limit "
+      "Search files. target 'content' (default): lines matching a regular expression (Python "
+      "syntax), "
+      "optionally only in files matching file_glob, with context lines; output_mode files_only or "
+      "count "
+      "summarise. target 'files': file names matching a glob, newest first. Results are paged with "
+      "limit "
       "(default 50) and offset. Use this instead of grep/find in the terminal.";
   spec.parameters = Json::parse(R"({
     "type": "object",

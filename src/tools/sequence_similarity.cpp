@@ -30,7 +30,8 @@ class Matcher {
 
   std::vector<Block> matching_blocks() const {
     std::vector<Block> blocks;
-    std::deque<std::tuple<std::size_t, std::size_t, std::size_t, std::size_t>> queue{{0, a_.size(), 0, b_.size()}};
+    std::deque<std::tuple<std::size_t, std::size_t, std::size_t, std::size_t>> queue{
+        {0, a_.size(), 0, b_.size()}};
     while (!queue.empty()) {
       auto [alo, ahi, blo, bhi] = queue.front();
       queue.pop_front();
@@ -38,13 +39,17 @@ class Matcher {
       if (m.size == 0) continue;
       blocks.push_back(m);
       if (alo < m.a && blo < m.b) queue.emplace_back(alo, m.a, blo, m.b);
-      if (m.a + m.size < ahi && m.b + m.size < bhi) queue.emplace_back(m.a + m.size, ahi, m.b + m.size, bhi);
+      if (m.a + m.size < ahi && m.b + m.size < bhi)
+        queue.emplace_back(m.a + m.size, ahi, m.b + m.size, bhi);
     }
-    std::sort(blocks.begin(), blocks.end(), [](const Block& x, const Block& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
+    std::sort(blocks.begin(), blocks.end(), [](const Block& x, const Block& y) {
+      return std::tie(x.a, x.b) < std::tie(y.a, y.b);
+    });
     // Adjacent blocks merge into one.
     std::vector<Block> merged;
     for (const Block& blk : blocks) {
-      if (!merged.empty() && merged.back().a + merged.back().size == blk.a && merged.back().b + merged.back().size == blk.b) {
+      if (!merged.empty() && merged.back().a + merged.back().size == blk.a &&
+          merged.back().b + merged.back().size == blk.b) {
         merged.back().size += blk.size;
       } else {
         merged.push_back(blk);
@@ -83,7 +88,9 @@ class Matcher {
       --bestj;
       ++bestsize;
     }
-    while (besti + bestsize < ahi && bestj + bestsize < bhi && a_[besti + bestsize] == b_[bestj + bestsize]) ++bestsize;
+    while (besti + bestsize < ahi && bestj + bestsize < bhi &&
+           a_[besti + bestsize] == b_[bestj + bestsize])
+      ++bestsize;
     return {besti, bestj, bestsize};
   }
 

@@ -27,7 +27,8 @@ std::string trim(std::string s) {
 // The shell returns right away and leaves the process running with nobody to manage it.
 bool detaches(const std::string& command) {
   std::string c = trim(command);
-  const bool trailing_ampersand = !c.empty() && c.back() == '&' && (c.size() < 2 || c[c.size() - 2] != '&');
+  const bool trailing_ampersand =
+      !c.empty() && c.back() == '&' && (c.size() < 2 || c[c.size() - 2] != '&');
   if (trailing_ampersand) return true;
   for (const std::string& word : command_position_words(command)) {
     if (word == "nohup" || word == "setsid" || word == "disown") return true;
@@ -37,7 +38,8 @@ bool detaches(const std::string& command) {
 
 bool safe_workdir_chars(const std::string& dir) {
   return std::all_of(dir.begin(), dir.end(), [](unsigned char c) {
-    return std::isalnum(c) || std::string_view("/._-+@:,%= ~").find(static_cast<char>(c)) != std::string_view::npos ||
+    return std::isalnum(c) ||
+           std::string_view("/._-+@:,%= ~").find(static_cast<char>(c)) != std::string_view::npos ||
            c >= 0x80;
   });
 }
@@ -56,8 +58,10 @@ Result<std::string> resolve_workdir(const Json& args, const TerminalOptions& opt
   if (!workdir.ok()) return workdir.status();
   if (!workdir->has_value() || (*workdir)->empty()) return options.workdir;
   const std::string& dir = **workdir;
-  if (dir[0] != '/') return Status::invalid_argument("workdir must be an absolute path, got '" + dir + "'");
-  if (!safe_workdir_chars(dir)) return Status::invalid_argument("workdir contains characters that are not allowed");
+  if (dir[0] != '/')
+    return Status::invalid_argument("workdir must be an absolute path, got '" + dir + "'");
+  if (!safe_workdir_chars(dir))
+    return Status::invalid_argument("workdir contains characters that are not allowed");
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return Status::invalid_argument("workdir '" + dir + "' is not an existing directory");
@@ -69,8 +73,10 @@ Json blocked_result(const std::string& message) {
   return {{"output", ""}, {"exit_code", -1}, {"error", message}, {"status", "blocked"}};
 }
 
-Result<std::string> run_background(const TerminalOptions& options, const ShellCommand& cmd, ToolContext& ctx) {
-  if (ctx.state == nullptr) return Status::failed_precondition("background processes need per-agent state");
+Result<std::string> run_background(const TerminalOptions& options, const ShellCommand& cmd,
+                                   ToolContext& ctx) {
+  if (ctx.state == nullptr)
+    return Status::failed_precondition("background processes need per-agent state");
   auto registry = ctx.state->get_or_create<BackgroundProcesses>(kBackgroundProcessesKey);
   auto proc = registry->start(cmd, options.kill_grace);
   if (!proc.ok()) return proc.status();
@@ -81,26 +87,30 @@ Result<std::string> run_background(const TerminalOptions& options, const ShellCo
                     {"error", nullptr}});
 }
 
-Json foreground_result(const ForegroundResult& r, const std::string& command, std::chrono::seconds timeout) {
+Json foreground_result(const ForegroundResult& r, const std::string& command,
+                       std::chrono::seconds timeout) {
   std::string output = trim(redact_terminal_output(strip_ansi(r.output), command));
   Json result = {{"output", std::move(output)}};
   if (r.timed_out) {
     result["exit_code"] = 124;
-    result["error"] = "Command timed out after " + std::to_string(timeout.count()) +
-                      "s and was stopped. Run long commands with background=true, or give a larger timeout.";
+    result["error"] =
+        "Command timed out after " + std::to_string(timeout.count()) +
+        "s and was stopped. Run long commands with background=true, or give a larger timeout.";
   } else if (r.cancelled) {
     result["exit_code"] = 130;
     result["error"] = "Command interrupted: the turn was cancelled.";
   } else {
     result["exit_code"] = r.exit_code;
-    result["error"] = r.exit_code == 0 ? Json() : Json("Command exited with code " + std::to_string(r.exit_code));
-    if (auto meaning = exit_code_meaning(program_of(command), r.exit_code)) result["exit_code_meaning"] = *meaning;
+    result["error"] =
+        r.exit_code == 0 ? Json() : Json("Command exited with code " + std::to_string(r.exit_code));
+    if (auto meaning = exit_code_meaning(program_of(command), r.exit_code))
+      result["exit_code_meaning"] = *meaning;
   }
   return result;
 }
 
-Result<std::string> run_terminal(const TerminalOptions& options, const ApprovalGate& gate, const Json& args,
-                                 ToolContext& ctx) {
+Result<std::string> run_terminal(const TerminalOptions& options, const ApprovalGate& gate,
+                                 const Json& args, ToolContext& ctx) {
   auto command = arg_string(args, "command");
   if (!command.ok()) return command.status();
   if (trim(*command).empty()) return Status::invalid_argument("command is empty");
@@ -123,7 +133,8 @@ Result<std::string> run_terminal(const TerminalOptions& options, const ApprovalG
   if (!workdir.ok()) return workdir.status();
   if (!*background && detaches(*command)) {
     return Status::invalid_argument(
-        "This command leaves a process running after the shell returns (trailing &, nohup, setsid or disown). "
+        "This command leaves a process running after the shell returns (trailing &, nohup, setsid "
+        "or disown). "
         "Run it with background=true instead, then manage it with process_manage.");
   }
   const ApprovalOutcome approval = gate.check_command(*command, ctx);
@@ -143,21 +154,30 @@ Result<std::string> run_terminal(const TerminalOptions& options, const ApprovalG
 
 std::optional<std::string> exit_code_meaning(const std::string& program, int code) {
   if (code == 1) {
-    if (program == "grep" || program == "egrep" || program == "fgrep" || program == "rg" || program == "ag") {
+    if (program == "grep" || program == "egrep" || program == "fgrep" || program == "rg" ||
+        program == "ag") {
       return "No matches found (not an error)";
     }
     if (program == "diff" || program == "cmp") return "Files differ (not an error)";
     if (program == "test" || program == "[") return "Condition is false (not an error)";
   }
   switch (code) {
-    case 124: return "Timed out (timeout utility)";
-    case 126: return "Found but not executable";
-    case 127: return "Command not found";
-    case 130: return "Interrupted (SIGINT)";
-    case 137: return "Killed (SIGKILL); possibly out of memory";
-    case 139: return "Segmentation fault (SIGSEGV)";
-    case 143: return "Terminated (SIGTERM)";
-    default: return std::nullopt;
+    case 124:
+      return "Timed out (timeout utility)";
+    case 126:
+      return "Found but not executable";
+    case 127:
+      return "Command not found";
+    case 130:
+      return "Interrupted (SIGINT)";
+    case 137:
+      return "Killed (SIGKILL); possibly out of memory";
+    case 139:
+      return "Segmentation fault (SIGSEGV)";
+    case 143:
+      return "Terminated (SIGTERM)";
+    default:
+      return std::nullopt;
   }
 }
 
@@ -166,9 +186,12 @@ ToolSpec terminal_tool(const TerminalOptions& options, const ApprovalOptions& ap
   spec.name = "terminal";
   spec.toolset = "terminal";
   spec.description =
-      "Run a shell command (/bin/sh -c) and get its combined output and exit code. Default timeout 180s (max "
-      "600s). For servers, watchers and anything long-running use background=true and manage it with "
-      "process_manage. Dangerous commands need the user's approval; if one is blocked, do not retry it or work "
+      "Run a shell command (/bin/sh -c) and get its combined output and exit code. Default timeout "
+      "180s (max "
+      "600s). For servers, watchers and anything long-running use background=true and manage it "
+      "with "
+      "process_manage. Dangerous commands need the user's approval; if one is blocked, do not "
+      "retry it or work "
       "around it. Prefer read_file, patch and search_files for file work.";
   spec.parameters = Json::parse(R"({
     "type": "object",
@@ -181,12 +204,15 @@ ToolSpec terminal_tool(const TerminalOptions& options, const ApprovalOptions& ap
     "required": ["command"]
   })");
   auto gate = std::make_shared<const ApprovalGate>(approvals, "");
-  spec.handler = [options, gate](const Json& args, ToolContext& ctx) { return run_terminal(options, *gate, args, ctx); };
+  spec.handler = [options, gate](const Json& args, ToolContext& ctx) {
+    return run_terminal(options, *gate, args, ctx);
+  };
   spec.parallel_safe = false;
   return spec;
 }
 
-std::vector<ToolSpec> terminal_tools(const TerminalOptions& options, const ApprovalOptions& approvals) {
+std::vector<ToolSpec> terminal_tools(const TerminalOptions& options,
+                                     const ApprovalOptions& approvals) {
   return {terminal_tool(options, approvals), process_manage_tool(options)};
 }
 

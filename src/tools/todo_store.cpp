@@ -12,7 +12,8 @@ namespace hermes::internal {
 namespace {
 
 constexpr std::string_view kTruncationMarker = "\xE2\x80\xA6 [truncated]";
-constexpr std::string_view kInjectionHeader = "[Your active task list was preserved across context compression]";
+constexpr std::string_view kInjectionHeader =
+    "[Your active task list was preserved across context compression]";
 
 bool valid_status(const std::string& s) {
   return s == "pending" || s == "in_progress" || s == "completed" || s == "cancelled";
@@ -82,10 +83,13 @@ std::vector<const Json*> dedupe_by_id(const Json& todos) {
 
 // In a flat list, the item in progress moves ahead of the pending placeholders before it.
 void normalize_order(std::vector<TodoItem>& items) {
-  if (std::any_of(items.begin(), items.end(), [](const TodoItem& i) { return !i.parent.empty(); })) return;
-  auto active = std::find_if(items.begin(), items.end(), [](const TodoItem& i) { return i.status == "in_progress"; });
+  if (std::any_of(items.begin(), items.end(), [](const TodoItem& i) { return !i.parent.empty(); }))
+    return;
+  auto active = std::find_if(items.begin(), items.end(),
+                             [](const TodoItem& i) { return i.status == "in_progress"; });
   if (active == items.end()) return;
-  auto pending = std::find_if(items.begin(), active, [](const TodoItem& i) { return i.status == "pending"; });
+  auto pending =
+      std::find_if(items.begin(), active, [](const TodoItem& i) { return i.status == "pending"; });
   if (pending == active) return;
   std::rotate(pending, active, active + 1);
 }
@@ -115,14 +119,18 @@ void merge_into(std::vector<TodoItem>& items, const std::vector<const Json*>& in
     if (!raw->is_object()) continue;
     const std::string id = field_text(*raw, "id");
     if (id.empty()) continue;  // Nothing to merge with.
-    auto it = std::find_if(items.begin(), items.end(), [&](const TodoItem& i) { return i.id == id; });
+    auto it =
+        std::find_if(items.begin(), items.end(), [&](const TodoItem& i) { return i.id == id; });
     if (it == items.end()) {
       items.push_back(validate(*raw));
       continue;
     }
-    if (const std::string content = field_text(*raw, "content"); !content.empty()) it->content = cap_content(content);
-    if (const std::string status = lowered(field_text(*raw, "status")); valid_status(status)) it->status = status;
-    if (raw->contains("parent")) it->parent = field_text(*raw, "parent") == it->id ? "" : field_text(*raw, "parent");
+    if (const std::string content = field_text(*raw, "content"); !content.empty())
+      it->content = cap_content(content);
+    if (const std::string status = lowered(field_text(*raw, "status")); valid_status(status))
+      it->status = status;
+    if (raw->contains("parent"))
+      it->parent = field_text(*raw, "parent") == it->id ? "" : field_text(*raw, "parent");
   }
 }
 
@@ -166,15 +174,16 @@ std::optional<std::string> TodoStore::format_for_injection() const {
       [&](const TodoItem& item, int depth, std::vector<std::string>& out) {
         std::vector<std::string> kid_lines;
         bool active_kid = false;
-        for (const TodoItem* kid : children[item.id]) active_kid = render(*kid, depth + 1, kid_lines) || active_kid;
+        for (const TodoItem* kid : children[item.id])
+          active_kid = render(*kid, depth + 1, kid_lines) || active_kid;
         const bool keep = item.status == "pending" || item.status == "in_progress" || active_kid;
         if (!keep) return false;
         const char* marker = item.status == "completed"     ? "[x]"
                              : item.status == "in_progress" ? "[>]"
                              : item.status == "cancelled"   ? "[~]"
                                                             : "[ ]";
-        out.push_back(std::string(2 * depth, ' ') + "- " + marker + " " + item.id + ". " + item.content + " (" +
-                      item.status + ")");
+        out.push_back(std::string(2 * depth, ' ') + "- " + marker + " " + item.id + ". " +
+                      item.content + " (" + item.status + ")");
         out.insert(out.end(), kid_lines.begin(), kid_lines.end());
         return true;
       };
@@ -188,7 +197,8 @@ std::optional<std::string> TodoStore::format_for_injection() const {
 
 Json todo_result_json(const std::vector<TodoItem>& items, int64_t revision) {
   Json todos = Json::array();
-  std::map<std::string, int> counts{{"pending", 0}, {"in_progress", 0}, {"completed", 0}, {"cancelled", 0}};
+  std::map<std::string, int> counts{
+      {"pending", 0}, {"in_progress", 0}, {"completed", 0}, {"cancelled", 0}};
   for (const TodoItem& i : items) {
     Json j = {{"id", i.id}, {"content", i.content}, {"status", i.status}};
     if (!i.parent.empty()) j["parent"] = i.parent;

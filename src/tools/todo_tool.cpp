@@ -49,16 +49,20 @@ Result<std::string> run_todo(const Json& args, ToolContext& ctx) {
   auto store = ctx.state->get_or_create<TodoStore>(kStoreKey);
   auto merge = arg_bool(args, "merge", false);
   if (!merge.ok()) return merge.status();
-  const Json* todos = args.is_object() && args.contains("todos") && !args["todos"].is_null() ? &args["todos"] : nullptr;
+  const Json* todos = args.is_object() && args.contains("todos") && !args["todos"].is_null()
+                          ? &args["todos"]
+                          : nullptr;
   if (todos == nullptr) return dump_json(todo_result_json(store->read(), store->revision()));
   Json parsed;
   if (todos->is_string()) {  // Models sometimes send the list as JSON text.
     auto value = parse_json(todos->get<std::string>());
-    if (!value) return Status::invalid_argument("todos must be a list of objects, got unparseable string");
+    if (!value)
+      return Status::invalid_argument("todos must be a list of objects, got unparseable string");
     parsed = std::move(*value);
     todos = &parsed;
   }
-  if (!todos->is_array()) return Status::invalid_argument("todos must be a list, got " + json_type_name(*todos));
+  if (!todos->is_array())
+    return Status::invalid_argument("todos must be a list, got " + json_type_name(*todos));
   std::vector<TodoItem> items = store->write(*todos, *merge);
   return dump_json(todo_result_json(items, store->revision()));
 }

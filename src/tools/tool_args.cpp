@@ -16,8 +16,8 @@ const Json* find_arg(const Json& args, std::string_view key) {
 }
 
 Status wrong_type(std::string_view key, std::string_view expected, const Json& value) {
-  return Status::invalid_argument("Argument '" + std::string(key) + "' must be " + std::string(expected) + ", got " +
-                                  json_type_name(value) + ".");
+  return Status::invalid_argument("Argument '" + std::string(key) + "' must be " +
+                                  std::string(expected) + ", got " + json_type_name(value) + ".");
 }
 
 std::string lower_trimmed(std::string s) {
@@ -31,21 +31,30 @@ std::string lower_trimmed(std::string s) {
 
 std::string json_type_name(const Json& value) {
   switch (value.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return "boolean";
-    case Json::value_t::string: return "string";
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::boolean:
+      return "boolean";
+    case Json::value_t::string:
+      return "string";
     case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned: return "integer";
-    case Json::value_t::number_float: return "number";
-    case Json::value_t::array: return "array";
-    case Json::value_t::object: return "object";
-    default: return "value";
+    case Json::value_t::number_unsigned:
+      return "integer";
+    case Json::value_t::number_float:
+      return "number";
+    case Json::value_t::array:
+      return "array";
+    case Json::value_t::object:
+      return "object";
+    default:
+      return "value";
   }
 }
 
 Result<std::string> arg_string(const Json& args, std::string_view key) {
   const Json* v = find_arg(args, key);
-  if (v == nullptr) return Status::invalid_argument("Missing required argument '" + std::string(key) + "'.");
+  if (v == nullptr)
+    return Status::invalid_argument("Missing required argument '" + std::string(key) + "'.");
   if (!v->is_string()) return wrong_type(key, "a string", *v);
   return v->get<std::string>();
 }
@@ -89,8 +98,9 @@ Result<bool> arg_bool(const Json& args, std::string_view key, bool fallback) {
 }
 
 std::size_t utf8_length(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(
-      text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
 }
 
 std::string_view utf8_head(std::string_view text, std::size_t n) {

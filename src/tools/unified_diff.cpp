@@ -44,21 +44,25 @@ std::vector<std::vector<EditOp>> grouped(std::vector<EditOp> ops) {
   std::vector<EditOp> group;
   for (const EditOp& op : ops) {
     if (op.kind == EditOp::kEqual && op.a_end - op.a_begin > 2 * kContext) {
-      group.push_back({EditOp::kEqual, op.a_begin, op.a_begin + kContext, op.b_begin, op.b_begin + kContext});
+      group.push_back(
+          {EditOp::kEqual, op.a_begin, op.a_begin + kContext, op.b_begin, op.b_begin + kContext});
       groups.push_back(std::move(group));
       group.clear();
-      group.push_back({EditOp::kEqual, op.a_end - kContext, op.a_end, op.b_end - kContext, op.b_end});
+      group.push_back(
+          {EditOp::kEqual, op.a_end - kContext, op.a_end, op.b_end - kContext, op.b_end});
       continue;
     }
     group.push_back(op);
   }
-  if (!group.empty() && !(group.size() == 1 && group[0].kind == EditOp::kEqual)) groups.push_back(std::move(group));
+  if (!group.empty() && !(group.size() == 1 && group[0].kind == EditOp::kEqual))
+    groups.push_back(std::move(group));
   return groups;
 }
 
 }  // namespace
 
-std::string unified_diff(const std::string& before, const std::string& after, const std::string& name) {
+std::string unified_diff(const std::string& before, const std::string& after,
+                         const std::string& name) {
   if (before == after) return "";
   const std::vector<std::string> a = split_keep_ends(before);
   const std::vector<std::string> b = split_keep_ends(after);
@@ -66,7 +70,8 @@ std::string unified_diff(const std::string& before, const std::string& after, co
   std::map<std::string, char32_t> ids;
   auto encode = [&](const std::vector<std::string>& lines) {
     std::u32string out;
-    for (const std::string& l : lines) out += ids.emplace(l, static_cast<char32_t>(ids.size() + 1)).first->second;
+    for (const std::string& l : lines)
+      out += ids.emplace(l, static_cast<char32_t>(ids.size() + 1)).first->second;
     return out;
   };
   const std::u32string ua = encode(a);
@@ -80,7 +85,8 @@ std::string unified_diff(const std::string& before, const std::string& after, co
   for (const auto& group : grouped(edit_ops(ua, ub))) {
     const EditOp& first = group.front();
     const EditOp& last = group.back();
-    out += "@@ -" + range(first.a_begin, last.a_end) + " +" + range(first.b_begin, last.b_end) + " @@\n";
+    out += "@@ -" + range(first.a_begin, last.a_end) + " +" + range(first.b_begin, last.b_end) +
+           " @@\n";
     for (const EditOp& op : group) {
       if (op.kind == EditOp::kEqual) {
         for (std::size_t i = op.a_begin; i < op.a_end; ++i) out += line(' ', a[i]);

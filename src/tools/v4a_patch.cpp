@@ -3,7 +3,9 @@
 namespace hermes::internal {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 
 std::string trim(std::string_view s) {
   const std::size_t b = s.find_first_not_of(" \t\r");
@@ -46,7 +48,8 @@ Result<std::vector<V4aFileOp>> parse_v4a_patch(std::string_view text) {
   }
   std::size_t i = 0;
   while (i < lines.size() && trim(lines[i]).empty()) ++i;
-  if (i >= lines.size() || trim(lines[i]) != "*** Begin Patch") return line_error(static_cast<int>(i + 1), "expected '*** Begin Patch'");
+  if (i >= lines.size() || trim(lines[i]) != "*** Begin Patch")
+    return line_error(static_cast<int>(i + 1), "expected '*** Begin Patch'");
   std::vector<V4aFileOp> ops;
   V4aHunk hunk;
   bool ended = false;
@@ -69,14 +72,17 @@ Result<std::vector<V4aFileOp>> parse_v4a_patch(std::string_view text) {
     } else if (starts_with(l, "*** Delete File:")) {
       header("*** Delete File:", V4aFileOp::Kind::kDelete);
     } else if (starts_with(l, "*** Move to:")) {
-      if (ops.empty() || ops.back().kind != V4aFileOp::Kind::kUpdate) return line_error(number, "'*** Move to' outside an update");
+      if (ops.empty() || ops.back().kind != V4aFileOp::Kind::kUpdate)
+        return line_error(number, "'*** Move to' outside an update");
       ops.back().move_to = trim(l.substr(12));
     } else if (starts_with(l, "*** End of File")) {
       continue;
     } else if (ops.empty()) {
-      if (!trim(l).empty()) return line_error(number, "content before the first '*** ... File:' header");
+      if (!trim(l).empty())
+        return line_error(number, "content before the first '*** ... File:' header");
     } else if (ops.back().kind == V4aFileOp::Kind::kAdd) {
-      if (!l.empty() && l[0] != '+') return line_error(number, "lines of an added file must start with '+'");
+      if (!l.empty() && l[0] != '+')
+        return line_error(number, "lines of an added file must start with '+'");
       ops.back().content += std::string(l.empty() ? l : l.substr(1)) + "\n";
     } else if (ops.back().kind == V4aFileOp::Kind::kDelete) {
       if (!trim(l).empty()) return line_error(number, "a deleted file takes no content");

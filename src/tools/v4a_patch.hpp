@@ -29,8 +29,8 @@ struct V4aFileOp {
   enum class Kind { kAdd, kUpdate, kDelete };
   Kind kind = Kind::kUpdate;
   std::string path;
-  std::string move_to;        // Update: rename after applying, when set.
-  std::string content;        // Add: the new file.
+  std::string move_to;         // Update: rename after applying, when set.
+  std::string content;         // Add: the new file.
   std::vector<V4aHunk> hunks;  // Update.
 };
 

@@ -11,7 +11,9 @@ namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 
 // Models sometimes write back what read_file showed them: most lines prefixed with
 // consecutive "N|" numbers.
@@ -43,8 +45,11 @@ bool looks_like_read_file_output(const std::string& content) {
 std::string match_existing_style(std::string content, const std::string& existing) {
   const auto newlines = std::count(existing.begin(), existing.end(), '\n');
   std::size_t crlf = 0;
-  for (std::size_t p = existing.find("\r\n"); p != std::string::npos; p = existing.find("\r\n", p + 2)) ++crlf;
-  if (newlines > 0 && crlf * 2 > static_cast<std::size_t>(newlines) && content.find("\r\n") == std::string::npos) {
+  for (std::size_t p = existing.find("\r\n"); p != std::string::npos;
+       p = existing.find("\r\n", p + 2))
+    ++crlf;
+  if (newlines > 0 && crlf * 2 > static_cast<std::size_t>(newlines) &&
+      content.find("\r\n") == std::string::npos) {
     std::string converted;
     for (char c : content) {
       if (c == '\n') converted += '\r';
@@ -52,7 +57,8 @@ std::string match_existing_style(std::string content, const std::string& existin
     }
     content = std::move(converted);
   }
-  if (starts_with(existing, kBom) && !starts_with(content, kBom)) content = std::string(kBom) + content;
+  if (starts_with(existing, kBom) && !starts_with(content, kBom))
+    content = std::string(kBom) + content;
   return content;
 }
 
@@ -60,13 +66,15 @@ Result<std::string> run_write(const FileToolEnv& env, const Json& args, ToolCont
   auto raw = arg_string(args, "path");
   if (!raw.ok()) return raw.status();
   if (!args.contains("content") || args["content"].is_null()) {
-    return Status::invalid_argument("write_file requires 'content' (the whole new file text); it was missing.");
+    return Status::invalid_argument(
+        "write_file requires 'content' (the whole new file text); it was missing.");
   }
   auto content = arg_string(args, "content");
   if (!content.ok()) return content.status();
   if (looks_like_read_file_output(*content)) {
     return Status::invalid_argument(
-        "The content looks like read_file output (lines prefixed with 'N|'). Write the file's actual text, without "
+        "The content looks like read_file output (lines prefixed with 'N|'). Write the file's "
+        "actual text, without "
         "the line numbers.");
   }
   auto path = resolve_for_write(env, *raw, ctx);
@@ -81,14 +89,19 @@ Result<std::string> run_write(const FileToolEnv& env, const Json& args, ToolCont
     std::lock_guard<std::mutex> lock(tracker->mu);
     auto seen = tracker->last_read.find(*path);
     if (seen == tracker->last_read.end()) {
-      warning = "You overwrote an existing file you had not read in this session; make sure nothing was lost.";
+      warning =
+          "You overwrote an existing file you had not read in this session; make sure nothing was "
+          "lost.";
     } else if (seen->second != *before) {
       warning = "The file had changed since you last read it; those changes were overwritten.";
     }
   }
   if (Status s = write_file_atomically(*path, text); !s.ok()) return s;
   remember_file_contents(ctx, *path);
-  Json result = {{"success", true}, {"path", env.roots.display(*path)}, {"bytes_written", text.size()}, {"created", !before}};
+  Json result = {{"success", true},
+                 {"path", env.roots.display(*path)},
+                 {"bytes_written", text.size()},
+                 {"created", !before}};
   if (warning) result["warning"] = *warning;
   return dump_json(result);
 }
@@ -108,8 +121,10 @@ ToolSpec write_file_tool(std::shared_ptr<const FileToolEnv> env) {
   spec.name = "write_file";
   spec.toolset = "file";
   spec.description =
-      "Write a whole file, replacing it if it exists and creating missing directories. Prefer patch for "
-      "changes to an existing file. An existing file keeps its line endings. Content must be the real text, "
+      "Write a whole file, replacing it if it exists and creating missing directories. Prefer "
+      "patch for "
+      "changes to an existing file. An existing file keeps its line endings. Content must be the "
+      "real text, "
       "not read_file output with line numbers.";
   spec.parameters = Json::parse(R"({
     "type": "object",

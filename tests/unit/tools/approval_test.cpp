@@ -1,4 +1,6 @@
 // The approval gate in front of the terminal tool.
+#include "safety/approval.hpp"
+
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -7,7 +9,6 @@
 #include <mutex>
 #include <thread>
 
-#include "safety/approval.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
@@ -47,7 +48,9 @@ struct GateFixture {
   }
 };
 
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 }  // namespace
 
@@ -132,7 +135,8 @@ TEST_CASE("always approval is persisted in the hermes home") {
   GateFixture f;
   f.answer(ApprovalDecision::kAlways);
   CHECK(f.gate().check_command("chmod 777 shared", f.ctx).approved);
-  CHECK(internal::load_command_allowlist(f.home.path()).count("world/other-writable permissions") == 1);
+  CHECK(internal::load_command_allowlist(f.home.path()).count("world/other-writable permissions") ==
+        1);
 
   ToolSessionState fresh;
   f.ctx.state = &fresh;
@@ -150,7 +154,8 @@ TEST_CASE("silence until the timeout is a denial") {
     *finished = true;
     return ApprovalDecision::kAlways;
   };
-  auto outcome = f.gate(ApprovalMode::kManual, std::chrono::milliseconds(30)).check_command("rm -rf build", f.ctx);
+  auto outcome = f.gate(ApprovalMode::kManual, std::chrono::milliseconds(30))
+                     .check_command("rm -rf build", f.ctx);
   CHECK_FALSE(outcome.approved);
   CHECK(outcome.message.find("silence is not consent") != std::string::npos);
   *release = true;
@@ -182,7 +187,9 @@ TEST_CASE("an interrupt stops the wait and denies") {
 
 TEST_CASE("a callback that throws denies") {
   GateFixture f;
-  f.callbacks.on_approval = [](const ApprovalRequest&) -> ApprovalDecision { throw std::runtime_error("ui gone"); };
+  f.callbacks.on_approval = [](const ApprovalRequest&) -> ApprovalDecision {
+    throw std::runtime_error("ui gone");
+  };
   CHECK_FALSE(f.gate().check_command("rm -rf build", f.ctx).approved);
 }
 

@@ -1,11 +1,12 @@
 // register_builtin_tools, its toolsets and presets, and one built-in driven through the
 // real agent loop with the scripted provider.
+#include "hermes/builtin_tools.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
 
 #include "hermes/agent.hpp"
-#include "hermes/builtin_tools.hpp"
 #include "support/scripted_provider.hpp"
 #include "support/temp_dir.hpp"
 #include "tools/atomic_file.hpp"
@@ -28,8 +29,9 @@ TEST_CASE("every built-in toolset registers, and the defaults leave out files an
   BuiltinToolOptions options;
   options.file.root = root.path();
   REQUIRE(register_builtin_tools(registry, options).ok());
-  for (const char* tool : {"todo_list", "clarify", "memory", "skills_list", "skill_view", "skill_manage", "read_file",
-                           "write_file", "patch", "search_files", "terminal", "process_manage"}) {
+  for (const char* tool :
+       {"todo_list", "clarify", "memory", "skills_list", "skill_view", "skill_manage", "read_file",
+        "write_file", "patch", "search_files", "terminal", "process_manage"}) {
     CHECK_MESSAGE(registry.find(tool) != nullptr, tool);
   }
   const std::vector<std::string> defaults = registry.resolve(default_toolsets(), {});
@@ -39,8 +41,9 @@ TEST_CASE("every built-in toolset registers, and the defaults leave out files an
   CHECK(has(defaults, "clarify"));
   CHECK_FALSE(has(defaults, "read_file"));
   CHECK_FALSE(has(defaults, "terminal"));
-  CHECK(registry.resolve({"debugging"}, {}) ==
-        std::vector<std::string>{"patch", "process_manage", "read_file", "search_files", "terminal", "write_file"});
+  CHECK(registry.resolve({"debugging"}, {}) == std::vector<std::string>{"patch", "process_manage",
+                                                                        "read_file", "search_files",
+                                                                        "terminal", "write_file"});
   CHECK_FALSE(has(registry.resolve({"headless"}, {}), "clarify"));
   CHECK(registry.find("terminal")->toolset == "terminal");
   CHECK(registry.find("write_file")->path_argument == "path");
@@ -71,9 +74,12 @@ TEST_CASE("built-in tools run through the agent loop like any tool") {
   builtins.file.root = workspace.path();
   REQUIRE(register_builtin_tools(*tools, builtins).ok());
 
-  provider->tool_calls({{"todo_list", R"({"todos":[{"id":"1","content":"write the greeting","status":"in_progress"}]})"},
-                        {"write_file", R"({"path":"hello.txt","content":"hi there\n"})"}});
-  provider->tool_calls({{"read_file", R"({"path":"hello.txt"})"}, {"terminal", R"({"command":"cat hello.txt"})"}});
+  provider->tool_calls(
+      {{"todo_list",
+        R"({"todos":[{"id":"1","content":"write the greeting","status":"in_progress"}]})"},
+       {"write_file", R"({"path":"hello.txt","content":"hi there\n"})"}});
+  provider->tool_calls(
+      {{"read_file", R"({"path":"hello.txt"})"}, {"terminal", R"({"command":"cat hello.txt"})"}});
   provider->text("Wrote and checked the greeting.");
 
   AgentOptions o;

@@ -1,7 +1,6 @@
 // The command guards, driven by tests/fixtures/safety/commands.json: dangerous commands,
 // hardline commands and the safe lookalikes that must pass.
 #include <doctest/doctest.h>
-
 #include <unistd.h>
 
 #include "hermes/safety.hpp"
@@ -16,9 +15,13 @@ namespace {
 // The fixture spells the user's home as /home/alice and the hermes home inside it.
 const std::vector<HomeFold> kFolds = {{"/home/alice/.hermes", "~/.hermes"}, {"/home/alice", "~"}};
 
-std::string verdict(const CommandFinding& f) { return f.found ? f.description : "(safe)"; }
+std::string verdict(const CommandFinding& f) {
+  return f.found ? f.description : "(safe)";
+}
 
-std::string expected(const Json& value) { return value.is_null() ? "(safe)" : value.get<std::string>(); }
+std::string expected(const Json& value) {
+  return value.is_null() ? "(safe)" : value.get<std::string>();
+}
 
 }  // namespace
 
@@ -51,7 +54,8 @@ TEST_CASE("the public detector folds the real home directory like ~") {
 
 TEST_CASE("a kill aimed at the hosting process is self-termination") {
   const std::string command = "kill -TERM " + std::to_string(::getpid());
-  CHECK(detect_dangerous_command(command).description == "kill hermes/gateway process (self-termination)");
+  CHECK(detect_dangerous_command(command).description ==
+        "kill hermes/gateway process (self-termination)");
   CHECK_FALSE(detect_dangerous_command("kill -TERM 999999999").found);
 }
 

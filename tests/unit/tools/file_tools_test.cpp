@@ -38,12 +38,18 @@ struct Workspace {
     tools = internal::file_tools(options, ApprovalOptions{});
   }
   std::string file(const std::string& name) const { return root.file(name); }
-  const ToolSpec& tool(const std::string& name) const { return hermes::testing::spec_named(tools, name); }
+  const ToolSpec& tool(const std::string& name) const {
+    return hermes::testing::spec_named(tools, name);
+  }
   Json call(const std::string& name, const Json& args) { return h.call_json(tool(name), args); }
-  Result<std::string> raw_call(const std::string& name, const Json& args) { return h.call(tool(name), args); }
+  Result<std::string> raw_call(const std::string& name, const Json& args) {
+    return h.call(tool(name), args);
+  }
 };
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -57,7 +63,8 @@ TEST_CASE("read_file numbers lines and pages through long files") {
   CHECK(page["total_lines"] == 10);
   CHECK(page["truncated"] == true);
   CHECK(page["hint"] == "Use offset=5 to continue reading (showing 3-4 of 10 lines)");
-  Json all = w.call("read_file", {{"path", "notes.txt"}, {"limit", "100"}});  // A numeric string is accepted.
+  Json all = w.call("read_file",
+                    {{"path", "notes.txt"}, {"limit", "100"}});  // A numeric string is accepted.
   CHECK(all["truncated"] == false);
   CHECK_FALSE(all.contains("hint"));
 }
@@ -80,8 +87,9 @@ TEST_CASE("read_file refuses paths that escape the root") {
   TempDir outside;
   write(outside.file("secret.txt"), "top secret");
   fs::create_directory_symlink(outside.path(), w.file("link"));
-  for (const std::string& bad : {std::string("../secret.txt"), outside.file("secret.txt"), std::string("link/secret.txt"),
-                                 std::string("sub/../../secret.txt"), std::string("/etc/passwd")}) {
+  for (const std::string& bad :
+       {std::string("../secret.txt"), outside.file("secret.txt"), std::string("link/secret.txt"),
+        std::string("sub/../../secret.txt"), std::string("/etc/passwd")}) {
     auto r = w.raw_call("read_file", {{"path", bad}});
     CHECK_MESSAGE(r.status().code() == StatusCode::kPermissionDenied, bad);
     CHECK(contains(r.status().message(), "outside the directories"));
@@ -91,21 +99,26 @@ TEST_CASE("read_file refuses paths that escape the root") {
 TEST_CASE("read_file explains missing files, directories, devices and binaries") {
   Workspace w({"/dev"});
   write(w.file("config.json"), "{}");
-  CHECK(w.raw_call("read_file", {{"path", "confg.json"}}).status().message() == "File not found: confg.json. Did you mean: config.json?");
+  CHECK(w.raw_call("read_file", {{"path", "confg.json"}}).status().message() ==
+        "File not found: confg.json. Did you mean: config.json?");
   fs::create_directory(w.file("dir"));
   CHECK(contains(w.raw_call("read_file", {{"path", "dir"}}).status().message(), "is a directory"));
-  CHECK(contains(w.raw_call("read_file", {{"path", "/dev/zero"}}).status().message(), "device or special file"));
+  CHECK(contains(w.raw_call("read_file", {{"path", "/dev/zero"}}).status().message(),
+                 "device or special file"));
   write(w.file("image.png"), std::string("\x89PNG\r\n\x1a\n", 8) + std::string(4000, '\0'));
   CHECK(w.raw_call("read_file", {{"path", "image.png"}}).status().message() ==
         "Binary file (PNG image data, 3.9 KB) \xE2\x80\x94 cannot display as text.");
   write(w.file("blob.dat"), std::string("abc\0def", 7));
-  CHECK(contains(w.raw_call("read_file", {{"path", "blob.dat"}}).status().message(), "Binary file (binary data"));
+  CHECK(contains(w.raw_call("read_file", {{"path", "blob.dat"}}).status().message(),
+                 "Binary file (binary data"));
 }
 
 TEST_CASE("read_file rejects wrong argument types and missing fields") {
   Workspace w;
-  CHECK(w.raw_call("read_file", Json::object()).status().message() == "Missing required argument 'path'.");
-  CHECK(w.raw_call("read_file", {{"path", 7}}).status().message() == "Argument 'path' must be a string, got integer.");
+  CHECK(w.raw_call("read_file", Json::object()).status().message() ==
+        "Missing required argument 'path'.");
+  CHECK(w.raw_call("read_file", {{"path", 7}}).status().message() ==
+        "Argument 'path' must be a string, got integer.");
   CHECK(w.raw_call("read_file", {{"path", "x"}, {"offset", "soon"}}).status().message() ==
         "Argument 'offset' must be an integer, got string.");
 }
@@ -113,7 +126,9 @@ TEST_CASE("read_file rejects wrong argument types and missing fields") {
 TEST_CASE("read_file masks secrets and refuses environment files") {
   Workspace w;
   write(w.file("app.cfg"), "token = ghp_1234567890abcdefghijklmnopqrst\n");
-  CHECK(w.call("read_file", {{"path", "app.cfg"}})["content"] == "1|token = \xC2\xAB" "redacted:ghp_\xE2\x80\xA6\xC2\xBB\n");
+  CHECK(w.call("read_file", {{"path", "app.cfg"}})["content"] ==
+        "1|token = \xC2\xAB"
+        "redacted:ghp_\xE2\x80\xA6\xC2\xBB\n");
   write(w.file(".env"), "API_KEY=abc\n");
   CHECK(contains(w.raw_call("read_file", {{"path", ".env"}}).status().message(), "Read blocked"));
 }
@@ -126,7 +141,8 @@ TEST_CASE("repeating the same read gets a stub, then a block") {
   CHECK(w.call("read_file", {{"path", "a.txt"}}).contains("warning"));
   CHECK(contains(w.raw_call("read_file", {{"path", "a.txt"}}).status().message(), "BLOCKED"));
   write(w.file("b.txt"), "beta\n");
-  CHECK(w.call("read_file", {{"path", "b.txt"}})["content"] == "1|beta\n");  // Another call breaks the run.
+  CHECK(w.call("read_file", {{"path", "b.txt"}})["content"] ==
+        "1|beta\n");  // Another call breaks the run.
 }
 
 TEST_CASE("write_file creates directories and keeps an existing file's line endings") {
@@ -143,47 +159,70 @@ TEST_CASE("write_file creates directories and keeps an existing file's line endi
 
 TEST_CASE("write_file refuses line-numbered text, missing content and protected files") {
   Workspace w;
-  CHECK(contains(w.raw_call("write_file", {{"path", "x.py"}, {"content", "1|import os\n2|print(os)\n3|\n"}}).status().message(),
-                 "looks like read_file output"));
-  CHECK(contains(w.raw_call("write_file", {{"path", "x.py"}}).status().message(), "requires 'content'"));
-  CHECK(w.raw_call("write_file", {{"path", "../escape.txt"}, {"content", "x"}}).status().code() == StatusCode::kPermissionDenied);
+  CHECK(contains(
+      w.raw_call("write_file", {{"path", "x.py"}, {"content", "1|import os\n2|print(os)\n3|\n"}})
+          .status()
+          .message(),
+      "looks like read_file output"));
+  CHECK(contains(w.raw_call("write_file", {{"path", "x.py"}}).status().message(),
+                 "requires 'content'"));
+  CHECK(w.raw_call("write_file", {{"path", "../escape.txt"}, {"content", "x"}}).status().code() ==
+        StatusCode::kPermissionDenied);
   // With the root at the hermes home, its own database and credentials stay off limits.
   FileToolOptions home_root;
   home_root.root = fs::canonical(w.h.home.path()).string();
   auto tools = internal::file_tools(home_root, ApprovalOptions{});
   w.h.ctx.home = home_root.root;
-  auto denied = w.h.call(hermes::testing::spec_named(tools, "write_file"), {{"path", "state.db"}, {"content", "x"}});
-  CHECK(denied.status().message() == "Write denied: '" + home_root.root + "/state.db' is a protected system/credential file.");
+  auto denied = w.h.call(hermes::testing::spec_named(tools, "write_file"),
+                         {{"path", "state.db"}, {"content", "x"}});
+  CHECK(denied.status().message() ==
+        "Write denied: '" + home_root.root + "/state.db' is a protected system/credential file.");
 }
 
 TEST_CASE("overwriting a file never read, or changed since, carries a warning") {
   Workspace w;
   write(w.file("old.txt"), "old\n");
-  CHECK(contains(w.call("write_file", {{"path", "old.txt"}, {"content", "new\n"}})["warning"], "had not read"));
+  CHECK(contains(w.call("write_file", {{"path", "old.txt"}, {"content", "new\n"}})["warning"],
+                 "had not read"));
   w.call("read_file", {{"path", "old.txt"}});
   write(w.file("old.txt"), "changed elsewhere, longer\n");
-  CHECK(contains(w.call("write_file", {{"path", "old.txt"}, {"content", "mine\n"}})["warning"], "had changed"));
+  CHECK(contains(w.call("write_file", {{"path", "old.txt"}, {"content", "mine\n"}})["warning"],
+                 "had changed"));
 }
 
 TEST_CASE("patch replaces text and returns a unified diff") {
   Workspace w;
-  write(w.file("calc.py"), "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n");
-  Json r = w.call("patch", {{"path", "calc.py"}, {"old_string", "return a + b"}, {"new_string", "return b + a"}});
+  write(w.file("calc.py"),
+        "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n");
+  Json r =
+      w.call("patch",
+             {{"path", "calc.py"}, {"old_string", "return a + b"}, {"new_string", "return b + a"}});
   CHECK(r["success"] == true);
   CHECK(r["strategy"] == "exact");
   CHECK(r["diff"] ==
-        "--- a/calc.py\n+++ b/calc.py\n@@ -1,5 +1,5 @@\n def add(a, b):\n-    return a + b\n+    return b + a\n \n \n def sub(a, b):\n");
+        "--- a/calc.py\n+++ b/calc.py\n@@ -1,5 +1,5 @@\n def add(a, b):\n-    return a + b\n+    "
+        "return b + a\n \n \n def sub(a, b):\n");
   CHECK(read(w.file("calc.py")).find("return b + a") != std::string::npos);
 }
 
 TEST_CASE("patch reports ambiguity, recognises applied edits and advises after failures") {
   Workspace w;
   write(w.file("dup.txt"), "x = 1\nx = 1\n");
-  CHECK(contains(w.call("patch", {{"path", "dup.txt"}, {"old_string", "x = 1"}, {"new_string", "x = 2"}})["error"], "Found 2 matches"));
-  CHECK(w.call("patch", {{"path", "dup.txt"}, {"old_string", "x = 1"}, {"new_string", "x = 2"}, {"replace_all", true}})["replacements"] == 2);
-  CHECK(w.call("patch", {{"path", "dup.txt"}, {"old_string", "y = 0\n"}, {"new_string", "x = 2\nx = 2"}})["success"] == true);
+  CHECK(contains(
+      w.call("patch",
+             {{"path", "dup.txt"}, {"old_string", "x = 1"}, {"new_string", "x = 2"}})["error"],
+      "Found 2 matches"));
+  CHECK(w.call("patch", {{"path", "dup.txt"},
+                         {"old_string", "x = 1"},
+                         {"new_string", "x = 2"},
+                         {"replace_all", true}})["replacements"] == 2);
+  CHECK(w.call("patch", {{"path", "dup.txt"},
+                         {"old_string", "y = 0\n"},
+                         {"new_string", "x = 2\nx = 2"}})["success"] == true);
   Json last;
-  for (int i = 0; i < 3; ++i) last = w.call("patch", {{"path", "dup.txt"}, {"old_string", "nothing like it"}, {"new_string", "z"}});
+  for (int i = 0; i < 3; ++i)
+    last = w.call("patch",
+                  {{"path", "dup.txt"}, {"old_string", "nothing like it"}, {"new_string", "z"}});
   CHECK(contains(last["hint"], "failed 3 times"));
 }
 
@@ -192,7 +231,8 @@ TEST_CASE("a V4A patch edits, adds and deletes files all together") {
   write(w.file("a.txt"), "one\ntwo\nthree\n");
   write(w.file("gone.txt"), "bye\n");
   const std::string patch =
-      "*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+TWO\n three\n*** Add File: b/new.txt\n+fresh\n"
+      "*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+TWO\n three\n*** Add File: "
+      "b/new.txt\n+fresh\n"
       "*** Delete File: gone.txt\n*** End Patch\n";
   Json r = w.call("patch", {{"mode", "patch"}, {"patch", patch}});
   CHECK(r["success"] == true);
@@ -206,7 +246,8 @@ TEST_CASE("a V4A patch with a failing hunk changes nothing") {
   write(w.file("a.txt"), "one\n");
   write(w.file("c.txt"), "keep\n");
   const std::string patch =
-      "*** Begin Patch\n*** Update File: a.txt\n-one\n+ONE\n*** Update File: c.txt\n-missing line\n+x\n*** End Patch";
+      "*** Begin Patch\n*** Update File: a.txt\n-one\n+ONE\n*** Update File: c.txt\n-missing "
+      "line\n+x\n*** End Patch";
   Json r = w.call("patch", {{"mode", "patch"}, {"patch", patch}});
   CHECK(r["success"] == false);
   CHECK(read(w.file("a.txt")) == "one\n");
@@ -244,6 +285,8 @@ TEST_CASE("search_files lists files by name and skips secret files") {
   Json env = w.call("search_files", {{"pattern", "TOKEN"}});
   CHECK(env["matches"].empty());
   CHECK(contains(env["_omitted"], "1 file(s)"));
-  CHECK(contains(w.raw_call("search_files", {{"pattern", "(unclosed"}}).status().message(), "Invalid regex"));
-  CHECK(w.raw_call("search_files", {{"pattern", "x"}, {"path", "../.."}}).status().code() == StatusCode::kPermissionDenied);
+  CHECK(contains(w.raw_call("search_files", {{"pattern", "(unclosed"}}).status().message(),
+                 "Invalid regex"));
+  CHECK(w.raw_call("search_files", {{"pattern", "x"}, {"path", "../.."}}).status().code() ==
+        StatusCode::kPermissionDenied);
 }

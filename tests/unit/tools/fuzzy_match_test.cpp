@@ -1,16 +1,17 @@
 // The fuzzy find-and-replace behind patch and skill_manage(action='patch').
+#include "tools/fuzzy_match.hpp"
+
 #include <doctest/doctest.h>
 
-#include "tools/fuzzy_match.hpp"
 #include "tools/sequence_similarity.hpp"
 
-using hermes::internal::FuzzyReplaceResult;
 using hermes::internal::fuzzy_find_and_replace;
+using hermes::internal::FuzzyReplaceResult;
 
 namespace {
 
-FuzzyReplaceResult replace(const std::string& content, const std::string& old_s, const std::string& new_s,
-                           bool all = false) {
+FuzzyReplaceResult replace(const std::string& content, const std::string& old_s,
+                           const std::string& new_s, bool all = false) {
   return fuzzy_find_and_replace(content, old_s, new_s, all);
 }
 
@@ -67,7 +68,8 @@ TEST_CASE("smart quotes and dashes match ASCII and survive the replacement") {
 
 TEST_CASE("block anchors match a block whose middle is close enough") {
   const std::string file = "start {\n  alpha();\n  beta();\n  gamma();\n}\n";
-  auto r = replace(file, "start {\n  alpha();\n  betta();\n  gamma();\n}", "start {\n  alpha();\n}");
+  auto r =
+      replace(file, "start {\n  alpha();\n  betta();\n  gamma();\n}", "start {\n  alpha();\n}");
   CHECK(r.error.empty());
   CHECK(r.strategy == "block_anchor");
   CHECK(r.content == "start {\n  alpha();\n}\n");
@@ -91,12 +93,14 @@ TEST_CASE("escape drift in a fuzzy match is refused") {
 TEST_CASE("an edit that is already in place is recognised") {
   using hermes::internal::edit_already_applied;
   CHECK(edit_already_applied("value = compute_total()\n", "value = 0", "value = compute_total()"));
-  CHECK_FALSE(edit_already_applied("value = 0\nvalue = compute_total()\n", "value = 0", "value = compute_total()"));
+  CHECK_FALSE(edit_already_applied("value = 0\nvalue = compute_total()\n", "value = 0",
+                                   "value = compute_total()"));
   CHECK_FALSE(edit_already_applied("x = 1\n", "x = 0", "x = 1"));  // Too short to prove anything.
 }
 
 TEST_CASE("a failed match suggests the closest lines and whitespace differences") {
-  const std::string hint = hermes::internal::closest_lines_hint("\treturn total", "def f():\n    return total\n");
+  const std::string hint =
+      hermes::internal::closest_lines_hint("\treturn total", "def f():\n    return total\n");
   CHECK(hint.find("   2|     return total") != std::string::npos);
   CHECK(hint.find("Whitespace difference detected") != std::string::npos);
 }

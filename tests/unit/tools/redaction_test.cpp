@@ -1,7 +1,8 @@
 // The secret redactor, driven by tests/fixtures/redaction/cases.json.
+#include "hermes/redaction.hpp"
+
 #include <doctest/doctest.h>
 
-#include "hermes/redaction.hpp"
 #include "safety/redaction_passes.hpp"
 #include "unit/tools/fixture_file.hpp"
 
@@ -18,9 +19,10 @@ TEST_CASE("every fixture string is redacted exactly as expected") {
     o.file_read = options.value("file_read", false);
     o.code_file = options.value("code_file", false);
     o.redact_url_credentials = options.value("redact_url_credentials", false);
-    const std::string got = c.contains("terminal_command")
-                                ? internal::redact_terminal_output(text, c.at("terminal_command").get<std::string>())
-                                : redact_sensitive_text(text, o);
+    const std::string got =
+        c.contains("terminal_command")
+            ? internal::redact_terminal_output(text, c.at("terminal_command").get<std::string>())
+            : redact_sensitive_text(text, o);
     CHECK(got == c.at("expected").get<std::string>());
   }
 }
@@ -29,12 +31,17 @@ TEST_CASE("masks keep six and four characters of long tokens and nothing of shor
   CHECK(internal::mask_token("") == "***");
   CHECK(internal::mask_token("abcdefghijklmnopq") == "***");  // 17 characters.
   CHECK(internal::mask_token("abcdefghijklmnopqr") == "abcdef...opqr");
-  CHECK(internal::mask_token_nonreusable("ghp_abcdef") == "\xC2\xAB" "redacted:ghp_\xE2\x80\xA6\xC2\xBB");
-  CHECK(internal::mask_token_nonreusable("opaque") == "\xC2\xAB" "redacted-secret\xC2\xBB");
+  CHECK(internal::mask_token_nonreusable("ghp_abcdef") ==
+        "\xC2\xAB"
+        "redacted:ghp_\xE2\x80\xA6\xC2\xBB");
+  CHECK(internal::mask_token_nonreusable("opaque") ==
+        "\xC2\xAB"
+        "redacted-secret\xC2\xBB");
 }
 
 TEST_CASE("redacting twice changes nothing more") {
-  const std::string once = redact_sensitive_text("OPENAI_API_KEY=sk-abcdefghijklmnop1234567890 ghp_1234567890abcdefghij");
+  const std::string once = redact_sensitive_text(
+      "OPENAI_API_KEY=sk-abcdefghijklmnop1234567890 ghp_1234567890abcdefghij");
   CHECK(redact_sensitive_text(once) == once);
 }
 

@@ -1,9 +1,9 @@
 // The regex engine behind the guards, the redactor and search_files.
+#include "safety/regex.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
-
-#include "safety/regex.hpp"
 
 using hermes::internal::Regex;
 using hermes::internal::RegexOptions;
@@ -61,7 +61,8 @@ TEST_CASE("look-ahead and fixed-width look-behind work, negated or not") {
   CHECK(matches("(?<![\\w.~-])/dev/sd[a-z]", "dd of=/dev/sda"));
   CHECK_FALSE(matches("(?<![\\w.~-])/dev/sd[a-z]", "~/dev/sdk"));
   CHECK(matches("DELETE\\s+FROM\\b(?![^\\n]*\\bWHERE\\b)", "delete from t", kIgnoreCase));
-  CHECK_FALSE(matches("DELETE\\s+FROM\\b(?![^\\n]*\\bWHERE\\b)", "delete from t where x", kIgnoreCase));
+  CHECK_FALSE(
+      matches("DELETE\\s+FROM\\b(?![^\\n]*\\bWHERE\\b)", "delete from t where x", kIgnoreCase));
   CHECK(matches("(?<=\\\\u[0-9a-f]{4})x", "\\u00e9x"));
   CHECK(matches("\\A(?=[\\s\\S]*\\bstop\\b)(?=[\\s\\S]*\\bhermes\\b)", "hermes; x stop"));
 }

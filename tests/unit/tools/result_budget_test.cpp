@@ -1,11 +1,12 @@
 // Oversized tool results spill to <home>/cache/spillover with a preview in their place.
+#include "tools/result_budget.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
 
 #include "tools/atomic_file.hpp"
 #include "tools/builtin_toolsets.hpp"
-#include "tools/result_budget.hpp"
 #include "unit/tools/tool_harness.hpp"
 
 using namespace hermes;
@@ -16,11 +17,14 @@ namespace {
 
 std::string lines(std::size_t count) {
   std::string out;
-  for (std::size_t i = 0; i < count; ++i) out += "row " + std::to_string(i) + " of a long listing\n";
+  for (std::size_t i = 0; i < count; ++i)
+    out += "row " + std::to_string(i) + " of a long listing\n";
   return out;
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -45,10 +49,12 @@ TEST_CASE("an oversized result is saved whole and replaced by a preview and its 
 
 TEST_CASE("tool call ids become safe file names inside the spill directory") {
   TempDir home;
-  const std::string out = apply_result_budget(std::string(200, 'x'), "../../etc/evil id", home.path(), 10, 5);
+  const std::string out =
+      apply_result_budget(std::string(200, 'x'), "../../etc/evil id", home.path(), 10, 5);
   const auto start = out.find("Full output saved to: ") + 22;
   const std::string path = out.substr(start, out.find('\n', start) - start);
-  CHECK(std::filesystem::path(path).parent_path() == std::filesystem::path(home.path() + "/cache/spillover"));
+  CHECK(std::filesystem::path(path).parent_path() ==
+        std::filesystem::path(home.path() + "/cache/spillover"));
   CHECK(std::filesystem::exists(path));
 }
 
@@ -74,7 +80,8 @@ TEST_CASE("small context windows scale the budget down, with floors") {
 TEST_CASE("a batch over the per-turn budget spills its largest results first") {
   TempDir home;
   std::string a(90000, 'a'), b(95000, 'b'), c(20000, 'c');
-  std::vector<BatchResult> batch = {{&a, "terminal", "call_a"}, {&b, "terminal", "call_b"}, {&c, "terminal", "call_c"}};
+  std::vector<BatchResult> batch = {
+      {&a, "terminal", "call_a"}, {&b, "terminal", "call_b"}, {&c, "terminal", "call_c"}};
   enforce_turn_budget(batch, home.path(), ResultBudget{});
   CHECK(b.rfind("<persisted-output>", 0) == 0);
   CHECK(a == std::string(90000, 'a'));  // 90,000 + 20,000 + the preview fit.
@@ -88,9 +95,11 @@ TEST_CASE("read_file can page through a spilled result outside its roots") {
   FileToolOptions options;
   options.root = workspace.path();
   auto tools = file_tools(options, ApprovalOptions{});
-  Json page = h.call_json(hermes::testing::spec_named(tools, "read_file"),
-                          {{"path", h.home.path() + "/cache/spillover/call_9.txt"}, {"offset", 10}, {"limit", 1}});
+  Json page = h.call_json(
+      hermes::testing::spec_named(tools, "read_file"),
+      {{"path", h.home.path() + "/cache/spillover/call_9.txt"}, {"offset", 10}, {"limit", 1}});
   CHECK(page["content"] == "10|row 9 of a long listing\n");
-  auto elsewhere = h.call(hermes::testing::spec_named(tools, "read_file"), {{"path", h.home.path() + "/memories/MEMORY.md"}});
+  auto elsewhere = h.call(hermes::testing::spec_named(tools, "read_file"),
+                          {{"path", h.home.path() + "/memories/MEMORY.md"}});
   CHECK(elsewhere.status().code() == StatusCode::kPermissionDenied);
 }

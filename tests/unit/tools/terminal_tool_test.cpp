@@ -1,6 +1,5 @@
 // terminal and process_manage: real /bin/sh processes in a temporary working directory.
 #include <doctest/doctest.h>
-
 #include <signal.h>
 
 #include <filesystem>
@@ -29,18 +28,27 @@ struct Shell {
     options.kill_grace = std::chrono::milliseconds(300);
     tools = internal::terminal_tools(options, approvals);
   }
-  Json run(const Json& args) { return h.call_json(hermes::testing::spec_named(tools, "terminal"), args); }
-  Result<std::string> raw(const Json& args) { return h.call(hermes::testing::spec_named(tools, "terminal"), args); }
-  Json manage(const Json& args) { return h.call_json(hermes::testing::spec_named(tools, "process_manage"), args); }
+  Json run(const Json& args) {
+    return h.call_json(hermes::testing::spec_named(tools, "terminal"), args);
+  }
+  Result<std::string> raw(const Json& args) {
+    return h.call(hermes::testing::spec_named(tools, "terminal"), args);
+  }
+  Json manage(const Json& args) {
+    return h.call_json(hermes::testing::spec_named(tools, "process_manage"), args);
+  }
 };
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 }  // namespace
 
 TEST_CASE("a command's combined output and exit code come back, every time") {
   Shell s;
-  for (int i = 0; i < 10; ++i) {  // The exit status arrives after the output closes: no race may lose it.
+  for (int i = 0; i < 10;
+       ++i) {  // The exit status arrives after the output closes: no race may lose it.
     Json r = s.run({{"command", "echo hello; echo oops >&2; exit 3"}});
     CHECK(r["output"] == "hello\noops");
     CHECK(r["exit_code"] == 3);
@@ -54,14 +62,16 @@ TEST_CASE("a command's combined output and exit code come back, every time") {
 
 TEST_CASE("exit codes with a well-known meaning are explained") {
   Shell s;
-  CHECK(s.run({{"command", "grep -q needle /dev/null"}})["exit_code_meaning"] == "No matches found (not an error)");
+  CHECK(s.run({{"command", "grep -q needle /dev/null"}})["exit_code_meaning"] ==
+        "No matches found (not an error)");
   CHECK(s.run({{"command", "no_such_program_xyz"}})["exit_code_meaning"] == "Command not found");
 }
 
 TEST_CASE("escape codes are stripped and secrets masked") {
   Shell s;
   CHECK(s.run({{"command", "printf '\\033[31mred\\033[0m text'"}})["output"] == "red text");
-  const std::string out = s.run({{"command", "echo token ghp_1234567890abcdefghijklmnopqrst"}})["output"];
+  const std::string out =
+      s.run({{"command", "echo token ghp_1234567890abcdefghijklmnopqrst"}})["output"];
   CHECK(out == "token ghp_12...qrst");
 }
 
@@ -134,13 +144,18 @@ TEST_CASE("an approved dangerous command runs and says it was approved") {
 
 TEST_CASE("bad arguments are readable errors") {
   Shell s;
-  CHECK(s.raw({{"command", 5}}).status().message() == "Argument 'command' must be a string, got integer.");
+  CHECK(s.raw({{"command", 5}}).status().message() ==
+        "Argument 'command' must be a string, got integer.");
   CHECK(s.raw(Json::object()).status().message() == "Missing required argument 'command'.");
   CHECK(s.raw({{"command", "  "}}).status().message() == "command is empty");
-  CHECK(s.raw({{"command", "true"}, {"timeout", 0}}).status().message() == "timeout must be at least 1 second");
-  CHECK(s.raw({{"command", "true"}, {"timeout", "soon"}}).status().message() == "Argument 'timeout' must be an integer, got string.");
-  CHECK(contains(s.raw({{"command", "true"}, {"workdir", "relative/dir"}}).status().message(), "absolute"));
-  CHECK(contains(s.raw({{"command", "true"}, {"workdir", "/no/such/dir"}}).status().message(), "not an existing directory"));
+  CHECK(s.raw({{"command", "true"}, {"timeout", 0}}).status().message() ==
+        "timeout must be at least 1 second");
+  CHECK(s.raw({{"command", "true"}, {"timeout", "soon"}}).status().message() ==
+        "Argument 'timeout' must be an integer, got string.");
+  CHECK(contains(s.raw({{"command", "true"}, {"workdir", "relative/dir"}}).status().message(),
+                 "absolute"));
+  CHECK(contains(s.raw({{"command", "true"}, {"workdir", "/no/such/dir"}}).status().message(),
+                 "not an existing directory"));
   CHECK(contains(s.raw({{"command", "sleep 5 &"}}).status().message(), "background=true"));
   Json capped = s.run({{"command", "true"}, {"timeout", 100000}});
   CHECK(contains(capped["note"], "capped at 600s"));
@@ -181,7 +196,8 @@ TEST_CASE("background processes are started, polled, fed input and killed") {
 TEST_CASE("process_manage rejects unknown ids and actions") {
   Shell s;
   auto manage = hermes::testing::spec_named(s.tools, "process_manage");
-  CHECK(s.h.call(manage, {{"action", "poll"}, {"session_id", "proc_missing"}}).status().code() == StatusCode::kNotFound);
+  CHECK(s.h.call(manage, {{"action", "poll"}, {"session_id", "proc_missing"}}).status().code() ==
+        StatusCode::kNotFound);
   CHECK_FALSE(s.h.call(manage, {{"action", "dance"}, {"session_id", "x"}}).ok());
   CHECK_FALSE(s.h.call(manage, Json::object()).ok());
 }

@@ -32,21 +32,25 @@ TEST_CASE("reading an empty list returns zero counts at revision zero") {
 
 TEST_CASE("replace mode keeps the last duplicate id at its position and counts statuses") {
   ToolHarness h;
-  Json r = h.call_json(todo(), {{"todos", {item("a", "first", "pending"), item("b", "second", "completed"),
-                                           item("a", "first again", "pending")}}});
+  Json r = h.call_json(todo(), {{"todos",
+                                 {item("a", "first", "pending"), item("b", "second", "completed"),
+                                  item("a", "first again", "pending")}}});
   REQUIRE(r["todos"].size() == 2);
   CHECK(r["todos"][0]["id"] == "b");
   CHECK(r["todos"][1]["content"] == "first again");
   CHECK(r["revision"] == 1);
-  CHECK(r["summary"] == Json{{"total", 2}, {"pending", 1}, {"in_progress", 0}, {"completed", 1}, {"cancelled", 0}});
+  CHECK(r["summary"] ==
+        Json{{"total", 2}, {"pending", 1}, {"in_progress", 0}, {"completed", 1}, {"cancelled", 0}});
 }
 
 TEST_CASE("merge mode updates only the fields given and appends new ids") {
   ToolHarness h;
   h.call_json(todo(), {{"todos", {item("1", "plan", "pending"), item("2", "build", "pending")}}});
   Json r = h.call_json(todo(), {{"merge", true},
-                                {"todos", {{{"id", "2"}, {"status", "in_progress"}}, item("3", "ship", "pending"),
-                                           {{"content", "no id is ignored"}}}}});
+                                {"todos",
+                                 {{{"id", "2"}, {"status", "in_progress"}},
+                                  item("3", "ship", "pending"),
+                                  {{"content", "no id is ignored"}}}}});
   REQUIRE(r["todos"].size() == 3);
   // The item in progress moves ahead of the pending one before it.
   CHECK(r["todos"][0]["id"] == "2");
@@ -65,9 +69,11 @@ TEST_CASE("an unchanged write does not bump the revision") {
 
 TEST_CASE("items are validated: missing id, empty content, bad status, self parent") {
   ToolHarness h;
-  Json r = h.call_json(todo(), {{"todos", {{{"content", ""}, {"status", "DONE"}},
-                                           {{"id", 7}, {"content", "x"}, {"status", "Completed"}, {"parent", "7"}},
-                                           "not an object"}}});
+  Json r = h.call_json(todo(),
+                       {{"todos",
+                         {{{"content", ""}, {"status", "DONE"}},
+                          {{"id", 7}, {"content", "x"}, {"status", "Completed"}, {"parent", "7"}},
+                          "not an object"}}});
   REQUIRE(r["todos"].size() == 3);
   CHECK(r["todos"][0] == Json{{"id", "?"}, {"content", "(no description)"}, {"status", "pending"}});
   CHECK(r["todos"][1] == Json{{"id", "7"}, {"content", "x"}, {"status", "completed"}});
@@ -77,7 +83,8 @@ TEST_CASE("items are validated: missing id, empty content, bad status, self pare
 TEST_CASE("content is capped at 4000 characters and the list at 256 items") {
   ToolHarness h;
   Json many = Json::array();
-  for (int i = 0; i < 300; ++i) many.push_back(item(std::to_string(i), std::string(5000, 'x'), "pending"));
+  for (int i = 0; i < 300; ++i)
+    many.push_back(item(std::to_string(i), std::string(5000, 'x'), "pending"));
   Json r = h.call_json(todo(), {{"todos", many}});
   CHECK(r["todos"].size() == 256);
   const std::string content = r["todos"][0]["content"];
@@ -100,9 +107,11 @@ TEST_CASE("todos sent as JSON text are parsed; anything but a list is an error")
 
 TEST_CASE("dangling and cyclic parents are dropped") {
   ToolHarness h;
-  Json r = h.call_json(todo(), {{"todos", {{{"id", "a"}, {"content", "x"}, {"status", "pending"}, {"parent", "b"}},
-                                           {{"id", "b"}, {"content", "y"}, {"status", "pending"}, {"parent", "a"}},
-                                           {{"id", "c"}, {"content", "z"}, {"status", "pending"}, {"parent", "nope"}}}}});
+  Json r = h.call_json(
+      todo(), {{"todos",
+                {{{"id", "a"}, {"content", "x"}, {"status", "pending"}, {"parent", "b"}},
+                 {{"id", "b"}, {"content", "y"}, {"status", "pending"}, {"parent", "a"}},
+                 {{"id", "c"}, {"content", "z"}, {"status", "pending"}, {"parent", "nope"}}}}});
   for (const Json& i : r["todos"]) {
     if (i["id"] == "c") CHECK_FALSE(i.contains("parent"));
   }
@@ -114,11 +123,13 @@ TEST_CASE("dangling and cyclic parents are dropped") {
 TEST_CASE("the compression snapshot shows active items and the parents of active subtasks") {
   ToolHarness h;
   CHECK_FALSE(render_todo_snapshot(h.state).has_value());
-  h.call_json(todo(), {{"todos", {item("1", "design", "completed"),
-                                  item("2", "implement", "completed"),
-                                  {{"id", "2a"}, {"content", "parser"}, {"status", "in_progress"}, {"parent", "2"}},
-                                  {{"id", "2b"}, {"content", "docs"}, {"status", "cancelled"}, {"parent", "2"}},
-                                  item("3", "release", "pending")}}});
+  h.call_json(todo(),
+              {{"todos",
+                {item("1", "design", "completed"),
+                 item("2", "implement", "completed"),
+                 {{"id", "2a"}, {"content", "parser"}, {"status", "in_progress"}, {"parent", "2"}},
+                 {{"id", "2b"}, {"content", "docs"}, {"status", "cancelled"}, {"parent", "2"}},
+                 item("3", "release", "pending")}}});
   auto snapshot = render_todo_snapshot(h.state);
   REQUIRE(snapshot.has_value());
   CHECK(*snapshot ==
