@@ -38,8 +38,12 @@ namespace hermes {
 inline constexpr std::array<std::string_view, 6> kBuiltinToolsets = {
     "todo", "clarify", "memory", "skills", "file", "terminal"};
 
-// The toolsets an agent enables by default: todo, memory, session_search, skills,
-// clarify. File and shell access are opt-in for embedders.
+// The toolsets an agent should enable by default: no file or shell access, which
+// embedders opt into. (session_search is registered by the session store.)
+inline constexpr std::array<std::string_view, 5> kDefaultToolsets = {"todo", "memory", "session_search",
+                                                                     "skills", "clarify"};
+
+// kDefaultToolsets as AgentOptions::enabled_toolsets wants them.
 HERMES_API std::vector<std::string> default_toolsets();
 
 // Toolset presets defined by register_builtin_tools:

@@ -125,6 +125,7 @@ std::string allowlist_path(const std::string& home) {
 
 std::set<std::string> load_command_allowlist(const std::string& home) {
   std::set<std::string> keys;
+  if (home.empty()) return keys;
   auto text = read_whole_file(allowlist_path(home), 1u << 20);
   if (!text.ok()) return keys;
   auto json = parse_json(*text);
@@ -137,6 +138,7 @@ std::set<std::string> load_command_allowlist(const std::string& home) {
 }
 
 Status add_to_command_allowlist(const std::string& home, const std::string& key) {
+  if (home.empty()) return Status::failed_precondition("no hermes home to keep the allowlist in");
   std::lock_guard<std::mutex> lock(allowlist_mutex());
   std::set<std::string> keys = load_command_allowlist(home);
   if (!keys.insert(key).second) return {};

