@@ -1,0 +1,33 @@
+// Typed access to a tool's arguments. Models send numbers and booleans as strings often
+// enough that both spellings are accepted; anything else of the wrong type is an
+// InvalidArgument that names the field, which the model reads as {"error": ...}.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "hermes/json.hpp"
+#include "hermes/status.hpp"
+
+namespace hermes::internal {
+
+// A required string argument; missing, null or not a string is an error.
+Result<std::string> arg_string(const Json& args, std::string_view key);
+// An optional string argument: nullopt when absent or null.
+Result<std::optional<std::string>> arg_optional_string(const Json& args, std::string_view key);
+// An optional integer: a JSON integer, an integral float, or a string spelling one.
+Result<std::optional<int64_t>> arg_optional_int(const Json& args, std::string_view key);
+// An optional boolean (true/false, or "true"/"false"/"1"/"0"/"yes"/"no"), else `fallback`.
+Result<bool> arg_bool(const Json& args, std::string_view key, bool fallback);
+
+// The name of a JSON value's type as a model would say it ("string", "integer", ...).
+std::string json_type_name(const Json& value);
+
+// The length of `text` in Unicode code points (what the character limits count).
+std::size_t utf8_length(std::string_view text);
+// The first `n` code points of `text`.
+std::string_view utf8_head(std::string_view text, std::size_t n);
+
+}  // namespace hermes::internal

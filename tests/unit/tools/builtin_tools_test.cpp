@@ -1,0 +1,119 @@
+// register_builtin_tools, its toolsets and presets, and one built-in driven through the
+// real agent loop with the scripted provider.
+#include "hermes/builtin_tools.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "hermes/agent.hpp"
+#include "support/scripted_provider.hpp"
+#include "support/temp_dir.hpp"
+#include "tools/atomic_file.hpp"
+
+using namespace hermes;
+using hermes::testing::ScriptedProvider;
+using hermes::testing::TempDir;
+
+namespace {
+
+bool has(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
+TEST_CASE("every built-in toolset registers, and the defaults leave out files and the shell") {
+  TempDir root;
+  ToolRegistry registry;
+  BuiltinToolOptions options;
+  options.file.root = root.path();
+  REQUIRE(register_builtin_tools(registry, options).ok());
+  for (const char* tool :
+       {"todo_list", "clarify", "memory", "skills_list", "skill_view", "skill_manage", "read_file",
+        "write_file", "patch", "search_files", "terminal", "process_manage"}) {
+    CHECK_MESSAGE(registry.find(tool) != nullptr, tool);
+  }
+  const std::vector<std::string> defaults = registry.resolve(default_toolsets(), {});
+  CHECK(has(defaults, "todo_list"));
+  CHECK(has(defaults, "memory"));
+  CHECK(has(defaults, "skill_view"));
+  CHECK(has(defaults, "clarify"));
+  CHECK_FALSE(has(defaults, "read_file"));
+  CHECK_FALSE(has(defaults, "terminal"));
+  CHECK(registry.resolve({"debugging"}, {}) == std::vector<std::string>{"patch", "process_manage",
+                                                                        "read_file", "search_files",
+                                                                        "terminal", "write_file"});
+  CHECK_FALSE(has(registry.resolve({"headless"}, {}), "clarify"));
+  CHECK(registry.find("terminal")->toolset == "terminal");
+  CHECK(registry.find("write_file")->path_argument == "path");
+  CHECK(registry.find("clarify")->interactive);
+}
+
+TEST_CASE("registering a subset, twice, works; unknown toolsets and roots are errors") {
+  ToolRegistry registry;
+  BuiltinToolOptions options;
+  options.toolsets = {"todo", "memory"};
+  REQUIRE(register_builtin_tools(registry, options).ok());
+  REQUIRE(register_builtin_tools(registry, options).ok());  // Same toolsets: replaced.
+  CHECK(registry.find("terminal") == nullptr);
+  options.toolsets = {"todo", "browser"};
+  CHECK(register_builtin_tools(registry, options).code() == StatusCode::kInvalidArgument);
+  BuiltinToolOptions bad_root;
+  bad_root.toolsets = {"file"};
+  bad_root.file.root = "/definitely/not/a/dir";
+  CHECK(register_builtin_tools(registry, bad_root).code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("built-in tools run through the agent loop like any tool") {
+  TempDir home;
+  TempDir workspace;
+  auto provider = std::make_shared<ScriptedProvider>();
+  auto tools = std::make_shared<ToolRegistry>();
+  BuiltinToolOptions builtins;
+  builtins.file.root = workspace.path();
+  REQUIRE(register_builtin_tools(*tools, builtins).ok());
+
+  provider->tool_calls(
+      {{"todo_list",
+        R"({"todos":[{"id":"1","content":"write the greeting","status":"in_progress"}]})"},
+       {"write_file", R"({"path":"hello.txt","content":"hi there\n"})"}});
+  provider->tool_calls(
+      {{"read_file", R"({"path":"hello.txt"})"}, {"terminal", R"({"command":"cat hello.txt"})"}});
+  provider->text("Wrote and checked the greeting.");
+
+  AgentOptions o;
+  o.model = "scripted-model";
+  o.provider_instance = provider;
+  o.tools = tools;
+  o.home = home.path();
+  o.persist_sessions = false;
+  o.enabled_toolsets = default_toolsets();
+  o.enabled_toolsets.push_back("file");
+  o.enabled_toolsets.push_back("terminal");
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  ConversationResult r = (*agent)->run_conversation("write hello.txt and check it");
+  CHECK(r.completed);
+  CHECK(r.final_response == "Wrote and checked the greeting.");
+  CHECK(*internal::read_whole_file(workspace.file("hello.txt")) == "hi there\n");
+
+  std::vector<const Message*> results;
+  for (const Message& m : r.messages) {
+    if (m.role == Role::kTool) results.push_back(&m);
+  }
+  REQUIRE(results.size() == 4);
+  CHECK(results[0]->content.find("\"revision\":1") != std::string::npos);
+  CHECK(results[1]->content.find("\"created\":true") != std::string::npos);
+  CHECK(results[2]->content.find("1|hi there") != std::string::npos);
+  CHECK(results[3]->content.find("\"output\":\"hi there\"") != std::string::npos);
+
+  // The model was offered the enabled built-ins and nothing else.
+  const auto requests = provider->requests();
+  REQUIRE_FALSE(requests.empty());
+  std::vector<std::string> offered;
+  for (const Json& def : requests[0].tools) offered.push_back(def["function"]["name"]);
+  CHECK(has(offered, "terminal"));
+  CHECK(has(offered, "todo_list"));
+  CHECK_FALSE(has(offered, "session_search"));  // Not registered here: another area provides it.
+}

@@ -1,0 +1,216 @@
+// terminal and process_manage: real /bin/sh processes in a temporary working directory.
+#include <doctest/doctest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "tools/builtin_toolsets.hpp"
+#include "unit/tools/tool_harness.hpp"
+
+using namespace hermes;
+using hermes::testing::TempDir;
+using hermes::testing::ToolHarness;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Shell {
+  ToolHarness h;
+  TempDir dir;
+  TerminalOptions options;
+  std::vector<ToolSpec> tools;
+
+  explicit Shell(ApprovalOptions approvals = {}) { rebuild(approvals); }
+  void rebuild(ApprovalOptions approvals = {}) {
+    options.workdir = fs::canonical(dir.path()).string();
+    options.kill_grace = std::chrono::milliseconds(300);
+    tools = internal::terminal_tools(options, approvals);
+  }
+  Json run(const Json& args) {
+    return h.call_json(hermes::testing::spec_named(tools, "terminal"), args);
+  }
+  Result<std::string> raw(const Json& args) {
+    return h.call(hermes::testing::spec_named(tools, "terminal"), args);
+  }
+  Json manage(const Json& args) {
+    return h.call_json(hermes::testing::spec_named(tools, "process_manage"), args);
+  }
+};
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("a command's combined output and exit code come back, every time") {
+  Shell s;
+  for (int i = 0; i < 10;
+       ++i) {  // The exit status arrives after the output closes: no race may lose it.
+    Json r = s.run({{"command", "echo hello; echo oops >&2; exit 3"}});
+    CHECK(r["output"] == "hello\noops");
+    CHECK(r["exit_code"] == 3);
+    CHECK(r["error"] == "Command exited with code 3");
+  }
+  Json ok = s.run({{"command", "pwd"}});
+  CHECK(ok["output"] == s.options.workdir);
+  CHECK(ok["exit_code"] == 0);
+  CHECK(ok["error"].is_null());
+}
+
+TEST_CASE("exit codes with a well-known meaning are explained") {
+  Shell s;
+  CHECK(s.run({{"command", "grep -q needle /dev/null"}})["exit_code_meaning"] ==
+        "No matches found (not an error)");
+  CHECK(s.run({{"command", "no_such_program_xyz"}})["exit_code_meaning"] == "Command not found");
+}
+
+TEST_CASE("escape codes are stripped and secrets masked") {
+  Shell s;
+  CHECK(s.run({{"command", "printf '\\033[31mred\\033[0m text'"}})["output"] == "red text");
+  const std::string out =
+      s.run({{"command", "echo token ghp_1234567890abcdefghijklmnopqrst"}})["output"];
+  CHECK(out == "token ghp_12...qrst");
+}
+
+TEST_CASE("a hundred megabytes of output are truncated head and tail, never held whole") {
+  Shell s;
+  Json r = s.run({{"command", "yes 0123456789 | head -c 100000000; echo; echo THE-END"}});
+  const std::string out = r["output"];
+  CHECK(out.size() < 51000);
+  CHECK(out.rfind("0123456789", 0) == 0);
+  CHECK(contains(out, "[OUTPUT TRUNCATED - "));
+  CHECK(contains(out, " chars omitted out of 100000009 total]"));
+  REQUIRE(out.size() >= 9);
+  CHECK(out.substr(out.size() - 7) == "THE-END");
+}
+
+TEST_CASE("a command that never ends is stopped at its timeout") {
+  Shell s;
+  Json r = s.run({{"command", "echo started; sleep 60"}, {"timeout", 1}});
+  CHECK(r["exit_code"] == 124);
+  CHECK(contains(r["error"], "timed out after 1s"));
+  CHECK(r["output"] == "started");
+}
+
+TEST_CASE("an interrupt stops a command that ignores SIGTERM with SIGKILL") {
+  Shell s;
+  std::thread interrupter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    s.h.ctx.cancel.cancel();
+  });
+  Json r = s.run({{"command", "trap '' TERM; echo waiting; sleep 60"}});
+  interrupter.join();
+  CHECK(r["exit_code"] == 130);
+  CHECK(contains(r["error"], "interrupted"));
+  CHECK(r["output"] == "waiting");
+}
+
+TEST_CASE("children left running by the shell do not hold the call open") {
+  Shell s;
+  Json r = s.run({{"command", "(sleep 30 &); echo done"}, {"timeout", 20}});
+  CHECK(r["output"] == "done");
+  CHECK(r["exit_code"] == 0);
+}
+
+TEST_CASE("dangerous commands are blocked without approval and do not run") {
+  Shell s;
+  fs::create_directories(s.dir.file("build/obj"));
+  Json r = s.run({{"command", "rm -rf build"}});
+  CHECK(r["exit_code"] == -1);
+  CHECK(r["output"] == "");
+  CHECK(r["status"] == "blocked");
+  CHECK(r["error"].get<std::string>().rfind("BLOCKED:", 0) == 0);
+  CHECK(fs::exists(s.dir.file("build/obj")));
+  Json hard = s.run({{"command", "mkfs.ext4 /dev/sda1"}});
+  CHECK(contains(hard["error"], "hardline"));
+}
+
+TEST_CASE("an approved dangerous command runs and says it was approved") {
+  Shell s;
+  s.h.callbacks.on_approval = [](const ApprovalRequest& req) {
+    CHECK(req.command == "rm -rf build");
+    CHECK(req.description == "recursive delete");
+    return ApprovalDecision::kOnce;
+  };
+  fs::create_directories(s.dir.file("build"));
+  Json r = s.run({{"command", "rm -rf build"}});
+  CHECK(r["exit_code"] == 0);
+  CHECK(contains(r["approval"], "approved"));
+  CHECK_FALSE(fs::exists(s.dir.file("build")));
+}
+
+TEST_CASE("bad arguments are readable errors") {
+  Shell s;
+  CHECK(s.raw({{"command", 5}}).status().message() ==
+        "Argument 'command' must be a string, got integer.");
+  CHECK(s.raw(Json::object()).status().message() == "Missing required argument 'command'.");
+  CHECK(s.raw({{"command", "  "}}).status().message() == "command is empty");
+  CHECK(s.raw({{"command", "true"}, {"timeout", 0}}).status().message() ==
+        "timeout must be at least 1 second");
+  CHECK(s.raw({{"command", "true"}, {"timeout", "soon"}}).status().message() ==
+        "Argument 'timeout' must be an integer, got string.");
+  CHECK(contains(s.raw({{"command", "true"}, {"workdir", "relative/dir"}}).status().message(),
+                 "absolute"));
+  CHECK(contains(s.raw({{"command", "true"}, {"workdir", "/no/such/dir"}}).status().message(),
+                 "not an existing directory"));
+  CHECK(contains(s.raw({{"command", "sleep 5 &"}}).status().message(), "background=true"));
+  Json capped = s.run({{"command", "true"}, {"timeout", 100000}});
+  CHECK(contains(capped["note"], "capped at 600s"));
+}
+
+TEST_CASE("the environment carries configured variables and can start empty") {
+  Shell s;
+  s.options.environment = {{"HERMES_TEST_VAR", "42"}};
+  s.rebuild();
+  CHECK(s.run({{"command", "echo $HERMES_TEST_VAR $GIT_PAGER"}})["output"] == "42 cat");
+  s.options.inherit_environment = false;
+  s.rebuild();
+  CHECK(s.run({{"command", "echo \"[$HOME]\""}})["output"] == "[]");
+}
+
+TEST_CASE("background processes are started, polled, fed input and killed") {
+  Shell s;
+  Json started = s.run({{"command", "read line; echo got:$line"}, {"background", true}});
+  CHECK(started["output"] == "Background process started");
+  const std::string id = started["session_id"];
+  CHECK(id.rfind("proc_", 0) == 0);
+  CHECK(s.manage({{"action", "submit"}, {"session_id", id}, {"data", "hi"}})["written"] == true);
+  Json waited = s.manage({{"action", "wait"}, {"session_id", id}, {"timeout", 10}});
+  CHECK(waited["status"] == "exited");
+  CHECK(waited["exit_code"] == 0);
+  CHECK(waited["output"] == "got:hi\n");
+  CHECK(s.manage({{"action", "poll"}, {"session_id", id}})["output"] == "");
+  CHECK(s.manage({{"action", "log"}, {"session_id", id}})["output"] == "got:hi\n");
+
+  Json sleeper = s.run({{"command", "sleep 60"}, {"background", true}});
+  const std::string sid = sleeper["session_id"];
+  CHECK(s.manage({{"action", "list"}})["count"] == 2);
+  Json killed = s.manage({{"action", "kill"}, {"session_id", sid}});
+  CHECK(killed["killed"] == true);
+  CHECK(killed["status"] == "exited");
+}
+
+TEST_CASE("process_manage rejects unknown ids and actions") {
+  Shell s;
+  auto manage = hermes::testing::spec_named(s.tools, "process_manage");
+  CHECK(s.h.call(manage, {{"action", "poll"}, {"session_id", "proc_missing"}}).status().code() ==
+        StatusCode::kNotFound);
+  CHECK_FALSE(s.h.call(manage, {{"action", "dance"}, {"session_id", "x"}}).ok());
+  CHECK_FALSE(s.h.call(manage, Json::object()).ok());
+}
+
+TEST_CASE("background processes die with the agent that started them") {
+  Shell s;
+  pid_t pid = 0;
+  {
+    ToolSessionState agent_state;
+    s.h.ctx.state = &agent_state;
+    pid = s.run({{"command", "sleep 60"}, {"background", true}})["pid"].get<int>();
+    CHECK(::kill(pid, 0) == 0);
+  }
+  s.h.ctx.state = &s.h.state;
+  CHECK(::kill(pid, 0) != 0);  // Stopped and reaped.
+}
