@@ -178,3 +178,15 @@ func TestHistoryThatIsNotValidJSONOrMessagesIsRefused(t *testing.T) {
 		t.Errorf("nothing may reach the model, got %s", requests)
 	}
 }
+
+func TestAPanickingCallbackIsStoppedAtTheCBoundary(t *testing.T) {
+	server := startMockServer(t, "two_step_add.json")
+	agent := newMockAgent(t, server, add,
+		WithStreamCallback(func(string) { panic("the screen is gone") }),
+		WithToolProgressCallback(func(string) { panic("so is the log") }))
+
+	answer, err := agent.Chat("What is 2 + 40?")
+	if err != nil || answer != "The sum is 42." {
+		t.Fatalf("Chat() = %q, %v", answer, err)
+	}
+}

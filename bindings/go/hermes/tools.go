@@ -70,8 +70,9 @@ func NewToolRegistry() (*ToolRegistry, error) {
 	return r, nil
 }
 
-// Add adds a tool. InvalidArgument names a bad name or a schema that is not a JSON
-// object.
+// Add adds a tool; a tool of the same name in the same toolset is replaced.
+// InvalidArgument names a bad name or a schema that is not a JSON object;
+// AlreadyExists means another toolset holds the name.
 func (r *ToolRegistry) Add(tool Tool, handler ToolHandler) error {
 	if handler == nil {
 		return &Error{Code: StatusInvalidArgument, Message: "handler: nil"}

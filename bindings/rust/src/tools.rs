@@ -147,9 +147,10 @@ impl ToolRegistry {
         Ok(ToolRegistry { raw })
     }
 
-    /// Adds a tool. The handler runs on a library thread; a panic in it is caught and
-    /// becomes an error result for the model. InvalidArgument names a bad name or a
-    /// schema that is not a JSON object; AlreadyExists a name already taken.
+    /// Adds a tool; a tool of the same name in the same toolset is replaced. The handler
+    /// runs on a library thread; a panic in it is caught and becomes an error result for
+    /// the model. InvalidArgument names a bad name or a schema that is not a JSON
+    /// object; AlreadyExists means another toolset holds the name.
     pub fn add<F>(&mut self, tool: Tool, handler: F) -> Result<()>
     where
         F: Fn(&ToolCall<'_>) -> ToolResult + Send + Sync + 'static,

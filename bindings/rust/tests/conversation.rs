@@ -187,3 +187,18 @@ fn history_that_is_not_valid_json_or_messages_is_refused() -> hermes::Result<()>
     );
     Ok(())
 }
+
+#[test]
+fn a_panicking_callback_is_stopped_at_the_c_boundary() -> hermes::Result<()> {
+    let server = MockServer::start("two_step_add.json");
+    let mut tools = ToolRegistry::new()?;
+    tools.add(add_tool(), add)?;
+    let mut options = options_for(&server, &tools)?;
+    options
+        .set_stream_callback(|_| panic!("the screen is gone"))?
+        .set_tool_progress_callback(|_| panic!("so is the log"))?;
+    let agent = Agent::new(&options)?;
+
+    assert_eq!(agent.chat("What is 2 + 40?")?, "The sum is 42.");
+    Ok(())
+}
