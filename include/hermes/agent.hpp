@@ -24,6 +24,7 @@
 
 #include "hermes/callbacks.hpp"
 #include "hermes/context_engine.hpp"
+#include "hermes/hooks.hpp"
 #include "hermes/json.hpp"
 #include "hermes/message.hpp"
 #include "hermes/provider.hpp"
@@ -82,6 +83,8 @@ struct AgentOptions {
   std::shared_ptr<ContextEngine> context_engine;
 
   Callbacks callbacks;
+  // Plugin hooks, run in this order at their points of the turn.
+  std::vector<std::shared_ptr<Hooks>> hooks;
 };
 
 // Everything a turn produced. to_json() gives the upstream runtime's result keys.

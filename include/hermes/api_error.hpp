@@ -52,7 +52,7 @@ enum class TransportFailure {
   kDisconnect,  // The connection closed early: reset, or a stream cut before its end.
 };
 
-std::string_view transport_failure_name(TransportFailure failure);  // "", "timeout", ...
+HERMES_API std::string_view transport_failure_name(TransportFailure failure);  // "", "timeout", ...
 
 // One failed provider call: what happened, plus the recovery hints the classifier set.
 struct HERMES_API ApiError {

@@ -130,6 +130,9 @@ struct ProviderConfig {
   std::string model;
   HttpTimeouts timeouts;
   std::vector<std::pair<std::string, std::string>> headers;  // Extra HTTP headers.
+  // A ready provider to use instead of building one (e.g. a fallback implemented by the
+  // host); the fields above then only describe it.
+  std::shared_ptr<Provider> instance;
 };
 
 // Picks the wire format in the upstream order: an explicit mode, then the provider name,

@@ -91,6 +91,12 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
     impl->store = std::move(*store);
   }
   impl->options = std::move(options);
+  impl->hooks = internal::HookRunner(impl->options.hooks);
+  std::vector<std::string> keys;
+  if (!impl->options.api_key.empty()) keys.push_back(impl->options.api_key);
+  keys.insert(keys.end(), impl->options.extra_api_keys.begin(), impl->options.extra_api_keys.end());
+  impl->runtime = std::make_unique<internal::ProviderRuntime>(
+      impl->provider, impl->options.model, std::move(keys), impl->options.fallback_providers);
 
   std::unique_ptr<Agent> agent(new Agent(std::move(impl)));
   if (!agent->impl_->options.session_id.empty()) {

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "agent/hook_runner.hpp"
+#include "agent/provider_runtime.hpp"
 #include "agent/turn_control.hpp"
 #include "hermes/agent.hpp"
 
@@ -13,7 +15,8 @@ namespace hermes::internal {
 struct AgentCore {
   AgentOptions options;
   std::string home;
-  std::shared_ptr<Provider> provider;
+  std::shared_ptr<Provider> provider;  // The primary.
+  std::unique_ptr<ProviderRuntime> runtime;
   std::shared_ptr<SessionStore> store;  // nullptr: nothing is persisted.
   std::shared_ptr<ToolRegistry> tools;
 
@@ -24,6 +27,7 @@ struct AgentCore {
   std::vector<Message> transcript;   // Without the system prompt.
   ToolSessionState tool_state;
   TurnControl control;
+  HookRunner hooks{{}};
 
   int user_turn_count = 0;
   Usage session_usage;

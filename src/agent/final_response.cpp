@@ -101,6 +101,7 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
   }
 
   std::string answer = join(st_.continuation_parts) + visible;
+  if (auto transformed = core_.hooks.transform_llm_output(answer)) answer = std::move(*transformed);
   msg.content = answer;
   msg.finish_reason = finish;
   append(std::move(msg));

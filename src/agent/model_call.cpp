@@ -1,5 +1,6 @@
-// One model call with its retry loop: stream events to the host, classify failures, back
-// off (honouring Retry-After) and retry transient ones, stop cleanly on interrupt.
+// One model call with its recovery chain (loop.md §5, §7): stream events to the host,
+// classify a failure, then rotate the key, fall back to another provider, back off
+// (honouring Retry-After) and retry, or stop with a clear reason.
 #include <algorithm>
 
 #include "agent/safe_callback.hpp"
@@ -22,28 +23,50 @@ std::chrono::milliseconds retry_delay(const ApiError& error, int retry) {
   return jittered_backoff(retry, /*base_seconds=*/2, /*max_seconds=*/60);
 }
 
+// Reasons that switch to a fallback before the retries run out.
+bool falls_back_eagerly(const ApiError& e, int retry, bool keys_left) {
+  switch (e.reason) {
+    case FailoverReason::kRateLimit:
+      return !keys_left;  // The key pool may still recover.
+    case FailoverReason::kBilling:
+    case FailoverReason::kUpstreamRateLimit:
+      return true;
+    case FailoverReason::kTimeout:
+    case FailoverReason::kOverloaded:
+      return retry >= 2;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
-std::optional<ProviderResponse> TurnRunner::call_model(const ProviderRequest& request) {
-  const Callbacks& cb = core_.options.callbacks;
-  CallContext ctx;
-  ctx.cancel = st_.cancel;
-  ctx.on_event = [this, &cb](const StreamEvent& ev) {
+StreamCallback TurnRunner::stream_forwarder() {
+  const Callbacks* cb = &core_.options.callbacks;
+  return [this, cb](const StreamEvent& ev) {
     switch (ev.kind) {
       case StreamEvent::Kind::kTextDelta:
         st_.streamed_text.append(ev.text);
-        safe_callback("stream_delta", cb.on_stream_delta, ev.text);
+        safe_callback("stream_delta", cb->on_stream_delta, ev.text);
         break;
       case StreamEvent::Kind::kReasoningDelta:
-        safe_callback("reasoning", cb.on_reasoning_delta, ev.text);
+        safe_callback("reasoning", cb->on_reasoning_delta, ev.text);
         break;
       case StreamEvent::Kind::kToolCallStart:
-        safe_callback("tool_generation", cb.on_tool_generation, ev.name);
+        safe_callback("tool_generation", cb->on_tool_generation, ev.name);
         break;
       default:
         break;
     }
   };
+}
+
+std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) {
+  const Callbacks& cb = core_.options.callbacks;
+  ProviderRuntime& runtime = *core_.runtime;
+  CallContext ctx;
+  ctx.cancel = st_.cancel;
+  ctx.on_event = stream_forwarder();
 
   const int max_attempts = std::max(1, core_.options.max_retries);
   for (int retry = 0;;) {
@@ -52,11 +75,18 @@ std::optional<ProviderResponse> TurnRunner::call_model(const ProviderRequest& re
       st_.exit_reason = "interrupted_by_user";
       return std::nullopt;
     }
+    request.model = runtime.model();
+    ctx.api_key = runtime.api_key();
     st_.streamed_text.clear();
     safe_callback("thinking", cb.on_thinking, true);
-    Result<ProviderResponse> result = core_.provider->complete(request, ctx);
+    core_.hooks.pre_api_request(request);
+    Result<ProviderResponse> result = runtime.provider().complete(request, ctx);
     safe_callback("thinking", cb.on_thinking, false);
-    if (result.ok()) return std::move(*result);
+    if (result.ok()) {
+      runtime.note_success();
+      core_.hooks.post_api_request(request, *result);
+      return std::move(*result);
+    }
 
     const Status& s = result.status();
     if (s.code() == StatusCode::kCancelled || st_.cancel.cancelled()) {
@@ -70,25 +100,61 @@ std::optional<ProviderResponse> TurnRunner::call_model(const ProviderRequest& re
       return std::nullopt;
     }
     ApiError error = *s.api_error();
-    classify_in_place(error, estimate_messages_tokens_rough(request.messages),
-                      kDefaultContextLength, static_cast<int64_t>(request.messages.size()));
+    const int64_t context_length = core_.options.context_engine
+                                       ? core_.options.context_engine->context_length()
+                                       : kDefaultContextLength;
+    classify_in_place(error, estimate_messages_tokens_rough(request.messages), context_length,
+                      static_cast<int64_t>(request.messages.size()));
+    core_.hooks.api_request_error(request, error);
     st_.last_api_error = error;
     st_.failure_reason = std::string(failover_reason_name(error.reason));
+    HERMES_LOG_INFO("model call failed: {}", error.to_string());
+
+    if (runtime.rotate_key_for(error)) {
+      retry = 0;
+      status("retry", "\xF0\x9F\x94\x91 " + st_.failure_reason + " \xE2\x80\x94 switching to the next API key");
+      continue;
+    }
     ++retry;
+    std::string switch_text;
+    if (error.should_compress) {
+      fail(error.reason == FailoverReason::kPayloadTooLarge
+               ? "Request payload too large (413) and no context engine can compress it: " + error.message
+               : "Context overflow and no context engine is configured to compress the "
+                 "conversation: " + error.message,
+           st_.failure_reason);
+      return std::nullopt;
+    }
+    if (falls_back_eagerly(error, retry, runtime.keys_left()) &&
+        runtime.activate_fallback(error, &switch_text)) {
+      retry = 0;
+      status("fallback", switch_text);
+      continue;
+    }
     if (!error.retryable) {
+      if (error.should_fallback && error.reason != FailoverReason::kProviderPolicyBlocked &&
+          runtime.activate_fallback(error, &switch_text)) {
+        retry = 0;
+        status("fallback", switch_text);
+        continue;
+      }
       fail(error.to_string(), "non_retryable_error(" + st_.failure_reason + ")");
       return std::nullopt;
     }
     if (retry >= max_attempts) {
+      if (runtime.activate_fallback(error, &switch_text)) {
+        retry = 0;
+        status("fallback", switch_text);
+        continue;
+      }
       fail("API call failed after " + std::to_string(retry) + " retries: " + error.to_string(),
            "all_retries_exhausted_no_response");
       return std::nullopt;
     }
     const auto delay = retry_delay(error, retry);
-    HERMES_LOG_INFO("model call failed ({}); retry {}/{} in {} ms", error.to_string(), retry,
-                    max_attempts - 1, delay.count());
-    status("retry", fmt::format("\xE2\x8F\xB3 {} \xE2\x80\x94 retrying in {:.1f}s",
-                                error.to_string(), static_cast<double>(delay.count()) / 1000.0));
+    status("retry", fmt::format("\xE2\x8F\xB3 {} \xE2\x80\x94 retrying in {:.1f}s ({}/{})",
+                                error.to_string(), static_cast<double>(delay.count()) / 1000.0,
+                                retry, max_attempts - 1));
     if (st_.cancel.wait_for(delay)) {
       st_.interrupted = true;
       st_.exit_reason = "interrupted_by_user";
@@ -103,12 +169,13 @@ void TurnRunner::record_usage(const ProviderResponse& response) {
   if (response.usage.reported) st_.last_prompt_tokens = response.usage.input_tokens;
   if (core_.options.context_engine) core_.options.context_engine->update_from_response(response.usage);
   if (core_.store && core_.session_row_created) {
+    const ProviderInfo& info = core_.runtime->provider().info();
     UsageDelta delta;
     delta.usage = response.usage;
     delta.api_calls = 1;
-    delta.model = response.served_model.empty() ? core_.options.model : response.served_model;
-    delta.billing_provider = core_.provider->info().name;
-    delta.billing_base_url = core_.provider->info().base_url;
+    delta.model = response.served_model.empty() ? core_.runtime->model() : response.served_model;
+    delta.billing_provider = info.name;
+    delta.billing_base_url = info.base_url;
     delta.cost_status = "unknown";
     if (Status s = core_.store->record_usage(core_.session_id, delta); !s.ok()) {
       HERMES_LOG_WARN("could not record usage: {}", s.to_string());

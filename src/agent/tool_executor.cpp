@@ -77,9 +77,23 @@ ToolRunResult run_one(ToolInvocation& inv, const ToolBatchEnv& env) {
   if (env.callbacks) safe_callback("tool_progress", env.callbacks->on_tool_progress, started);
 
   const auto t0 = std::chrono::steady_clock::now();
-  ToolRunResult result = invoke_tool(*inv.spec, inv.arguments, ctx);
+  ToolRunResult result;
+  ToolCallDecision decision;
+  if (env.hooks) decision = env.hooks->pre_tool_call(inv.call.name, inv.arguments);
+  if (decision.arguments) inv.arguments = std::move(*decision.arguments);
+  if (decision.block) {
+    result = {error_json(decision.block_message), true, {}};
+  } else {
+    result = invoke_tool(*inv.spec, inv.arguments, ctx);
+  }
   result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - t0);
+  if (env.hooks) {
+    if (auto changed = env.hooks->transform_tool_result(inv.call.name, inv.arguments, result.content)) {
+      result.content = std::move(*changed);
+    }
+    env.hooks->post_tool_call(inv.call.name, inv.arguments, result.content, result.duration, result.is_error);
+  }
 
   ToolProgress done = started;
   done.phase = ToolProgress::Phase::kCompleted;

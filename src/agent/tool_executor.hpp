@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/hook_runner.hpp"
 #include "hermes/tool.hpp"
 #include "hermes/message.hpp"
 
@@ -41,6 +42,7 @@ struct ToolBatchEnv {
   ToolContext context;   // Copied per call; tool_call_id and tool_name are filled in.
   int max_workers = 8;
   const Callbacks* callbacks = nullptr;
+  const HookRunner* hooks = nullptr;
 };
 
 // Runs the batch. `deliver(i, result)` is called on the calling thread, in call order,

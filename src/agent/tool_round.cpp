@@ -168,6 +168,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
   env.context.callbacks = &cb;
   env.max_workers = core_.options.max_tool_workers;
   env.callbacks = &cb;
+  env.hooks = &core_.hooks;
   run_tool_batch(batch, env, [&](std::size_t i, ToolRunResult result) {
     const ToolInvocation& inv = batch[i];
     st_.previous_tools.push_back({inv.call.name, inv.call.arguments, result.content});

@@ -90,6 +90,8 @@ void TurnRunner::finalize() {
 
   flush();
   core_.transcript = st_.messages;
+  if (st_.final_response) core_.hooks.post_llm_call(input_.user_message, *st_.final_response);
+  if (core_.store) core_.hooks.on_session_end(core_.session_id, st_.messages);
   if (core_.options.context_engine) core_.options.context_engine->on_turn_complete();
 
   const bool ends_in_tool = !st_.messages.empty() && st_.messages.back().role == Role::kTool;
@@ -117,8 +119,8 @@ ConversationResult TurnRunner::build_result() {
   r.pending_steer = core_.control.take_steer();
   r.session_id = core_.session_id;
   r.turn_id = st_.turn_id;
-  r.model = core_.options.model;
-  const ProviderInfo& info = core_.provider->info();
+  r.model = core_.runtime->model();
+  const ProviderInfo& info = core_.runtime->provider().info();
   r.provider = info.name;
   r.base_url = info.base_url;
   r.usage = st_.usage;

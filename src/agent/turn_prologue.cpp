@@ -35,6 +35,7 @@ double now_seconds() {
 
 void TurnRunner::prologue() {
   st_.cancel = core_.control.begin_turn();
+  core_.runtime->begin_turn();
   st_.task_id = input_.task_id.empty() ? uuid4() : input_.task_id;
   st_.turn_id = (core_.session_id.empty() ? std::string("session") : core_.session_id) + ":" +
                 st_.task_id + ":" + random_hex(8);
@@ -59,6 +60,13 @@ void TurnRunner::prologue() {
   prepare_system_prompt();
   if (Status s = core_.ensure_session_row(); !s.ok()) {
     HERMES_LOG_WARN("could not create session row {}: {}", core_.session_id, s.to_string());
+  }
+  // Plugin context goes into the API copy of the user message, never into the system
+  // prompt; the visible content stays what the user typed.
+  if (std::string context = core_.hooks.pre_llm_call(core_.session_id, input_.user_message);
+      !context.empty()) {
+    Message& user_row = st_.messages[st_.user_index];
+    user_row.api_content = user_row.content + "\n\n" + context;
   }
   // The user message reaches the store before the model is asked anything, so a crash
   // during the call never loses it.
@@ -87,6 +95,7 @@ void TurnRunner::prepare_system_prompt() {
   in.tool_names = st_.offered_tools;
   in.source = opts.source;
   core_.system_prompt = build_system_prompt(in);
+  core_.hooks.on_session_start(core_.session_id);
   if (core_.store && core_.session_row_created) {
     if (Status s = core_.store->set_system_prompt(core_.session_id, core_.system_prompt); !s.ok()) {
       HERMES_LOG_WARN("could not store the system prompt: {}", s.to_string());

@@ -40,7 +40,8 @@ class TurnRunner {
 
   // model_call.cpp: one model call with retries. nullopt when the turn must stop (the
   // reason is recorded in the state).
-  std::optional<ProviderResponse> call_model(const ProviderRequest& request);
+  std::optional<ProviderResponse> call_model(ProviderRequest request);
+  StreamCallback stream_forwarder();
   void record_usage(const ProviderResponse& response);
 
   // tool_round.cpp: the model asked for tools. Returns false when the turn is over.

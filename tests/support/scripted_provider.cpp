@@ -15,6 +15,7 @@ Result<ProviderResponse> ScriptedProvider::complete(const ProviderRequest& reque
   {
     std::lock_guard<std::mutex> lock(mu_);
     requests_.push_back(request);
+    api_keys_.push_back(context.api_key);
     if (steps_.empty()) {
       ApiError e;
       e.http_status = 500;
@@ -91,6 +92,11 @@ void ScriptedProvider::step(Step s) {
 std::vector<ProviderRequest> ScriptedProvider::requests() const {
   std::lock_guard<std::mutex> lock(mu_);
   return requests_;
+}
+
+std::vector<std::string> ScriptedProvider::api_keys() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return api_keys_;
 }
 
 std::size_t ScriptedProvider::remaining() const {

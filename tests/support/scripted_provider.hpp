@@ -33,6 +33,8 @@ class ScriptedProvider : public Provider {
   void step(Step step);
 
   std::vector<ProviderRequest> requests() const;
+  // The CallContext::api_key of every call, in order.
+  std::vector<std::string> api_keys() const;
   std::size_t remaining() const;
 
  private:
@@ -40,6 +42,7 @@ class ScriptedProvider : public Provider {
   mutable std::mutex mu_;
   std::deque<Step> steps_;
   std::vector<ProviderRequest> requests_;
+  std::vector<std::string> api_keys_;
   int next_call_id_ = 1;
 };
 

@@ -1,0 +1,244 @@
+#include "providers/chat_request_builder.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "providers/text.hpp"
+#include "providers/url_parts.hpp"
+
+namespace hermes::internal {
+namespace {
+
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+// The model id without an aggregator prefix ("openai/o3-mini" -> "o3-mini").
+std::string bare_model(std::string_view model) {
+  const std::string lower = lower_ascii(model);
+  const std::size_t slash = lower.rfind('/');
+  return slash == std::string::npos ? lower : lower.substr(slash + 1);
+}
+
+// gpt-5*, o1, o3, o4 and their suffixed variants, but not "o3-community-7b"-style
+// local models that merely start with the letters.
+bool is_openai_reasoning_model(std::string_view model) {
+  if (model.starts_with("gpt-5")) return true;
+  for (std::string_view family : {"o1", "o3", "o4"}) {
+    if (!model.starts_with(family)) continue;
+    const std::string_view rest = model.substr(family.size());
+    if (rest.empty()) return true;
+    for (std::string_view suffix : {"-mini", "-preview", "-pro", "-deep", "-2"}) {
+      if (rest.starts_with(suffix)) return true;
+    }
+  }
+  return false;
+}
+
+bool is_openai_host(std::string_view host) {
+  return host == "api.openai.com" || host.ends_with(".api.openai.com") ||
+         host.ends_with(".openai.azure.com") || host == "api.githubcopilot.com" ||
+         host == "models.github.ai";
+}
+
+bool wants_reasoning_echo(std::string_view provider, std::string_view host,
+                          std::string_view model) {
+  for (std::string_view name : {"deepseek", "kimi", "kimi-coding", "moonshot", "xiaomi", "mimo"}) {
+    if (provider == name) return true;
+  }
+  if (host == "api.deepseek.com" || contains(host, "moonshot") || contains(host, "xiaomimimo")) {
+    return true;
+  }
+  return model.starts_with("deepseek-reasoner") || model.starts_with("kimi-") ||
+         model.starts_with("mimo-");
+}
+
+std::string clamped_effort(const std::string& effort) {
+  if (effort == "minimal") return "low";
+  if (effort == "xhigh" || effort == "max") return "high";
+  return effort;
+}
+
+// The content of a message on the wire: its parts when it has them, else its text.
+Json wire_content(const Message& message) {
+  if (message.parts.is_array()) return message.parts;
+  return message.wire_text();
+}
+
+Json wire_tool_call(const ToolCall& call, const ChatDialect& dialect) {
+  Json out = {
+      {"id", call.id},
+      {"type", "function"},
+      {"function",
+       {{"name", call.name}, {"arguments", call.arguments.empty() ? "{}" : call.arguments}}}};
+  if (dialect.keep_thought_signatures && call.extra.is_object()) {
+    if (auto it = call.extra.find("extra_content"); it != call.extra.end()) {
+      out["extra_content"] = *it;
+    }
+  }
+  return out;
+}
+
+// The reasoning a thinking-mode server wants replayed on an assistant turn.
+std::string replayed_reasoning(const Message& message) {
+  if (!message.reasoning.empty()) return message.reasoning;
+  if (message.extra.is_object()) {
+    auto it = message.extra.find("reasoning_content");
+    if (it != message.extra.end() && it->is_string()) return it->get<std::string>();
+  }
+  return {};
+}
+
+Json wire_assistant(const Message& message, const ChatDialect& dialect) {
+  Json out = {{"role", "assistant"}};
+  const bool has_calls = !message.tool_calls.empty();
+  if (message.parts.is_null() && message.content.empty() && has_calls) {
+    out["content"] = nullptr;
+  } else {
+    out["content"] = wire_content(message);
+  }
+  if (has_calls) {
+    Json calls = Json::array();
+    for (const ToolCall& call : message.tool_calls) calls.push_back(wire_tool_call(call, dialect));
+    out["tool_calls"] = std::move(calls);
+  }
+  if (dialect.echo_reasoning_content) {
+    std::string reasoning = replayed_reasoning(message);
+    // DeepSeek V4 rejects an empty reasoning_content on a tool-call turn.
+    if (reasoning.empty() && has_calls) reasoning = " ";
+    if (!reasoning.empty()) out["reasoning_content"] = std::move(reasoning);
+  }
+  if (dialect.send_reasoning_details && message.reasoning_details.is_array() &&
+      !message.reasoning_details.empty()) {
+    out["reasoning_details"] = message.reasoning_details;
+  }
+  return out;
+}
+
+Result<Json> wire_message(const Message& message, bool first, const ChatDialect& dialect) {
+  switch (message.role) {
+    case Role::kSystem: {
+      const char* role = first && dialect.developer_role ? "developer" : "system";
+      return Json{{"role", role}, {"content", wire_content(message)}};
+    }
+    case Role::kUser:
+      return Json{{"role", "user"}, {"content", wire_content(message)}};
+    case Role::kAssistant:
+      return wire_assistant(message, dialect);
+    case Role::kTool:
+      if (message.tool_call_id.empty()) {
+        return Status::invalid_argument("tool_call_id: missing on a tool message");
+      }
+      return Json{{"role", "tool"},
+                  {"tool_call_id", message.tool_call_id},
+                  {"content", wire_content(message)}};
+  }
+  return Status::invalid_argument("role: unknown");
+}
+
+// Tool definitions in the {"type":"function","function":{...}} shape; bare function
+// objects ({"name":..., "parameters":...}) are wrapped.
+Result<Json> wire_tools(const Json& tools) {
+  if (tools.is_null()) return Json::array();
+  if (!tools.is_array()) return Status::invalid_argument("tools: must be a list");
+  Json out = Json::array();
+  for (std::size_t i = 0; i < tools.size(); ++i) {
+    const Json& tool = tools[i];
+    const std::string where = "tools[" + std::to_string(i) + "]";
+    if (!tool.is_object()) return Status::invalid_argument(where + ": must be an object");
+    if (tool.contains("function")) {
+      if (!tool["function"].is_object() || !tool["function"].contains("name")) {
+        return Status::invalid_argument(where + ".function: must be an object with a name");
+      }
+      out.push_back(tool);
+    } else if (tool.contains("name")) {
+      out.push_back(Json{{"type", "function"}, {"function", tool}});
+    } else {
+      return Status::invalid_argument(where + ": not a function definition");
+    }
+  }
+  return out;
+}
+
+void add_reasoning_effort(const ProviderRequest& request, const ChatDialect& dialect, Json& body) {
+  if (request.reasoning_effort.empty()) return;
+  const std::string effort = dialect.clamp_reasoning_effort
+                                 ? clamped_effort(lower_ascii(request.reasoning_effort))
+                                 : request.reasoning_effort;
+  if (dialect.nested_reasoning_effort) {
+    body["reasoning"] = {{"effort", effort}};
+  } else {
+    body["reasoning_effort"] = effort;
+  }
+}
+
+}  // namespace
+
+ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_url,
+                             std::string_view model) {
+  const std::string name = lower_ascii(provider);
+  const std::string host = url_host(base_url);
+  const std::string bare = bare_model(model);
+  const std::string full = lower_ascii(model);
+  const bool openai = is_openai_host(host);
+  const bool openrouter = name == "openrouter" || host == "openrouter.ai";
+
+  ChatDialect dialect;
+  dialect.max_completion_tokens = openai || is_openai_reasoning_model(bare);
+  dialect.developer_role = contains(full, "gpt-5") || contains(full, "codex");
+  dialect.echo_reasoning_content = wants_reasoning_echo(name, host, bare);
+  dialect.send_reasoning_details = openrouter;
+  dialect.keep_thought_signatures = contains(full, "gemini") || contains(full, "gemma");
+  dialect.nested_reasoning_effort = openrouter;
+  dialect.clamp_reasoning_effort =
+      !openai && !openrouter && (name.empty() || name == "custom" || name == "local");
+  return dialect;
+}
+
+Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialect& dialect,
+                                std::string_view default_model) {
+  const std::string_view model = request.model.empty() ? default_model : request.model;
+  if (model.empty()) return Status::invalid_argument("model: empty");
+  if (request.messages.empty()) return Status::invalid_argument("messages: empty");
+  if (request.max_tokens && *request.max_tokens <= 0) {
+    return Status::invalid_argument("max_tokens: must be positive");
+  }
+  if (request.temperature && !std::isfinite(*request.temperature)) {
+    return Status::invalid_argument("temperature: must be a finite number");
+  }
+  if (!request.extra_body.is_null() && !request.extra_body.is_object()) {
+    return Status::invalid_argument("extra_body: must be an object");
+  }
+  Json messages = Json::array();
+  for (std::size_t i = 0; i < request.messages.size(); ++i) {
+    auto wire = wire_message(request.messages[i], i == 0, dialect);
+    if (!wire.ok()) {
+      return Status::invalid_argument("messages[" + std::to_string(i) + "]." +
+                                      wire.status().message());
+    }
+    messages.push_back(std::move(*wire));
+  }
+  auto tools = wire_tools(request.tools);
+  if (!tools.ok()) return tools.status();
+
+  Json body = {{"model", model}, {"messages", std::move(messages)}};
+  if (!tools->empty()) body["tools"] = std::move(*tools);
+  if (request.max_tokens) {
+    body[dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens"] =
+        *request.max_tokens;
+  }
+  if (request.temperature) body["temperature"] = *request.temperature;
+  add_reasoning_effort(request, dialect, body);
+  body["stream"] = request.stream;
+  if (request.stream && dialect.include_usage) {
+    body["stream_options"] = {{"include_usage", true}};
+  }
+  if (request.extra_body.is_object()) {
+    for (auto it = request.extra_body.begin(); it != request.extra_body.end(); ++it) {
+      body[it.key()] = it.value();
+    }
+  }
+  return body;
+}
+
+}  // namespace hermes::internal

@@ -1,0 +1,34 @@
+// What an error body says, whatever the shape: OpenAI {"error":{...}}, OpenRouter with
+// the upstream error in error.metadata.raw, older vLLM's flat {"object":"error",...},
+// FastAPI's {"detail":...}, DeepInfra's error_message, or plain text.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "hermes/json.hpp"
+#include "providers/text.hpp"
+
+namespace hermes::internal {
+
+struct ErrorBody {
+  bool is_json = false;          // The body parsed as a JSON object.
+  std::string error_message;     // error.message (error being an object).
+  std::string flat_message;      // The top-level message.
+  std::string other_message;     // detail, error_message, or `error` given as a string.
+  std::string metadata_message;  // The upstream message in OpenRouter's error.metadata.raw.
+  std::string code;              // The error code, by the classifier's rules.
+  std::optional<int> status;     // An HTTP status the body states (100..599).
+};
+
+// Reads `body`; never fails (a body that is not JSON gives is_json == false).
+ErrorBody read_error_body(std::string_view body);
+ErrorBody read_error_body(const Json& body);
+
+// The most specific human-readable message: error.message, message, detail, ..., else
+// the raw text. Trimmed and cut to at most `max_bytes` on a character boundary.
+std::string best_error_message(const ErrorBody& facts, std::string_view raw_body,
+                               std::size_t max_bytes = 500);
+
+}  // namespace hermes::internal

@@ -1,0 +1,48 @@
+// The Chat Completions provider: OpenAI, OpenRouter, vLLM, llama.cpp, Ollama, DeepSeek
+// and every other server that speaks POST {base}/chat/completions.
+#pragma once
+
+#include <atomic>
+#include <string>
+
+#include "hermes/provider.hpp"
+#include "providers/chat_request_builder.hpp"
+#include "providers/http_client.hpp"
+
+namespace hermes::internal {
+
+// Thread-safety: complete() may run on many threads at once.
+class OpenAiChatProvider final : public Provider {
+ public:
+  // `config` must have passed make_provider's validation.
+  explicit OpenAiChatProvider(ProviderConfig config);
+
+  const ProviderInfo& info() const override { return info_; }
+  Result<ProviderResponse> complete(const ProviderRequest& request,
+                                    const CallContext& context) override;
+
+ private:
+  Result<ProviderResponse> attempt(const ProviderRequest& request, const CallContext& context,
+                                   const ChatDialect& dialect) const;
+  Result<ProviderResponse> streamed(const ProviderRequest& request, const CallContext& context,
+                                    HttpRequest http) const;
+  Result<ProviderResponse> buffered(const ProviderRequest& request, const CallContext& context,
+                                    HttpRequest http) const;
+  Result<ProviderResponse> from_body(const ProviderRequest& request, const HttpResult& http) const;
+  Result<std::vector<std::string>> headers(const CallContext& context, bool stream) const;
+  // The request's model, else the configured one.
+  const std::string& model_for(const ProviderRequest& request) const;
+
+  ApiError http_error(const ProviderRequest& request, const HttpResult& http) const;
+  ApiError transport_error(const ProviderRequest& request, const HttpResult& http) const;
+  Result<ProviderResponse> annotated(Result<ProviderResponse> result,
+                                     const ProviderRequest& request, const HttpResult& http) const;
+
+  ProviderConfig config_;
+  ProviderInfo info_;
+  std::string url_;
+  // Some strict servers reject stream_options; once one has, requests go without it.
+  std::atomic<bool> stream_options_rejected_{false};
+};
+
+}  // namespace hermes::internal

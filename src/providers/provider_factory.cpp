@@ -1,0 +1,99 @@
+// Picks the wire format for a configuration and builds its provider.
+#include <curl/curl.h>
+
+#include <memory>
+#include <string>
+
+#include "hermes/provider.hpp"
+#include "providers/openai_chat.hpp"
+#include "providers/text.hpp"
+#include "providers/url_parts.hpp"
+
+namespace hermes {
+namespace {
+
+std::string lower_trimmed(std::string_view text) {
+  return internal::lower_ascii(internal::trim_ascii(text));
+}
+
+// InvalidArgument naming base_url unless it is an http(s) URL with a host.
+Status validate_base_url(const std::string& base_url) {
+  std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> url(curl_url(), &curl_url_cleanup);
+  if (!url) return Status::internal("libcurl could not allocate a URL handle");
+  if (base_url.empty()) return Status::invalid_argument("base_url: empty");
+  if (curl_url_set(url.get(), CURLUPART_URL, base_url.c_str(), 0) != CURLUE_OK) {
+    return Status::invalid_argument("base_url: '" + base_url + "' is not a valid URL");
+  }
+  char* scheme = nullptr;
+  char* host = nullptr;
+  curl_url_get(url.get(), CURLUPART_SCHEME, &scheme, 0);
+  curl_url_get(url.get(), CURLUPART_HOST, &host, 0);
+  const std::string scheme_text = scheme ? scheme : "";
+  const bool has_host = host && *host;
+  curl_free(scheme);
+  curl_free(host);
+  if (scheme_text != "http" && scheme_text != "https") {
+    return Status::invalid_argument("base_url: '" + base_url + "' must use http or https");
+  }
+  if (!has_host) return Status::invalid_argument("base_url: '" + base_url + "' has no host");
+  return {};
+}
+
+Status validate_headers(const ProviderConfig& config) {
+  for (const auto& [name, value] : config.headers) {
+    if (name.empty() || name.find_first_of(":\r\n \t") != std::string::npos) {
+      return Status::invalid_argument("headers: invalid header name '" + name + "'");
+    }
+    if (value.find_first_of("\r\n") != std::string::npos) {
+      return Status::invalid_argument("headers: the value of '" + name + "' contains a line break");
+    }
+  }
+  if (config.api_key.find_first_of("\r\n") != std::string::npos) {
+    return Status::invalid_argument("api_key: contains a line break");
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string resolve_api_mode(std::string_view api_mode, std::string_view provider,
+                             std::string_view base_url) {
+  if (std::string mode = lower_trimmed(api_mode); !mode.empty()) return mode;
+
+  const std::string name = lower_trimmed(provider);
+  if (name == "anthropic") return std::string(kApiModeAnthropic);
+  if (name == "openai-codex" || name == "codex") return std::string(kApiModeResponses);
+
+  // Host and path checks are exact, so look-alike hosts and paths do not match.
+  const std::string host = internal::url_host(base_url);
+  const std::string path = internal::url_path(base_url);
+  if (host == "api.anthropic.com") return std::string(kApiModeAnthropic);
+  // Anthropic-compatible gateways (MiniMax, Zhipu, LiteLLM) serve it under /anthropic.
+  if (path.ends_with("/anthropic")) return std::string(kApiModeAnthropic);
+  if (host == "chatgpt.com" && path.rfind("/backend-api/codex", 0) == 0) {
+    return std::string(kApiModeResponses);
+  }
+  return std::string(kApiModeChatCompletions);
+}
+
+Result<std::shared_ptr<Provider>> make_provider(const ProviderConfig& config) {
+  HERMES_RETURN_IF_ERROR(validate_base_url(config.base_url));
+  HERMES_RETURN_IF_ERROR(validate_headers(config));
+  const std::string mode = resolve_api_mode(config.api_mode, config.provider, config.base_url);
+  if (mode == kApiModeChatCompletions) {
+    ProviderConfig resolved = config;
+    resolved.api_mode = mode;
+    return std::shared_ptr<Provider>(
+        std::make_shared<internal::OpenAiChatProvider>(std::move(resolved)));
+  }
+  if (mode == kApiModeResponses || mode == kApiModeAnthropic) {
+    return Status::unimplemented("api_mode '" + mode +
+                                 "' is not available in this build yet; only "
+                                 "chat_completions providers can be made");
+  }
+  return Status::invalid_argument("api_mode: unknown '" + mode +
+                                  "' (expected chat_completions, codex_responses or "
+                                  "anthropic_messages)");
+}
+
+}  // namespace hermes

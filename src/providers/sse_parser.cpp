@@ -1,0 +1,146 @@
+#include "providers/sse_parser.hpp"
+
+namespace hermes::internal {
+namespace {
+
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+}  // namespace
+
+void SseParser::feed(std::string_view bytes) {
+  std::size_t pos = skip_bom(bytes);
+  if (pos < bytes.size() && after_cr_) {
+    // The CR that ended the previous slice was the first half of a CRLF.
+    if (bytes[pos] == '\n') ++pos;
+    after_cr_ = false;
+  }
+  while (pos < bytes.size()) {
+    const std::size_t end = bytes.find_first_of("\r\n", pos);
+    if (end == std::string_view::npos) {
+      partial_.append(bytes.substr(pos));
+      break;
+    }
+    const std::string_view line = bytes.substr(pos, end - pos);
+    if (partial_.empty()) {
+      process_line(line, /*borrowable=*/true);
+    } else {
+      partial_.append(line);
+      process_line(partial_, /*borrowable=*/false);
+      partial_.clear();
+    }
+    pos = end + 1;
+    if (bytes[end] == '\r') {
+      if (pos == bytes.size()) {
+        after_cr_ = true;
+      } else if (bytes[pos] == '\n') {
+        ++pos;
+      }
+    }
+  }
+  // Borrowed data points into `bytes`, which the caller may reuse after this call.
+  keep_borrowed_data();
+}
+
+void SseParser::finish() {
+  if (!started_) {
+    partial_.insert(0, kByteOrderMark.substr(0, bom_matched_));
+    started_ = true;
+  }
+  if (!partial_.empty()) {
+    const std::string line = std::move(partial_);
+    partial_.clear();
+    process_line(line, /*borrowable=*/false);
+  }
+  dispatch();
+  after_cr_ = false;
+}
+
+std::size_t SseParser::skip_bom(std::string_view bytes) {
+  if (started_) return 0;
+  const std::size_t already = bom_matched_;
+  std::size_t i = 0;
+  while (bom_matched_ < kByteOrderMark.size() && i < bytes.size() &&
+         bytes[i] == kByteOrderMark[bom_matched_]) {
+    ++bom_matched_;
+    ++i;
+  }
+  if (bom_matched_ == kByteOrderMark.size()) {
+    started_ = true;
+    return i;
+  }
+  if (i == bytes.size()) return i;  // Still a possible mark: wait for the next slice.
+  // Not a mark after all: the bytes matched in earlier slices are content.
+  started_ = true;
+  partial_.append(kByteOrderMark.substr(0, already));
+  return 0;
+}
+
+void SseParser::process_line(std::string_view line, bool borrowable) {
+  if (line.empty()) {
+    dispatch();
+    return;
+  }
+  if (line.front() == ':') return;  // A comment: keep-alive noise.
+  const std::size_t colon = line.find(':');
+  if (colon == std::string_view::npos) {
+    process_field(line, {}, borrowable);
+    return;
+  }
+  std::string_view value = line.substr(colon + 1);
+  if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  process_field(line.substr(0, colon), value, borrowable);
+}
+
+void SseParser::process_field(std::string_view name, std::string_view value, bool borrowable) {
+  if (name == "data") {
+    append_data(value, borrowable);
+  } else if (name == "event") {
+    event_.assign(value);
+  } else if (name == "error") {
+    if (has_error_) error_.push_back('\n');
+    error_.append(value);
+    has_error_ = true;
+  }
+  // `id`, `retry` and unknown fields carry nothing a model client needs.
+}
+
+void SseParser::append_data(std::string_view value, bool borrowable) {
+  if (!has_data_) {
+    has_data_ = true;
+    if (borrowable) {
+      data_view_ = value;
+      data_borrowed_ = true;
+    } else {
+      data_.assign(value);
+    }
+    return;
+  }
+  keep_borrowed_data();
+  data_.push_back('\n');
+  data_.append(value);
+}
+
+void SseParser::keep_borrowed_data() {
+  if (!data_borrowed_) return;
+  data_.assign(data_view_);
+  data_borrowed_ = false;
+}
+
+void SseParser::dispatch() {
+  if (!has_data_ && event_.empty() && !has_error_) return;
+  SseEvent event;
+  event.event = event_;
+  event.data = data_borrowed_ ? data_view_ : std::string_view(data_);
+  event.error = error_;
+  event.has_data = has_data_;
+  event.has_error = has_error_;
+  on_event_(event);
+  event_.clear();
+  data_.clear();
+  data_borrowed_ = false;
+  has_data_ = false;
+  error_.clear();
+  has_error_ = false;
+}
+
+}  // namespace hermes::internal

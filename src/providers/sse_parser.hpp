@@ -1,0 +1,68 @@
+// Server-Sent Events, decoded incrementally from raw body bytes.
+//
+// The WHATWG event-stream algorithm, fed arbitrary byte slices: a slice may end inside a
+// line, inside a CRLF pair or inside a multi-byte character, so lines are split on bytes
+// and never decoded. One extension: a field named `error` carries an error payload, as
+// llama.cpp servers built before September 2025 send it instead of `data`.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace hermes::internal {
+
+// One dispatched event. The views are valid only during the callback.
+struct SseEvent {
+  std::string_view event;  // The `event` field; empty when the server sent none.
+  std::string_view data;   // The `data` lines joined with "\n".
+  std::string_view error;  // The value of an `error` field (see has_error).
+  bool has_data = false;   // At least one `data` line arrived (data may still be empty).
+  bool has_error = false;  // An `error` line arrived.
+};
+
+// Splits a byte stream into events.
+//
+// Thread-safety: none; one parser per stream.
+class SseParser {
+ public:
+  using Handler = std::function<void(const SseEvent&)>;
+
+  explicit SseParser(Handler on_event) : on_event_(std::move(on_event)) {}
+
+  // Consumes the next slice of the body, dispatching every event it completes.
+  void feed(std::string_view bytes);
+
+  // The body ended: a last unterminated line is processed and a pending event is
+  // dispatched, as servers that omit the final blank line expect.
+  void finish();
+
+ private:
+  std::size_t skip_bom(std::string_view bytes);
+  // `borrowable`: the line lies in the slice being fed, so its data need not be copied
+  // until the slice ends.
+  void process_line(std::string_view line, bool borrowable);
+  void process_field(std::string_view name, std::string_view value, bool borrowable);
+  void append_data(std::string_view value, bool borrowable);
+  void dispatch();
+  void keep_borrowed_data();
+
+  Handler on_event_;
+  std::string partial_;          // An incomplete line carried over from an earlier slice.
+  bool after_cr_ = false;        // The last byte seen ended a line with CR: skip a next LF.
+  std::size_t bom_matched_ = 0;  // Bytes of a leading UTF-8 byte-order mark seen so far.
+  bool started_ = false;         // Past the point where a byte-order mark may appear.
+
+  std::string event_;
+  std::string error_;
+  bool has_error_ = false;
+  // The data buffer. A single data line inside the current slice is only borrowed
+  // (data_view_); it is copied into data_ when a second line arrives or the slice ends.
+  std::string data_;
+  std::string_view data_view_;
+  bool data_borrowed_ = false;
+  bool has_data_ = false;
+};
+
+}  // namespace hermes::internal

@@ -1,0 +1,17 @@
+// The host and path of a configured base URL, for choosing wire formats and dialects.
+// Exact comparisons on these (never substring tests on the whole URL) keep look-alike
+// hosts such as api.anthropic.com.example.test from matching.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace hermes::internal {
+
+// The lower-cased host of `url` ("api.openai.com", "[::1]"), or "" when it has none.
+std::string url_host(std::string_view url);
+
+// The lower-cased path of `url`, without query, fragment or trailing slashes.
+std::string url_path(std::string_view url);
+
+}  // namespace hermes::internal

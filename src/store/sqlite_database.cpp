@@ -1,0 +1,121 @@
+#include "store/sqlite_database.hpp"
+
+#include <algorithm>
+#include <random>
+#include <thread>
+
+#include "common/log.hpp"
+
+namespace hermes::store {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// SQLite itself waits this long for a lock before reporting busy; the application-level
+// retry below does the real waiting, with the mutex released.
+constexpr int kBusyTimeoutMs = 1000;
+// A PASSIVE checkpoint every this many writes keeps the WAL from growing without bound
+// when readers never let SQLite's automatic checkpoint finish.
+constexpr uint64_t kCheckpointEveryWrites = 50;
+// Short sleeps while contention is young, longer ones once it is clearly not.
+constexpr milliseconds kEagerRetryWindow{2000};
+
+milliseconds retry_delay(Clock::duration waited) {
+  thread_local std::mt19937 rng{std::random_device{}()};
+  const bool eager = waited < kEagerRetryWindow;
+  std::uniform_int_distribution<int> ms = eager ? std::uniform_int_distribution<int>(20, 150)
+                                                : std::uniform_int_distribution<int>(250, 1000);
+  return milliseconds(ms(rng));
+}
+
+// Some file systems (NFS, SMB, FUSE) cannot host the WAL's shared memory.
+bool wal_unsupported(const Status& status) {
+  const std::string& m = status.message();
+  return m.find("locking protocol") != std::string::npos ||
+         m.find("not authorized") != std::string::npos;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& path,
+                                                             bool read_only) {
+  const int flags =
+      (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+      SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
+  auto connection = Connection::open(path, flags);
+  if (!connection.ok()) return connection.status();
+  sqlite3_busy_timeout((*connection)->handle(), kBusyTimeoutMs);
+  if (!read_only) HERMES_RETURN_IF_ERROR((*connection)->exec("PRAGMA foreign_keys=ON"));
+  return std::unique_ptr<SqliteDatabase>(
+      new SqliteDatabase(path, std::move(*connection), read_only));
+}
+
+Status SqliteDatabase::enable_write_ahead_log() {
+  std::lock_guard lock(mutex_);
+  auto mode = connection_->query_text("PRAGMA journal_mode=WAL");
+  if (mode.ok()) return {};
+  if (!wal_unsupported(mode.status())) return mode.status();
+  HERMES_LOG_WARN("{}: WAL is not supported here ({}); using the DELETE journal", path_,
+                  mode.status().message());
+  return connection_->query_text("PRAGMA journal_mode=DELETE").status();
+}
+
+Status SqliteDatabase::attempt(const char* begin_sql, const TransactionBody& body) {
+  HERMES_RETURN_IF_ERROR(connection_->exec(begin_sql));
+  Status status = body(*connection_);
+  if (status.ok()) status = connection_->exec("COMMIT");
+  if (!status.ok() && !sqlite3_get_autocommit(connection_->handle())) {
+    connection_->exec("ROLLBACK");  // Best effort: the error that matters is `status`.
+  }
+  return status;
+}
+
+Status SqliteDatabase::run_with_patience(const char* begin_sql, const TransactionBody& body,
+                                         milliseconds patience, bool is_write) {
+  const auto start = Clock::now();
+  const auto deadline = start + patience;
+  for (;;) {
+    {
+      std::lock_guard lock(mutex_);
+      Status status = attempt(begin_sql, body);
+      if (status.code() != StatusCode::kUnavailable) {
+        if (status.ok() && is_write) after_successful_write();
+        return status;
+      }
+    }
+    const auto now = Clock::now();
+    if (now >= deadline) {
+      const auto waited = std::chrono::duration_cast<std::chrono::seconds>(now - start);
+      return Status::unavailable(path_ + " stayed locked for " + std::to_string(waited.count()) +
+                                 " s: another process held the write lock (contention, not "
+                                 "corruption)");
+    }
+    // Sleep with the mutex released so this process's other writers can make progress.
+    const auto delay = std::min<Clock::duration>(retry_delay(now - start), deadline - now);
+    std::this_thread::sleep_for(delay);
+  }
+}
+
+Status SqliteDatabase::write(const TransactionBody& body, milliseconds patience) {
+  if (read_only_) return Status::failed_precondition(path_ + " was opened read-only");
+  return run_with_patience("BEGIN IMMEDIATE", body, patience, /*is_write=*/true);
+}
+
+Status SqliteDatabase::read(const TransactionBody& body) {
+  return run_with_patience("BEGIN", body, kDefaultWritePatience, /*is_write=*/false);
+}
+
+Status SqliteDatabase::with_connection(const TransactionBody& body) {
+  std::lock_guard lock(mutex_);
+  return body(*connection_);
+}
+
+void SqliteDatabase::after_successful_write() {
+  if (++successful_writes_ % kCheckpointEveryWrites != 0) return;
+  // Best effort: a checkpoint that cannot finish now finishes on a later write.
+  sqlite3_wal_checkpoint_v2(connection_->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr,
+                            nullptr);
+}
+
+}  // namespace hermes::store

@@ -1,0 +1,73 @@
+// The write protocol of the state database: one writer connection per store, every write
+// one BEGIN IMMEDIATE transaction replayed whole while another process holds the lock.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "hermes/status.hpp"
+#include "store/sqlite_connection.hpp"
+
+namespace hermes::store {
+
+// How long a write keeps retrying while another process holds the write lock.
+inline constexpr std::chrono::milliseconds kDefaultWritePatience{20'000};
+// Transcript appends are worth waiting longer for: losing them loses the conversation.
+inline constexpr std::chrono::milliseconds kTranscriptWritePatience{60'000};
+
+// A transaction body. It may run more than once (the whole transaction is replayed after
+// a busy error), so it must not keep state across runs.
+using TransactionBody = std::function<Status(Connection&)>;
+
+// The connection a store reads and writes through.
+//
+// Thread-safety: safe to use from many threads; transactions are serialised by a mutex.
+// Reads currently share the writer connection under the same mutex; a pool of read-only
+// connections can replace read() without touching its callers.
+class SqliteDatabase {
+ public:
+  // Opens the connection at `path` and applies the connection settings (busy timeout,
+  // journal mode, foreign keys). Nothing is written to the file before the caller's first
+  // write: the journal mode is set by enable_write_ahead_log().
+  static Result<std::unique_ptr<SqliteDatabase>> open(const std::string& path, bool read_only);
+
+  // Switches the file to WAL, or to DELETE where WAL cannot work (network file systems).
+  // Call only once the file is known to be a state database.
+  Status enable_write_ahead_log();
+
+  // Runs `body` inside BEGIN IMMEDIATE ... COMMIT, replaying the whole transaction with a
+  // random back-off while the database is busy, for at most `patience`.
+  Status write(const TransactionBody& body,
+               std::chrono::milliseconds patience = kDefaultWritePatience);
+
+  // Runs `body` inside a read transaction, so multi-statement reads see one snapshot.
+  Status read(const TransactionBody& body);
+
+  // Runs `body` with the connection outside any transaction (schema inspection, pragmas).
+  Status with_connection(const TransactionBody& body);
+
+  bool read_only() const { return read_only_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  SqliteDatabase(std::string path, std::unique_ptr<Connection> connection, bool read_only)
+      : path_(std::move(path)), connection_(std::move(connection)), read_only_(read_only) {}
+
+  // One attempt: begin, body, commit; rolls back on any failure.
+  Status attempt(const char* begin_sql, const TransactionBody& body);
+  Status run_with_patience(const char* begin_sql, const TransactionBody& body,
+                           std::chrono::milliseconds patience, bool is_write);
+  void after_successful_write();
+
+  std::string path_;
+  std::mutex mutex_;
+  std::unique_ptr<Connection> connection_;  // Guarded by mutex_.
+  uint64_t successful_writes_ = 0;          // Guarded by mutex_.
+  bool read_only_;
+};
+
+}  // namespace hermes::store

@@ -1,0 +1,241 @@
+// Full-text search in the SQLite store. A sanitised query goes to the word index; CJK
+// text goes to the trigram index when its words are long enough for trigrams, and
+// otherwise (or without FTS5, or for tool results, which the indexes keep only in part)
+// to a LIKE scan over the messages themselves.
+#include <algorithm>
+#include <map>
+
+#include "store/sqlite_session_rows.hpp"
+#include "store/sqlite_store.hpp"
+
+namespace hermes::store {
+namespace {
+
+// A SELECT assembled per call with its text parameters in order; LIMIT and OFFSET go last.
+struct SearchQuery {
+  std::string sql;
+  std::vector<std::string> params;
+};
+
+std::string placeholders(std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += i == 0 ? "?" : ", ?";
+  return out;
+}
+
+bool contains(const std::vector<std::string>& list, std::string_view value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+// Visibility and the caller's filters, shared by every route. Rows taken back by rewind
+// (active = 0, compacted = 0) and hidden scaffolding are never found.
+void append_filters(SearchQuery& q, const SearchOptions& o) {
+  q.sql += " AND (m.active = 1 OR m.compacted = 1) AND COALESCE(m.display_kind, '') <> 'hidden'";
+  if (!o.sources.empty()) {
+    q.sql += " AND s.source IN (" + placeholders(o.sources.size()) + ")";
+    q.params.insert(q.params.end(), o.sources.begin(), o.sources.end());
+  }
+  if (!o.exclude_sources.empty()) {
+    q.sql += " AND s.source NOT IN (" + placeholders(o.exclude_sources.size()) + ")";
+    q.params.insert(q.params.end(), o.exclude_sources.begin(), o.exclude_sources.end());
+  }
+  if (!o.roles.empty()) {
+    q.sql += " AND m.role IN (" + placeholders(o.roles.size()) + ")";
+    q.params.insert(q.params.end(), o.roles.begin(), o.roles.end());
+  }
+}
+
+SearchQuery match_query(const std::string& table, const std::string& match,
+                        const SearchOptions& o) {
+  SearchQuery q;
+  q.sql = "SELECT m.id, m.session_id, m.role, snippet(" + table +
+          ", -1, '>>>', '<<<', '...', 40), m.timestamp, m.tool_name, s.source, s.model, rank "
+          "FROM " +
+          table + " JOIN messages m ON m.id = " + table +
+          ".rowid JOIN sessions s ON s.id = m.session_id WHERE " + table + " MATCH ?";
+  q.params.push_back(match);
+  append_filters(q, o);
+  q.sql += " ORDER BY rank LIMIT ? OFFSET ?";
+  return q;
+}
+
+constexpr std::string_view kLikeTermSql =
+    "(COALESCE(m.content, '') LIKE ? ESCAPE '\\' OR COALESCE(m.tool_name, '') LIKE ? ESCAPE '\\' "
+    "OR COALESCE(m.tool_calls, '') LIKE ? ESCAPE '\\')";
+
+SearchQuery like_query(const std::vector<LikeGroup>& groups, const std::string& anchor,
+                       const SearchOptions& o) {
+  SearchQuery q;
+  q.sql =
+      "SELECT m.id, m.session_id, m.role, "
+      "substr(m.content, max(1, instr(m.content, ?) - 40), 120), m.timestamp, m.tool_name, "
+      "s.source, s.model, 0 FROM messages m JOIN sessions s ON s.id = m.session_id WHERE (";
+  q.params.push_back(anchor);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    q.sql += g == 0 ? "(" : " OR (";
+    for (std::size_t t = 0; t < groups[g].size(); ++t) {
+      const LikeTerm& term = groups[g][t];
+      q.sql += t == 0 ? "" : " AND ";
+      q.sql += term.negated ? "NOT " : "";
+      q.sql += kLikeTermSql;
+      const std::string pattern = "%" + escape_like(term.text) + "%";
+      q.params.insert(q.params.end(), 3, pattern);
+    }
+    q.sql += ")";
+  }
+  q.sql += ")";
+  append_filters(q, o);
+  q.sql += " ORDER BY m.timestamp DESC, m.id DESC LIMIT ? OFFSET ?";
+  return q;
+}
+
+std::string first_positive_term(const std::vector<LikeGroup>& groups) {
+  for (const auto& group : groups) {
+    for (const auto& term : group) {
+      if (!term.negated) return term.text;
+    }
+  }
+  return {};
+}
+
+// SQLite's generic error code: for a MATCH, the query text was not acceptable.
+bool rejected_by_engine(Connection& db) {
+  return (sqlite3_errcode(db.handle()) & 0xFF) == SQLITE_ERROR;
+}
+
+Result<std::vector<SearchHit>> run_query(Connection& db, const SearchQuery& q,
+                                         const SearchOptions& o) {
+  auto stmt = db.prepare_uncached(q.sql);
+  if (!stmt.ok()) return stmt.status();
+  int index = 1;
+  for (const auto& p : q.params) stmt->bind(index++, p);
+  stmt->bind(index, int64_t{o.limit});
+  stmt->bind(index + 1, int64_t{std::max(o.offset, 0)});
+  std::vector<SearchHit> hits;
+  for (;;) {
+    auto row = stmt->step();
+    if (!row.ok()) {
+      if (rejected_by_engine(db)) return Status::invalid_argument(row.status().message());
+      return row.status();
+    }
+    if (!*row) return hits;
+    SearchHit hit;
+    hit.message_id = stmt->int64(0);
+    hit.session_id = stmt->text(1);
+    hit.role = stmt->text(2);
+    hit.snippet = stmt->text(3);
+    hit.timestamp = stmt->real(4);
+    hit.tool_name = stmt->text(5);
+    hit.source = stmt->text(6);
+    hit.model = stmt->text(7);
+    hit.rank = stmt->real(8);
+    hits.push_back(std::move(hit));
+  }
+}
+
+bool is_rejection(const Status& status) {
+  return status.code() == StatusCode::kInvalidArgument;
+}
+
+Status resolve_roots(Connection& db, std::vector<SearchHit>& hits) {
+  std::map<std::string, std::string> roots;
+  for (auto& hit : hits) {
+    auto known = roots.find(hit.session_id);
+    if (known == roots.end()) {
+      auto root = lineage_root(db, hit.session_id);
+      if (!root.ok()) return root.status();
+      known = roots.emplace(hit.session_id, std::move(*root)).first;
+    }
+    hit.root_session_id = known->second;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::vector<SearchHit>> SqliteStore::match_search(Connection& db, const std::string& table,
+                                                         const std::string& match,
+                                                         const SearchOptions& options) {
+  return run_query(db, match_query(table, match, options), options);
+}
+
+Result<std::vector<SearchHit>> SqliteStore::like_search(Connection& db,
+                                                        const std::vector<LikeGroup>& groups,
+                                                        const SearchOptions& options) {
+  if (groups.empty()) return std::vector<SearchHit>();
+  const std::string anchor = first_positive_term(groups);
+  auto hits = run_query(db, like_query(groups, anchor, options), options);
+  if (!hits.ok()) return hits;
+  for (auto& hit : *hits) hit.snippet = mark_match(hit.snippet, anchor);
+  return hits;
+}
+
+Result<std::vector<SearchHit>> SqliteStore::word_search(Connection& db,
+                                                        const std::string& sanitized,
+                                                        const SearchOptions& options) {
+  auto hits = match_search(db, "messages_fts", sanitized, options);
+  if (!hits.ok() && is_rejection(hits.status())) {
+    // A query the sanitiser could not make valid ("a AND AND b") is retried as plain words.
+    hits = match_search(db, "messages_fts", quote_fts_tokens(sanitized), options);
+    if (!hits.ok() && is_rejection(hits.status())) hits = std::vector<SearchHit>();
+  }
+  if (!hits.ok() || !hits->empty()) return hits;
+  // The word index puts no boundary between Latin and adjacent CJK text ("修改youer服务"
+  // is one token); on a miss, the trigram index can still find the substring.
+  if (indexes_.trigram && !contains(options.roles, "tool") && trigram_can_answer_words(sanitized)) {
+    auto substring = match_search(db, "messages_fts_trigram",
+                                  quote_fts_tokens(strip_quotes(sanitized)), options);
+    if (substring.ok() || !is_rejection(substring.status())) return substring;
+  }
+  return hits;
+}
+
+Result<std::vector<SearchHit>> SqliteStore::cjk_search(Connection& db, const std::string& sanitized,
+                                                       const SearchOptions& options) {
+  const std::string raw(strip_quotes(sanitized));
+  // Tool rows and cron/sub-agent transcripts are not in the trigram index.
+  const bool wants_unindexed_rows = contains(options.roles, "tool") ||
+                                    contains(options.sources, "cron") ||
+                                    contains(options.sources, "subagent");
+  if (indexes_.trigram && !wants_unindexed_rows && trigram_can_answer_cjk(raw)) {
+    auto hits = match_search(db, "messages_fts_trigram", quote_fts_tokens(raw), options);
+    if (hits.ok() || !is_rejection(hits.status())) return hits;
+  }
+  return like_search(db, any_word_like_groups(raw), options);
+}
+
+Result<bool> SqliteStore::fts_marked_stale(Connection& db) {
+  // Set by upstream when it detached corrupt indexes; search must not trust them.
+  auto stale = db.query_text("SELECT value FROM state_meta WHERE key = 'fts_stale'");
+  if (!stale.ok()) return stale.status();
+  return stale->has_value();
+}
+
+Result<std::vector<SearchHit>> SqliteStore::run_search(Connection& db, const std::string& sanitized,
+                                                       const SearchOptions& options) {
+  auto stale = fts_marked_stale(db);
+  if (!stale.ok()) return stale.status();
+  // The word index holds only the head of long tool results; a tool search reads them whole.
+  if (!indexes_.words || *stale || contains(options.roles, "tool")) {
+    return like_search(db, like_groups(sanitized), options);
+  }
+  if (contains_cjk(sanitized)) return cjk_search(db, sanitized, options);
+  return word_search(db, sanitized, options);
+}
+
+Result<std::vector<SearchHit>> SqliteStore::search(const std::string& query,
+                                                   const SearchOptions& options) {
+  const std::string sanitized = sanitize_fts_query(query);
+  if (sanitized.empty() || options.limit <= 0) return std::vector<SearchHit>();
+  std::vector<SearchHit> hits;
+  Status status = db_->read([&](Connection& c) -> Status {
+    auto found = run_search(c, sanitized, options);
+    if (!found.ok()) return found.status();
+    hits = std::move(*found);
+    return options.resolve_roots ? resolve_roots(c, hits) : Status();
+  });
+  if (!status.ok()) return status;
+  return hits;
+}
+
+}  // namespace hermes::store

@@ -1,0 +1,114 @@
+#include "store/sqlite_session_rows.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "common/json_text.hpp"
+#include "store/session_lineage.hpp"
+#include "store/usage_accounting.hpp"
+
+namespace hermes::store {
+
+const std::string_view kSelectSessionSql =
+    "SELECT s.id, s.source, s.model, s.parent_session_id, s.title, "
+    "COALESCE(sp.prompt, s.system_prompt), s.model_config, s.user_id, s.session_key, "
+    "s.started_at, s.ended_at, s.end_reason, s.message_count, s.tool_call_count, "
+    "s.api_call_count, s.input_tokens, s.output_tokens, s.cache_read_tokens, "
+    "s.cache_write_tokens, s.reasoning_tokens, s.estimated_cost_usd, s.billing_provider, "
+    "s.billing_base_url "
+    "FROM sessions s LEFT JOIN system_prompts sp ON sp.hash = s.system_prompt_hash ";
+
+namespace {
+
+// model_config is free-form; text that is not JSON is kept as a JSON string.
+Json model_config_value(const std::optional<std::string>& text) {
+  if (!text || text->empty()) return nullptr;
+  auto parsed = internal::parse_json(*text);
+  return parsed ? std::move(*parsed) : Json(*text);
+}
+
+}  // namespace
+
+SessionInfo read_session_row(const Statement& s) {
+  SessionInfo info;
+  info.id = s.text(0);
+  info.source = s.text(1);
+  info.model = s.text(2);
+  info.parent_session_id = s.text(3);
+  info.title = s.text(4);
+  info.system_prompt = s.text(5);
+  info.model_config = model_config_value(s.optional_text(6));
+  info.user_id = s.text(7);
+  info.session_key = s.text(8);
+  info.started_at = s.real(9);
+  info.ended_at = s.real(10);
+  info.end_reason = s.text(11);
+  info.message_count = s.int64(12);
+  info.tool_call_count = s.int64(13);
+  info.api_call_count = s.int64(14);
+  info.usage.input_tokens = s.int64(15);
+  info.usage.output_tokens = s.int64(16);
+  info.usage.cache_read_tokens = s.int64(17);
+  info.usage.cache_write_tokens = s.int64(18);
+  info.usage.reasoning_tokens = s.int64(19);
+  info.estimated_cost_usd = s.real(20);
+  info.billing_provider = s.text(21);
+  info.billing_base_url = s.text(22);
+  mark_usage_reported(info);
+  return info;
+}
+
+Result<std::optional<SessionInfo>> read_session(Connection& db, const std::string& id) {
+  auto stmt = db.prepare(std::string(kSelectSessionSql) + "WHERE s.id = ?");
+  if (!stmt.ok()) return stmt.status();
+  stmt->bind(1, id);
+  auto row = stmt->step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::optional<SessionInfo>();
+  return std::optional<SessionInfo>(read_session_row(*stmt));
+}
+
+Result<bool> session_exists(Connection& db, const std::string& id) {
+  auto stmt = db.prepare("SELECT 1 FROM sessions WHERE id = ?");
+  if (!stmt.ok()) return stmt.status();
+  stmt->bind(1, id);
+  return stmt->step();
+}
+
+Result<std::vector<SessionInfo>> compression_ancestors(Connection& db, const SessionInfo& session) {
+  std::vector<SessionInfo> chain;
+  std::set<std::string> seen = {session.id};
+  SessionInfo child = session;
+  while (!child.parent_session_id.empty() && chain.size() < kMaxLineageDepth) {
+    if (!seen.insert(child.parent_session_id).second) break;
+    auto parent = read_session(db, child.parent_session_id);
+    if (!parent.ok()) return parent.status();
+    if (!parent->has_value() || !is_compression_continuation(child, **parent)) break;
+    chain.push_back(**parent);
+    child = std::move(**parent);
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+Result<std::string> lineage_root(Connection& db, const std::string& id) {
+  std::string current = id;
+  std::set<std::string> seen = {id};
+  for (std::size_t depth = 0; depth < kMaxLineageDepth; ++depth) {
+    auto stmt = db.prepare("SELECT parent_session_id FROM sessions WHERE id = ?");
+    if (!stmt.ok()) return stmt.status();
+    stmt->bind(1, current);
+    auto row = stmt->step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    std::string parent = stmt->text(0);
+    if (parent.empty() || !seen.insert(parent).second) break;
+    auto exists = session_exists(db, parent);
+    if (!exists.ok()) return exists.status();
+    if (!*exists) break;
+    current = std::move(parent);
+  }
+  return current;
+}
+
+}  // namespace hermes::store

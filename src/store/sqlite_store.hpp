@@ -1,0 +1,70 @@
+// The SQLite session store: the embedded default, in the file format upstream Hermes uses
+// (state.db), safe for many threads and many processes on one file.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hermes/session_store.hpp"
+#include "store/fts_query.hpp"
+#include "store/message_codec.hpp"
+#include "store/sqlite_database.hpp"
+#include "store/sqlite_schema.hpp"
+
+namespace hermes::store {
+
+// Thread-safety: safe for concurrent use; every call is one transaction on the store's
+// connection (see SqliteDatabase).
+class SqliteStore final : public SessionStore {
+ public:
+  static Result<std::shared_ptr<SessionStore>> open(const std::string& path,
+                                                    const SqliteStoreOptions& options);
+
+  Status create_session(const SessionInfo& info) override;
+  Status end_session(const std::string& session_id, const std::string& end_reason) override;
+  Result<SessionInfo> get_session(const std::string& session_id) override;
+  Result<std::vector<SessionInfo>> list_sessions(const ListOptions& options) override;
+  Status delete_session(const std::string& session_id) override;
+  Result<std::vector<int64_t>> append_messages(const std::string& session_id,
+                                               const std::vector<Message>& messages) override;
+  Result<std::vector<Message>> load_messages(const std::string& session_id,
+                                             const LoadOptions& options) override;
+  Result<std::vector<SearchHit>> search(const std::string& query,
+                                        const SearchOptions& options) override;
+  Status record_usage(const std::string& session_id, const UsageDelta& delta) override;
+  Status set_system_prompt(const std::string& session_id, const std::string& prompt) override;
+  Status set_title(const std::string& session_id, const std::string& title) override;
+
+ private:
+  // What the file and this SQLite build can do for search, fixed at open.
+  struct SearchIndexes {
+    bool words = false;    // messages_fts is usable.
+    bool trigram = false;  // messages_fts_trigram is usable.
+  };
+
+  SqliteStore(std::unique_ptr<SqliteDatabase> db, SearchIndexes indexes)
+      : db_(std::move(db)), indexes_(indexes) {}
+
+  // sqlite_messages.cpp
+  Result<std::vector<Message>> load_segment(Connection& db, const std::string& session_id);
+
+  // sqlite_search.cpp
+  Result<std::vector<SearchHit>> run_search(Connection& db, const std::string& sanitized,
+                                            const SearchOptions& options);
+  Result<std::vector<SearchHit>> match_search(Connection& db, const std::string& table,
+                                              const std::string& match,
+                                              const SearchOptions& options);
+  Result<std::vector<SearchHit>> like_search(Connection& db, const std::vector<LikeGroup>& groups,
+                                             const SearchOptions& options);
+  Result<std::vector<SearchHit>> word_search(Connection& db, const std::string& sanitized,
+                                             const SearchOptions& options);
+  Result<std::vector<SearchHit>> cjk_search(Connection& db, const std::string& sanitized,
+                                            const SearchOptions& options);
+  Result<bool> fts_marked_stale(Connection& db);
+
+  std::unique_ptr<SqliteDatabase> db_;
+  const SearchIndexes indexes_;
+};
+
+}  // namespace hermes::store

@@ -1,0 +1,96 @@
+// The recovery chain: key rotation, fallback providers, terminal failures.
+#include <doctest/doctest.h>
+
+#include "hermes/agent.hpp"
+#include "support/scripted_provider.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hermes;
+using hermes::testing::ScriptedProvider;
+
+namespace {
+
+AgentOptions base_options(std::shared_ptr<Provider> provider, const hermes::testing::TempDir& home) {
+  AgentOptions o;
+  o.model = "primary-model";
+  o.provider_instance = std::move(provider);
+  o.home = home.path();
+  o.persist_sessions = false;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("the first 429 retries the same key and the second rotates to the next key") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->error(429, "Rate limit reached for requests", 0.0);
+  provider->error(429, "Rate limit reached for requests", 0.0);
+  provider->text("ok");
+  AgentOptions o = base_options(provider, home);
+  o.api_key = "key-one";
+  o.extra_api_keys = {"key-two"};
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  ConversationResult r = (*agent)->run_conversation("hi");
+  CHECK(r.completed);
+  CHECK(provider->api_keys() == std::vector<std::string>{"key-one", "key-one", "key-two"});
+}
+
+TEST_CASE("repeated server errors fall back to the next provider, which serves the turn") {
+  hermes::testing::TempDir home;
+  auto primary = std::make_shared<ScriptedProvider>();
+  for (int i = 0; i < 3; ++i) primary->error(503, "Service temporarily overloaded", 0.0);
+  primary->text("primary again");
+  auto backup = std::make_shared<ScriptedProvider>();
+  backup->text("from the backup");
+  AgentOptions o = base_options(primary, home);
+  ProviderConfig fb;
+  fb.provider = "backup";
+  fb.model = "backup-model";
+  fb.instance = backup;
+  o.fallback_providers = {fb};
+  std::vector<std::string> notices;
+  o.callbacks.on_status = [&](std::string_view kind, std::string_view text) {
+    if (kind == "fallback") notices.emplace_back(text);
+  };
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  ConversationResult r = (*agent)->run_conversation("hi");
+  CHECK(r.completed);
+  CHECK(r.final_response == "from the backup");
+  CHECK(r.model == "backup-model");
+  REQUIRE(backup->requests().size() == 1);
+  CHECK(backup->requests()[0].model == "backup-model");
+  REQUIRE(notices.size() == 1);
+  CHECK(notices[0].find("switching to fallback: backup-model via backup") != std::string::npos);
+  // The next turn goes back to the primary.
+  ConversationResult next = (*agent)->run_conversation("again");
+  CHECK(next.final_response == "primary again");
+}
+
+TEST_CASE("an auth failure with no fallback ends the turn without retrying") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->error(401, "Incorrect API key provided");
+  provider->text("never");
+  auto agent = Agent::create(base_options(provider, home));
+  REQUIRE(agent.ok());
+  ConversationResult r = (*agent)->run_conversation("hi");
+  CHECK_FALSE(r.completed);
+  CHECK(r.failed);
+  CHECK(r.failure_reason == "auth");
+  CHECK(provider->requests().size() == 1);
+}
+
+TEST_CASE("a context overflow without a context engine fails with a clear reason") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->error(400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.");
+  auto agent = Agent::create(base_options(provider, home));
+  REQUIRE(agent.ok());
+  ConversationResult r = (*agent)->run_conversation("hi");
+  CHECK(r.failed);
+  CHECK(r.failure_reason == "context_overflow");
+  CHECK(r.error.find("Context overflow") != std::string::npos);
+}
