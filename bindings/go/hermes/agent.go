@@ -15,7 +15,9 @@ import (
 //
 // Safe for concurrent use: turns (Chat, RunConversation) run one at a time (a second
 // caller waits), while Interrupt and Steer may be called from any goroutine during a
-// turn. Close interrupts a running turn and waits for it to end.
+// turn. Close interrupts a running turn and waits for it to end. A tool handler or
+// callback must not call Chat, RunConversation, SessionID or Close on the agent running
+// it (ToolCall.SessionID has the session): that waits forever.
 type Agent struct {
 	turn sync.Mutex   // Serialises turns.
 	life sync.RWMutex // Held for reading by every call, for writing by Close.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Conversations over real HTTP against the loopback mock model server, which plays the
@@ -188,5 +189,39 @@ func TestAPanickingCallbackIsStoppedAtTheCBoundary(t *testing.T) {
 	answer, err := agent.Chat("What is 2 + 40?")
 	if err != nil || answer != "The sum is 42." {
 		t.Fatalf("Chat() = %q, %v", answer, err)
+	}
+}
+
+func TestInterruptFromAnotherGoroutineStopsARunningTurn(t *testing.T) {
+	server := startMockServer(t, "two_step_add.json")
+	started := make(chan struct{}, 1)
+	agent := newMockAgent(t, server, func(call *ToolCall) (string, error) {
+		started <- struct{}{}
+		// Waits for the interrupt; the bound only keeps a broken build from hanging.
+		giveUp := time.Now().Add(time.Minute)
+		for !call.Cancelled() && time.Now().Before(giveUp) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		return fmt.Sprintf(`{"cancelled":%v}`, call.Cancelled()), nil
+	})
+
+	type outcome struct {
+		result *ConversationResult
+		err    error
+	}
+	done := make(chan outcome)
+	go func() {
+		result, err := agent.RunConversation("What is 2 + 40?")
+		done <- outcome{result, err}
+	}()
+	<-started
+	agent.Interrupt("the user pressed stop")
+	got := <-done
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	if !got.result.Interrupted || toolMessage(t, got.result) != `{"cancelled":true}` ||
+		got.result.FinalResponse == "The sum is 42." {
+		t.Errorf("result: %s", got.result.Raw)
 	}
 }

@@ -26,7 +26,10 @@ pub struct RunOptions<'a> {
 /// `Agent` is `Send` and `Sync`. Turns ([`chat`](Agent::chat),
 /// [`run_conversation`](Agent::run_conversation)) run one at a time (a second caller
 /// waits), while [`interrupt`](Agent::interrupt) and [`steer`](Agent::steer) may be called
-/// from any thread during a turn, e.g. from inside `std::thread::scope`.
+/// from any thread during a turn, e.g. from inside `std::thread::scope`. A tool handler
+/// or callback must not call `chat`, `run_conversation` or `session_id` on the agent
+/// running it ([`ToolCall::session_id`](crate::ToolCall::session_id) has the session):
+/// that waits forever.
 pub struct Agent {
     raw: *mut ffi::hermes_agent_t,
     turn: Mutex<()>,

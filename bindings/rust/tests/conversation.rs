@@ -5,7 +5,9 @@
 mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use common::{number_field, MockServer};
 use hermes::{
@@ -200,5 +202,43 @@ fn a_panicking_callback_is_stopped_at_the_c_boundary() -> hermes::Result<()> {
     let agent = Agent::new(&options)?;
 
     assert_eq!(agent.chat("What is 2 + 40?")?, "The sum is 42.");
+    Ok(())
+}
+
+#[test]
+fn interrupt_from_another_thread_stops_a_running_turn() -> hermes::Result<()> {
+    let server = MockServer::start("two_step_add.json");
+    let (started, tool_started) = mpsc::channel();
+    let started = Mutex::new(started); // Sender is not Sync before Rust 1.72.
+    let mut tools = ToolRegistry::new()?;
+    tools.add(add_tool(), move |call| {
+        let _ = started.lock().unwrap().send(());
+        // Waits for the interrupt; the bound only keeps a broken build from hanging.
+        let give_up = Instant::now() + Duration::from_secs(60);
+        while !call.cancelled() && Instant::now() < give_up {
+            thread::sleep(Duration::from_millis(5));
+        }
+        Ok(format!("{{\"cancelled\":{}}}", call.cancelled()))
+    })?;
+    let agent = Agent::new(&options_for(&server, &tools)?)?;
+
+    let outcome = thread::scope(|scope| {
+        let turn = scope.spawn(|| agent.run_conversation("What is 2 + 40?"));
+        tool_started.recv().expect("the tool must start");
+        agent.interrupt("the user pressed stop");
+        turn.join().expect("the turn must not panic")
+    });
+    let result = outcome?;
+    assert!(
+        result.contains(r#"{\"cancelled\":true}"#),
+        "result: {}",
+        result
+    );
+    assert!(
+        result.contains(r#""interrupted":true"#),
+        "result: {}",
+        result
+    );
+    assert!(!result.contains("The sum is 42."), "result: {}", result);
     Ok(())
 }
