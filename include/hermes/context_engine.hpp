@@ -31,6 +31,15 @@ struct CompressOptions {
   std::string memory_context;
 };
 
+// The verdict of ContextEngine::should_compress_info.
+struct CompressDecision {
+  bool compress = false;
+  // Why compression is refused although the size is over the threshold ("cooldown:42",
+  // "ineffective"); empty otherwise. The agent warns the user with it, since a blocked
+  // session keeps growing towards the provider's hard limit.
+  std::string blocked_reason;
+};
+
 // A context engine.
 //
 // Thread-safety: an engine belongs to one Agent and is called from that agent's turn
@@ -64,8 +73,20 @@ class HERMES_API ContextEngine {
 
   // --- Optional ---
 
+  // should_compress with the reason when compression is blocked.
+  virtual CompressDecision should_compress_info(std::optional<int64_t> prompt_tokens) {
+    return CompressDecision{should_compress(prompt_tokens), {}};
+  }
+
   // The turn-start check on a rough estimate (messages plus tool schemas).
-  virtual bool should_compress_preflight(int64_t rough_tokens) { return should_compress(rough_tokens); }
+  virtual bool should_compress_preflight(int64_t rough_tokens) {
+    return should_compress(rough_tokens);
+  }
+
+  // Whether the turn-start check should wait for the provider's real prompt size instead
+  // of acting on `rough_tokens` (right after a compaction, or while the estimate has
+  // barely grown since the provider last reported a prompt that fit).
+  virtual bool should_defer_preflight_to_real_usage(int64_t /*rough_tokens*/) { return false; }
 
   // Cheap pruning of old tool output only, without a model call. nullopt: nothing done.
   virtual std::optional<std::vector<Message>> prune_tool_results_only(
@@ -88,6 +109,12 @@ class HERMES_API ContextEngine {
 
   // The model changed (switch or fallback): recompute limits for its window.
   virtual void update_model(const std::string& /*model*/, int64_t /*context_length*/) {}
+
+  // Text the agent appends to its system prompt, after a blank line, when it rebuilds the
+  // prompt after a compaction; empty when nothing is to be added. The agent keeps the
+  // system prompt outside the transcript, so the engine cannot edit it itself. Appending
+  // is idempotent: skip it when the prompt already contains the text.
+  virtual std::string system_prompt_note() const { return {}; }
 
   // Counters for status displays (last_prompt_tokens, threshold_tokens, ...).
   virtual Json status() const { return Json::object(); }

@@ -13,12 +13,14 @@
 
 namespace hermes {
 
-// Tokens in `text`: ASCII at four characters per token (rounded up), CJK characters at one
-// token each, other non-ASCII text at four UTF-8 bytes per token.
+// Tokens in `text`: CJK, kana and Hangul characters at one token each, everything else at
+// four UTF-8 bytes per token, rounded up (so ASCII is (length + 3) / 4, and other scripts
+// are not under-counted at four characters per token).
 HERMES_API int64_t estimate_tokens_rough(std::string_view text);
 
-// Tokens of messages as they would go on the wire (compact JSON, tool calls included),
-// with each image part at a flat 1,600 tokens and base64 image data never counted.
+// Tokens of messages as they would go on the wire (compact JSON, tool calls and replayed
+// reasoning included; api_content in place of content; private and storage-only keys
+// left out), with each image part at a flat 1,600 tokens and base64 data never counted.
 HERMES_API int64_t estimate_messages_tokens_rough(const std::vector<Message>& messages);
 HERMES_API int64_t estimate_messages_tokens_rough(const Json& messages);
 

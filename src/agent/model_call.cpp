@@ -12,15 +12,13 @@
 namespace hermes::internal {
 namespace {
 
-constexpr double kMaxRetryAfterSeconds = 600;
 constexpr int64_t kDefaultContextLength = 200000;
 
+bool is_invalid_response(const ApiError& error) { return error.error_code == "invalid_response"; }
+
 std::chrono::milliseconds retry_delay(const ApiError& error, int retry) {
-  if (error.retry_after_seconds && *error.retry_after_seconds >= 0) {
-    const double seconds = std::min(*error.retry_after_seconds, kMaxRetryAfterSeconds);
-    return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
-  }
-  return jittered_backoff(retry, /*base_seconds=*/2, /*max_seconds=*/60);
+  if (error.retry_after_seconds) return retry_after_delay(*error.retry_after_seconds);
+  return jittered_backoff(retry, is_invalid_response(error) ? kInvalidResponseBackoff : kApiErrorBackoff);
 }
 
 // Reasons that switch to a fallback before the retries run out.
@@ -35,7 +33,8 @@ bool falls_back_eagerly(const ApiError& e, int retry, bool keys_left) {
     case FailoverReason::kOverloaded:
       return retry >= 2;
     default:
-      return false;
+      // A response of the wrong shape switches at once when a fallback exists.
+      return is_invalid_response(e);
   }
 }
 

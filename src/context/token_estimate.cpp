@@ -1,35 +1,43 @@
 #include "hermes/token_estimate.hpp"
 
+#include <array>
+#include <string_view>
+
 #include "common/json_text.hpp"
+#include "context/message_parts.hpp"
 
 namespace hermes {
 namespace {
 
 constexpr int64_t kImageTokens = 1600;
 
-bool is_cjk(char32_t cp) {
-  return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
-         (cp >= 0x20000 && cp <= 0x2A6DF) || (cp >= 0x3000 && cp <= 0x303F) ||
-         (cp >= 0x3040 && cp <= 0x309F) || (cp >= 0x30A0 && cp <= 0x30FF) ||
-         (cp >= 0xAC00 && cp <= 0xD7AF);
+// Scripts a tokenizer spends about one token per character on: Hangul Jamo, CJK radicals
+// through unified ideographs (with kana and CJK punctuation), Hangul Jamo extended,
+// Hangul syllables, CJK compatibility ideographs, and full- and half-width forms.
+bool is_token_dense(char32_t cp) {
+  return (cp >= 0x1100 && cp <= 0x11FF) || (cp >= 0x2E80 && cp <= 0x9FFF) ||
+         (cp >= 0xA960 && cp <= 0xA97F) || (cp >= 0xAC00 && cp <= 0xD7AF) ||
+         (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFFEF);
 }
 
-bool is_image_part(const Json& part) {
-  if (!part.is_object()) return false;
-  auto type = part.find("type");
-  if (type == part.end() || !type->is_string()) return false;
-  const auto& t = type->get_ref<const std::string&>();
-  return t == "image_url" || t == "image" || t == "input_image";
-}
+// Keys that are stored with a message but never sent to a provider.
+constexpr std::array<std::string_view, 4> kStorageOnlyKeys = {"timestamp", "display_kind",
+                                                              "finish_reason", "api_content"};
 
-// The message's wire JSON with image parts removed (counted separately).
-Json without_images(const Message& m, int64_t& images) {
+// The message as it goes on the wire, with image parts removed (counted separately):
+// api_content replaces content, and private and storage-only keys are dropped.
+Json wire_form_without_images(const Message& m, int64_t& images) {
   Json j = message_to_json(m);
+  if (!m.api_content.empty()) j["content"] = m.api_content;
+  for (auto key : kStorageOnlyKeys) j.erase(std::string(key));
+  for (auto it = j.begin(); it != j.end();) {
+    it = it.key().rfind('_', 0) == 0 ? j.erase(it) : std::next(it);
+  }
   auto content = j.find("content");
   if (content != j.end() && content->is_array()) {
     Json kept = Json::array();
     for (const auto& part : *content) {
-      if (is_image_part(part)) {
+      if (internal::is_image_part(part)) {
         ++images;
       } else {
         kept.push_back(part);
@@ -43,33 +51,30 @@ Json without_images(const Message& m, int64_t& images) {
 }  // namespace
 
 int64_t estimate_tokens_rough(std::string_view text) {
-  int64_t ascii = 0;
-  int64_t cjk = 0;
+  int64_t dense = 0;
   int64_t other_bytes = 0;
   for (std::size_t i = 0; i < text.size();) {
     const auto b = static_cast<unsigned char>(text[i]);
     std::size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
     if (i + len > text.size()) len = text.size() - i;
-    if (len == 1) {
-      ++ascii;
+    char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+    for (std::size_t k = 1; k < len; ++k) {
+      cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    }
+    if (len > 1 && is_token_dense(cp)) {
+      ++dense;
     } else {
-      char32_t cp = len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
-      for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-      if (is_cjk(cp)) {
-        ++cjk;
-      } else {
-        other_bytes += static_cast<int64_t>(len);
-      }
+      other_bytes += static_cast<int64_t>(len);
     }
     i += len;
   }
-  return (ascii + 3) / 4 + cjk + (other_bytes + 3) / 4;
+  return dense + (other_bytes + 3) / 4;
 }
 
 int64_t estimate_messages_tokens_rough(const std::vector<Message>& messages) {
   int64_t images = 0;
   Json wire = Json::array();
-  for (const auto& m : messages) wire.push_back(without_images(m, images));
+  for (const auto& m : messages) wire.push_back(wire_form_without_images(m, images));
   return estimate_tokens_rough(internal::dump_json(wire)) + images * kImageTokens;
 }
 
@@ -83,10 +88,15 @@ int64_t estimate_tools_tokens_rough(const Json& tools) {
   int64_t chars = 0;
   if (!tools.is_array()) return 0;
   for (const auto& tool : tools) {
+    if (!tool.is_object()) continue;
     const Json& fn = tool.contains("function") ? tool["function"] : tool;
-    if (auto n = fn.find("name"); n != fn.end() && n->is_string()) chars += static_cast<int64_t>(n->get_ref<const std::string&>().size());
-    if (auto d = fn.find("description"); d != fn.end() && d->is_string()) chars += static_cast<int64_t>(d->get_ref<const std::string&>().size());
-    if (auto p = fn.find("parameters"); p != fn.end()) chars += static_cast<int64_t>(internal::dump_json(*p).size());
+    if (!fn.is_object()) continue;
+    if (auto n = fn.find("name"); n != fn.end() && n->is_string())
+      chars += static_cast<int64_t>(n->get_ref<const std::string&>().size());
+    if (auto d = fn.find("description"); d != fn.end() && d->is_string())
+      chars += static_cast<int64_t>(d->get_ref<const std::string&>().size());
+    if (auto p = fn.find("parameters"); p != fn.end())
+      chars += static_cast<int64_t>(internal::dump_json(*p).size());
   }
   return chars / 4;
 }

@@ -153,9 +153,9 @@ TEST_CASE("a session is persisted in SQLite, resumed by a second agent and found
   CHECK(r.session_id == session_id);
   // The second run continues the same history.
   Json sent = f.server.requests()[2].json()["messages"];
-  REQUIRE(sent.size() == 7);
+  REQUIRE(sent.size() == 6);
   CHECK(sent[1]["content"] == "What is two plus two?");
-  CHECK(sent[6]["content"] == "What did I ask?");
+  CHECK(sent[5]["content"] == "What did I ask?");
 
   auto store = open_sqlite_store(default_state_db_path(f.home.path()));
   REQUIRE(store.ok());

@@ -1,0 +1,146 @@
+// hermes/mcp.hpp — tools from Model Context Protocol servers, offered to the model like
+// any other tool.
+//
+// Each configured server runs as a child process speaking JSON-RPC over its stdin and
+// stdout. (Remote servers, reached over Streamable HTTP, are configured with a url; this
+// build does not speak that transport yet and reports them as Unimplemented.) Its tools are
+// registered into a ToolRegistry under the toolset "mcp-<server>" with names "mcp_<server>_<tool>",
+// and stay in step with the server: a tools/list_changed notification re-lists them, and a server
+// that dies is restarted with backoff while its tools are reported unavailable.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hermes/export.hpp"
+#include "hermes/status.hpp"
+#include "hermes/tool.hpp"
+
+namespace hermes {
+
+// How to reach one MCP server and which of its tools to offer.
+struct McpServerConfig {
+  // Names the server in tool names, the toolset and log lines. Required.
+  std::string name;
+
+  // A local server: the program to run (looked up in PATH when it has no slash), its
+  // arguments, extra environment variables (added to this process's environment) and
+  // working directory (empty: this process's).
+  std::string command;
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env;
+  std::string cwd;
+
+  // A remote server (Streamable HTTP), used when `command` is empty: the endpoint URL and
+  // extra request headers (e.g. Authorization). Not connected by this build: its status
+  // reports Unimplemented.
+  std::string url;
+  std::map<std::string, std::string> headers;
+
+  bool enabled = true;
+
+  // Tool filters by the server's own tool names. A non-empty include list offers only
+  // those tools; otherwise every tool not in the exclude list is offered.
+  std::vector<std::string> include_tools;
+  std::vector<std::string> exclude_tools;
+
+  // Limits: connecting (start-up and handshake), one tools/call (every progress
+  // notification from the server restarts this clock), other requests (tools/list, ping).
+  std::chrono::milliseconds connect_timeout{60'000};
+  std::chrono::milliseconds call_timeout{300'000};
+  std::chrono::milliseconds request_timeout{60'000};
+
+  // Tools the server annotates destructiveHint: true ask Callbacks::on_approval before
+  // each call (denied when the agent has no approval callback). False trusts the server.
+  bool destructive_needs_approval = true;
+
+  // Whether the server's tools may run at the same time as other tools of a batch. Off
+  // by default: a server's tools often share state (files, a graph) the model does not see.
+  bool parallel_calls = false;
+
+  // Restarting a server that exits or breaks its connection: the first wait, doubled
+  // after each failed attempt up to the maximum; after `max_restarts` consecutive failed
+  // attempts the server stays down until McpServers::reconnect().
+  std::chrono::milliseconds restart_backoff{1'000};
+  std::chrono::milliseconds max_restart_backoff{60'000};
+  int max_restarts = 5;
+
+  // The largest JSON-RPC message accepted from the server; a larger one disconnects it.
+  std::size_t max_message_bytes = 16u << 20;
+};
+
+// Parses an MCP configuration document:
+//
+//   {"mcpServers": {"<name>": {"command": "npx", "args": ["-y", "pkg"],
+//                              "env": {"K": "V"}, "cwd": "/dir",
+//                              "url": "https://...", "headers": {"K": "V"},
+//                              "enabled": true, "disabled": false,
+//                              "tools": {"include": [...], "exclude": [...]},
+//                              "timeout": 300, "connect_timeout": 60,
+//                              "destructive_needs_approval": true, "parallel": false}}}
+//
+// Timeouts are in seconds. "${VAR}" inside strings is replaced by the environment
+// variable VAR when it is set. Unknown keys are logged and ignored. InvalidArgument names
+// the offending key, e.g. "mcpServers.files.args[1]: expected a string".
+HERMES_API Result<std::vector<McpServerConfig>> parse_mcp_config(std::string_view json_text);
+
+// Reads and parses the configuration file at `path` (normally "<home>/mcp.json").
+// NotFound when the file does not exist.
+HERMES_API Result<std::vector<McpServerConfig>> load_mcp_config(const std::string& path);
+
+// "<home>/mcp.json".
+HERMES_API std::string default_mcp_config_path(const std::string& home);
+
+// A snapshot of one server's connection.
+struct McpServerStatus {
+  std::string name;
+  bool connected = false;
+  std::string protocol_version;  // Agreed in the handshake.
+  std::string server_name;       // serverInfo.name as the server reports it.
+  std::string server_version;
+  std::vector<std::string> tools;          // Registered hermes tool names, sorted.
+  std::vector<std::string> skipped_tools;  // "<tool>: <reason>" for tools not registered.
+  int restarts = 0;                        // Successful reconnects since the first connection.
+  Status last_error;                       // Why the server is (or last was) disconnected.
+};
+
+// The MCP servers of a process (or of one agent) and the tools they registered.
+//
+// Thread-safety: every method may be called from any thread. The registered tool
+// handlers may run concurrently; calls to one server are multiplexed over its single
+// connection. Destroying the object disconnects every server and unregisters its tools.
+class HERMES_API McpServers {
+ public:
+  // Connects every enabled server in `configs` (at the same time) and registers its tools
+  // in `registry`. A server that fails to connect does not fail the others: its error is
+  // in status(), and it is retried in the background like a server that died. Only a bad
+  // configuration (empty or duplicate names, neither command nor url) is an error here.
+  static Result<std::unique_ptr<McpServers>> connect(std::vector<McpServerConfig> configs,
+                                                     std::shared_ptr<ToolRegistry> registry);
+
+  ~McpServers();
+  McpServers(const McpServers&) = delete;
+  McpServers& operator=(const McpServers&) = delete;
+
+  // One entry per configured server (disabled servers omitted), in configuration order.
+  std::vector<McpServerStatus> status() const;
+
+  // Sends a ping to `server`; ok when it answers within its request timeout.
+  Status ping(std::string_view server);
+
+  // Drops the connection to `server` (if any) and connects again now, resetting the
+  // restart budget. Blocks until connected or failed.
+  Status reconnect(std::string_view server);
+
+ private:
+  struct Impl;
+  explicit McpServers(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hermes

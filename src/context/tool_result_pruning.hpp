@@ -1,0 +1,52 @@
+// Phase 1 of compaction: shrink old tool output without a model call. Old results become
+// one-line descriptions, repeated results a back-reference, old screenshots a placeholder,
+// and oversized tool-call arguments are cut inside their JSON so they stay valid.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hermes/message.hpp"
+
+namespace hermes::internal {
+
+// What replaces an older copy of a tool result that appears again later.
+inline constexpr std::string_view kDuplicateToolOutput =
+    "[Duplicate tool output \xE2\x80\x94 same content as a more recent call]";
+// What replaces an old screenshot inside a tool result.
+inline constexpr std::string_view kScreenshotRemoved = "[screenshot removed to save context]";
+// The generic placeholder of earlier releases; recognised so it is not pruned again.
+inline constexpr std::string_view kPrunedToolPlaceholder =
+    "[Old tool output cleared to save context space]";
+
+struct PruneSettings {
+  // The protected tail: at least this many trailing messages (capped at 8 when a token
+  // budget is given, so a bulky run of recent output cannot freeze pruning)...
+  int protect_tail_count = 20;
+  // ...or, when set, as many as fit in this many tokens, whichever is more.
+  std::optional<int64_t> protect_tail_tokens;
+  // Results at most this long (in characters) are never described away.
+  int64_t min_prune_chars = 200;
+};
+
+struct PruneResult {
+  std::vector<Message> messages;
+  int pruned = 0;  // Tool results replaced plus assistant messages whose arguments shrank.
+};
+
+// Prunes a copy of `messages`. Duplicates are replaced everywhere (the newest copy stays,
+// so nothing unique is lost); everything else only outside the protected tail.
+PruneResult prune_old_tool_results(const std::vector<Message>& messages,
+                                   const PruneSettings& settings);
+
+// `arguments` with every string longer than `max_string_chars` inside its JSON cut to that
+// length plus "...[truncated]", re-serialised; unchanged when it is not JSON (cutting the
+// raw text would leave JSON that providers reject with a 400 on every later request).
+std::string shrink_tool_call_arguments(std::string_view arguments,
+                                       std::size_t max_string_chars = 200);
+
+}  // namespace hermes::internal

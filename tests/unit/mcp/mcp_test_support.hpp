@@ -1,0 +1,113 @@
+// Helpers shared by the MCP tests: fake and reference server configurations, calling a
+// registered tool, waiting for background work.
+#pragma once
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <thread>
+
+#include "hermes/mcp.hpp"
+#include "hermes/tool.hpp"
+
+namespace hermes::testing {
+
+inline std::string fake_server_script() {
+  return std::string(HERMES_FIXTURES_DIR) + "/mcp/fake_server.py";
+}
+
+// A server running tests/fixtures/mcp/fake_server.py with `flags`; fast restarts.
+inline McpServerConfig fake_server(const std::string& name, std::vector<std::string> flags = {}) {
+  McpServerConfig c;
+  c.name = name;
+  c.command = "python3";
+  c.args = {fake_server_script()};
+  c.args.insert(c.args.end(), flags.begin(), flags.end());
+  c.restart_backoff = std::chrono::milliseconds(20);
+  c.max_restart_backoff = std::chrono::milliseconds(200);
+  c.connect_timeout = std::chrono::seconds(30);
+  c.call_timeout = std::chrono::seconds(30);
+  return c;
+}
+
+inline bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    std::size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    if (::access((dirs.substr(start, end - start) + "/" + program).c_str(), X_OK) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+// Where scripts/install-mcp-servers put the reference servers.
+inline std::string reference_servers_dir() {
+  const char* env = std::getenv("HERMES_MCP_SERVERS_DIR");
+  return env && *env ? env : HERMES_MCP_SERVERS_DIR;
+}
+
+// The entry script of an installed reference server package, or "" (with a message)
+// when node or the package is missing: the caller then skips.
+inline std::string reference_server(const std::string& package) {
+  if (!on_path("node")) {
+    MESSAGE("skipped: node is not installed");
+    return "";
+  }
+  const std::string script =
+      reference_servers_dir() + "/node_modules/@modelcontextprotocol/" + package + "/dist/index.js";
+  if (::access(script.c_str(), R_OK) != 0) {
+    MESSAGE("skipped: " << package << " is not installed (run scripts/install-mcp-servers)");
+    return "";
+  }
+  return script;
+}
+
+inline McpServerConfig node_server(const std::string& name, const std::string& script,
+                                   std::vector<std::string> args = {}) {
+  McpServerConfig c;
+  c.name = name;
+  c.command = "node";
+  c.args = {script};
+  c.args.insert(c.args.end(), args.begin(), args.end());
+  c.connect_timeout = std::chrono::seconds(60);
+  return c;
+}
+
+// Runs the registered tool `name` as the agent loop would.
+inline Result<std::string> call_tool(ToolRegistry& registry, const std::string& name,
+                                     const Json& arguments, ToolContext* context = nullptr) {
+  auto spec = registry.find(name);
+  if (!spec) return Status::not_found("no tool " + name);
+  ToolContext local;
+  ToolSessionState state;
+  local.state = &state;
+  return spec->handler(arguments, context ? *context : local);
+}
+
+// Polls `condition` until it holds or a generous bound passes.
+inline bool eventually(const std::function<bool()>& condition,
+                       std::chrono::milliseconds bound = std::chrono::seconds(30)) {
+  const auto deadline = std::chrono::steady_clock::now() + bound;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return condition();
+}
+
+inline const McpServerStatus* find_status(const std::vector<McpServerStatus>& all,
+                                          const std::string& name) {
+  for (const auto& s : all) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace hermes::testing

@@ -1,0 +1,193 @@
+// The MCP client against the reference servers from the npm registry
+// (@modelcontextprotocol/server-everything, -filesystem, -memory), installed by
+// scripts/install-mcp-servers. Each test skips, with a message, when node or the
+// package is missing.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "common/json_text.hpp"
+#include "hermes/agent.hpp"
+#include "mcp_test_support.hpp"
+#include "support/scripted_provider.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hermes;
+using namespace hermes::testing;
+
+namespace {
+
+struct Connected {
+  std::shared_ptr<ToolRegistry> registry = std::make_shared<ToolRegistry>();
+  std::unique_ptr<McpServers> servers;
+
+  explicit Connected(McpServerConfig config) {
+    auto r = McpServers::connect({std::move(config)}, registry);
+    REQUIRE(r.ok());
+    servers = std::move(*r);
+    auto status = servers->status();
+    REQUIRE(status.size() == 1);
+    INFO(status[0].last_error.to_string());
+    REQUIRE(status[0].connected);
+  }
+  McpServerStatus status() const { return servers->status()[0]; }
+};
+
+Json result_of(const Result<std::string>& r) {
+  INFO(r.status().to_string());
+  REQUIRE(r.ok());
+  auto j = internal::parse_json(*r);
+  REQUIRE(j.has_value());
+  return *j;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("server-everything: handshake, tool list and a plain call") {
+  const std::string script = reference_server("server-everything");
+  if (script.empty()) return;
+  Connected c(node_server("everything", script, {"stdio"}));
+  auto s = c.status();
+  CHECK(s.protocol_version == "2025-06-18");
+  CHECK(s.server_name == "mcp-servers/everything");
+  CHECK(s.tools.size() >= 10);
+  CHECK(s.skipped_tools.empty());
+  CHECK(c.registry->find("mcp_everything_get_sum")->toolset == "mcp-everything");
+  Json echo = result_of(call_tool(*c.registry, "mcp_everything_echo", {{"message", "hi there"}}));
+  CHECK(echo["result"] == "Echo: hi there");
+  CHECK(c.servers->ping("everything").ok());
+}
+
+TEST_CASE("server-everything: structured content and images") {
+  const std::string script = reference_server("server-everything");
+  if (script.empty()) return;
+  Connected c(node_server("everything", script, {"stdio"}));
+  Json weather = result_of(
+      call_tool(*c.registry, "mcp_everything_get_structured_content", {{"location", "Chicago"}}));
+  REQUIRE(weather.contains("structuredContent"));
+  CHECK(weather["structuredContent"].contains("temperature"));
+  CHECK(weather["structuredContent"].contains("conditions"));
+  Json image = result_of(call_tool(*c.registry, "mcp_everything_get_tiny_image", Json::object()));
+  CHECK(image["result"].get<std::string>().find("[image: image/png, ") != std::string::npos);
+}
+
+TEST_CASE("server-everything: a long-running call reports progress") {
+  const std::string script = reference_server("server-everything");
+  if (script.empty()) return;
+  Connected c(node_server("everything", script, {"stdio"}));
+  std::mutex mu;
+  std::vector<std::string> notes;
+  Callbacks callbacks;
+  callbacks.on_status = [&](std::string_view kind, std::string_view message) {
+    std::lock_guard lock(mu);
+    if (kind == "tool_progress") notes.emplace_back(message);
+  };
+  ToolSessionState state;
+  ToolContext ctx;
+  ctx.state = &state;
+  ctx.callbacks = &callbacks;
+  Json done = result_of(call_tool(*c.registry, "mcp_everything_trigger_long_running_operation",
+                                  {{"duration", 1}, {"steps", 3}}, &ctx));
+  CHECK(done["result"].get<std::string>().find("completed") != std::string::npos);
+  std::lock_guard lock(mu);
+  REQUIRE(notes.size() == 3);
+  CHECK(notes[0].rfind("mcp_everything_trigger_long_running_operation: 1/3", 0) == 0);
+  CHECK(notes[2].rfind("mcp_everything_trigger_long_running_operation: 3/3", 0) == 0);
+}
+
+TEST_CASE("server-everything: bad arguments come back as an error result") {
+  const std::string script = reference_server("server-everything");
+  if (script.empty()) return;
+  Connected c(node_server("everything", script, {"stdio"}));
+  auto r = call_tool(*c.registry, "mcp_everything_get_sum", {{"a", "not a number"}});
+  REQUIRE_FALSE(r.ok());
+  CHECK_FALSE(r.status().message().empty());
+  // The server is still usable afterwards.
+  Json sum = result_of(call_tool(*c.registry, "mcp_everything_get_sum", {{"a", 2}, {"b", 40}}));
+  CHECK(sum["result"].get<std::string>().find("42") != std::string::npos);
+}
+
+TEST_CASE("server-memory: entities are created and read back") {
+  const std::string script = reference_server("server-memory");
+  if (script.empty()) return;
+  TempDir dir;
+  auto config = node_server("memory", script);
+  config.env["MEMORY_FILE_PATH"] = dir.file("memory.jsonl");
+  Connected c(config);
+  CHECK(c.registry->find("mcp_memory_delete_entities"));
+  Json created =
+      result_of(call_tool(*c.registry, "mcp_memory_create_entities",
+                          {{"entities", Json::array({{{"name", "hermes"},
+                                                      {"entityType", "library"},
+                                                      {"observations", {"written in C++"}}}})}}));
+  CHECK(created.dump().find("hermes") != std::string::npos);
+  Json graph = result_of(call_tool(*c.registry, "mcp_memory_read_graph", Json::object()));
+  CHECK(graph.dump().find("written in C++") != std::string::npos);
+  CHECK(read_file(dir.file("memory.jsonl")).find("written in C++") != std::string::npos);
+}
+
+TEST_CASE("server-filesystem: an agent turn writes and reads a file through the server") {
+  const std::string script = reference_server("server-filesystem");
+  if (script.empty()) return;
+  TempDir root;
+  auto connected = std::make_unique<Connected>(node_server("fs", script, {root.path()}));
+  auto provider = std::make_shared<ScriptedProvider>();
+  const std::string path = root.file("note.txt");
+  provider->tool_calls(
+      {{"mcp_fs_write_file",
+        internal::dump_json(Json{{"path", path}, {"content", "from the agent"}})}});
+  provider->tool_calls({{"mcp_fs_read_text_file", internal::dump_json(Json{{"path", path}})}});
+  provider->text("The note says: from the agent");
+
+  TempDir home;
+  AgentOptions o;
+  o.model = "scripted-model";
+  o.provider_instance = provider;
+  o.tools = connected->registry;
+  o.home = home.path();
+  o.persist_sessions = false;
+  int approvals = 0;
+  o.callbacks.on_approval = [&](const ApprovalRequest& r) {
+    ++approvals;
+    CHECK(r.tool_name == "mcp_fs_write_file");
+    return ApprovalDecision::kOnce;
+  };
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  ConversationResult r = (*agent)->run_conversation("write a note and read it back");
+  CHECK(r.completed);
+  CHECK(r.final_response == "The note says: from the agent");
+  CHECK(approvals == 1);
+  CHECK(read_file(path) == "from the agent");
+  std::vector<std::string> tool_texts;
+  for (const auto& m : r.messages) {
+    if (m.role == Role::kTool) tool_texts.push_back(m.content);
+  }
+  REQUIRE(tool_texts.size() == 2);
+  CHECK(tool_texts[1].find("from the agent") != std::string::npos);
+  // The model was offered the server's tools.
+  auto requests = provider->requests();
+  REQUIRE_FALSE(requests.empty());
+  CHECK(internal::dump_json(requests[0].tools).find("mcp_fs_list_directory") != std::string::npos);
+}
+
+TEST_CASE("server-filesystem: a path outside the allowed roots is an error for that call only") {
+  const std::string script = reference_server("server-filesystem");
+  if (script.empty()) return;
+  TempDir root;
+  Connected c(node_server("fs", script, {root.path()}));
+  auto outside = call_tool(*c.registry, "mcp_fs_read_text_file", {{"path", "/etc/hostname"}});
+  REQUIRE_FALSE(outside.ok());
+  CHECK(outside.status().message().find("ccess denied") != std::string::npos);
+  Json listing =
+      result_of(call_tool(*c.registry, "mcp_fs_list_allowed_directories", Json::object()));
+  CHECK(listing.dump().find(root.path()) != std::string::npos);
+}
