@@ -1,0 +1,3 @@
+module github.com/hermes-runtime/hermes/bindings/go
+
+go 1.19

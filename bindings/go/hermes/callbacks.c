@@ -1,0 +1,17 @@
+#include "callbacks.h"
+
+#include "_cgo_export.h"
+
+hermes_status_t hermes_go_run_tool(hermes_tool_call_t *call, void *user_data) {
+  return hermesGoRunTool(call, user_data);
+}
+
+void hermes_go_stream(const char *delta, size_t length, void *user_data) {
+  hermesGoStream((char *)delta, length, user_data);
+}
+
+void hermes_go_event(const char *event_json, void *user_data) {
+  hermesGoEvent((char *)event_json, user_data);
+}
+
+void hermes_go_release(void *user_data) { hermesGoRelease(user_data); }

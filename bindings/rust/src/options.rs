@@ -1,0 +1,299 @@
+//! Agent options: what model to call, where, with which tools and callbacks.
+
+use std::fmt;
+use std::os::raw::{c_char, c_int, c_void};
+use std::slice;
+use std::time::Duration;
+
+use crate::callback;
+use crate::error::{check, Error, ErrorCode, Result};
+use crate::ffi;
+use crate::text;
+use crate::tools::ToolRegistry;
+
+type TextCallback = Box<dyn Fn(&str) + Send + Sync>;
+
+/// Which network timeout [`AgentOptions::set_timeout`] sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timeout {
+    /// Establishing the connection.
+    Connect,
+    /// From sending the request to the first byte of the answer.
+    FirstByte,
+    /// Between two chunks of a streamed answer.
+    Idle,
+    /// The whole request.
+    Total,
+}
+
+/// The settings an [`Agent`](crate::Agent) is created from. Setters return
+/// `Result<&mut Self>`, so they chain with `?`:
+///
+/// ```no_run
+/// # fn main() -> hermes::Result<()> {
+/// let mut options = hermes::AgentOptions::new()?;
+/// options.set_model("gpt-4.1-mini")?.set_api_key("sk-...")?;
+/// # Ok(()) }
+/// ```
+///
+/// An agent copies what it needs: the options may be changed or dropped afterwards.
+pub struct AgentOptions {
+    raw: *mut ffi::hermes_agent_options_t,
+}
+
+// SAFETY: the C options may move between threads; they are changed through `&mut self`
+// only, and the callbacks they hold are Send + Sync.
+unsafe impl Send for AgentOptions {}
+unsafe impl Sync for AgentOptions {}
+
+// A setter of a string option: `$name(value)` calls `$c` and names `$field` in errors.
+macro_rules! string_setters {
+    ($($(#[$doc:meta])* $name:ident => $c:ident, $field:literal;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(&mut self, value: &str) -> Result<&mut Self> {
+            let value = text::to_c($field, value)?;
+            // SAFETY: both pointers are valid for the call; the setter copies the text.
+            check(unsafe { ffi::$c(self.raw, value.as_ptr()) }, $field)?;
+            Ok(self)
+        }
+    )*};
+}
+
+impl AgentOptions {
+    /// Options with the library's defaults (OpenAI's API, sessions kept on disk).
+    pub fn new() -> Result<AgentOptions> {
+        crate::ensure_abi_compatible()?;
+        // SAFETY: no preconditions; NULL only when out of memory.
+        let raw = unsafe { ffi::hermes_agent_options_new() };
+        if raw.is_null() {
+            return Err(Error::new(
+                ErrorCode::ResourceExhausted,
+                "agent options: out of memory",
+            ));
+        }
+        Ok(AgentOptions { raw })
+    }
+
+    string_setters! {
+        /// The model name, e.g. "gpt-4.1-mini". Required.
+        set_model => hermes_agent_options_set_model, "model";
+        /// The provider name (e.g. "openrouter"); by default derived from the base URL.
+        set_provider => hermes_agent_options_set_provider, "provider";
+        /// The wire format: "chat_completions", "codex_responses" or "anthropic_messages".
+        set_api_mode => hermes_agent_options_set_api_mode, "api_mode";
+        /// The API's base URL, e.g. "http://localhost:8000/v1".
+        set_base_url => hermes_agent_options_set_base_url, "base_url";
+        /// The API key.
+        set_api_key => hermes_agent_options_set_api_key, "api_key";
+        /// A further key, rotated to on rate limits and authentication failures.
+        add_api_key => hermes_agent_options_add_api_key, "api_key";
+        /// The hermes home directory (sessions, memory); by default $HERMES_HOME or ~/.hermes.
+        set_home => hermes_agent_options_set_home, "home";
+        /// Resume this stored session.
+        set_session_id => hermes_agent_options_set_session_id, "session_id";
+        /// Where the conversation comes from (stored with the session), e.g. "cli".
+        set_source => hermes_agent_options_set_source, "source";
+        /// A system prompt added to every request but never stored.
+        set_ephemeral_system_prompt => hermes_agent_options_set_ephemeral_system_prompt, "ephemeral_system_prompt";
+        /// Enables a toolset; when none is enabled, all are.
+        enable_toolset => hermes_agent_options_enable_toolset, "toolset";
+    }
+
+    /// Model calls per turn before the agent asks for a final summary (at least 1).
+    pub fn set_max_iterations(&mut self, max_iterations: i32) -> Result<&mut Self> {
+        // SAFETY: `raw` is valid.
+        check(
+            unsafe { ffi::hermes_agent_options_set_max_iterations(self.raw, max_iterations) },
+            "max_iterations",
+        )?;
+        Ok(self)
+    }
+
+    /// The limit on generated tokens per model call; 0 leaves it to the provider.
+    pub fn set_max_tokens(&mut self, max_tokens: i64) -> Result<&mut Self> {
+        // SAFETY: `raw` is valid.
+        check(
+            unsafe { ffi::hermes_agent_options_set_max_tokens(self.raw, max_tokens) },
+            "max_tokens",
+        )?;
+        Ok(self)
+    }
+
+    /// The sampling temperature (finite, not negative).
+    pub fn set_temperature(&mut self, temperature: f64) -> Result<&mut Self> {
+        // SAFETY: `raw` is valid.
+        check(
+            unsafe { ffi::hermes_agent_options_set_temperature(self.raw, temperature) },
+            "temperature",
+        )?;
+        Ok(self)
+    }
+
+    /// Whether answers are streamed (on by default).
+    pub fn set_stream(&mut self, stream: bool) -> Result<&mut Self> {
+        // SAFETY: `raw` is valid.
+        check(
+            unsafe { ffi::hermes_agent_options_set_stream(self.raw, stream as c_int) },
+            "stream",
+        )?;
+        Ok(self)
+    }
+
+    /// Whether sessions are stored on disk (on by default); off keeps nothing.
+    pub fn set_persist_sessions(&mut self, persist: bool) -> Result<&mut Self> {
+        // SAFETY: `raw` is valid.
+        check(
+            unsafe { ffi::hermes_agent_options_set_persist_sessions(self.raw, persist as c_int) },
+            "persist_sessions",
+        )?;
+        Ok(self)
+    }
+
+    /// Attempts per model call on retryable failures (at least 1).
+    pub fn set_max_retries(&mut self, max_retries: i32) -> Result<&mut Self> {
+        // SAFETY: `raw` is valid.
+        check(
+            unsafe { ffi::hermes_agent_options_set_max_retries(self.raw, max_retries) },
+            "max_retries",
+        )?;
+        Ok(self)
+    }
+
+    /// Sets one network timeout; a zero duration disables that limit.
+    pub fn set_timeout(&mut self, which: Timeout, limit: Duration) -> Result<&mut Self> {
+        let which = match which {
+            Timeout::Connect => ffi::HERMES_TIMEOUT_CONNECT,
+            Timeout::FirstByte => ffi::HERMES_TIMEOUT_FIRST_BYTE,
+            Timeout::Idle => ffi::HERMES_TIMEOUT_IDLE,
+            Timeout::Total => ffi::HERMES_TIMEOUT_TOTAL,
+        };
+        let milliseconds = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
+        // SAFETY: `raw` is valid.
+        check(
+            unsafe { ffi::hermes_agent_options_set_timeout_ms(self.raw, which, milliseconds) },
+            "timeout",
+        )?;
+        Ok(self)
+    }
+
+    /// The tools agents created from these options may use. The options share the
+    /// registry, which may be dropped afterwards.
+    pub fn set_tools(&mut self, tools: &ToolRegistry) -> Result<&mut Self> {
+        // SAFETY: both handles are valid; the options take a shared reference.
+        check(
+            unsafe { ffi::hermes_agent_options_set_tools(self.raw, tools.as_ptr()) },
+            "tools",
+        )?;
+        Ok(self)
+    }
+
+    /// Called with each piece of streamed answer text as it arrives, and with "" when a
+    /// block of text ends. Runs on the thread of the chat call.
+    pub fn set_stream_callback<F>(&mut self, callback: F) -> Result<&mut Self>
+    where
+        F: Fn(&str) + Send + Sync + 'static,
+    {
+        let user_data = callback::into_user_data::<TextCallback>(Box::new(callback));
+        // SAFETY: the options own user_data from here on and free it with destroy.
+        let status = unsafe {
+            ffi::hermes_agent_options_set_stream_callback(
+                self.raw,
+                Some(on_stream),
+                user_data,
+                Some(callback::destroy::<TextCallback>),
+            )
+        };
+        self.adopted(status, user_data, "stream_callback")
+    }
+
+    /// Called with a JSON event when a tool call starts and when it completes:
+    /// `{"phase":"started"|"completed","call_id","name","preview",...}`. May run on
+    /// several threads at once when tools run in parallel.
+    pub fn set_tool_progress_callback<F>(&mut self, callback: F) -> Result<&mut Self>
+    where
+        F: Fn(&str) + Send + Sync + 'static,
+    {
+        let user_data = callback::into_user_data::<TextCallback>(Box::new(callback));
+        // SAFETY: as in set_stream_callback.
+        let status = unsafe {
+            ffi::hermes_agent_options_set_tool_progress_callback(
+                self.raw,
+                Some(on_event),
+                user_data,
+                Some(callback::destroy::<TextCallback>),
+            )
+        };
+        self.adopted(status, user_data, "tool_progress_callback")
+    }
+
+    /// Called with status notices as JSON, `{"kind","message"}` (retries, compression, ...).
+    pub fn set_status_callback<F>(&mut self, callback: F) -> Result<&mut Self>
+    where
+        F: Fn(&str) + Send + Sync + 'static,
+    {
+        let user_data = callback::into_user_data::<TextCallback>(Box::new(callback));
+        // SAFETY: as in set_stream_callback.
+        let status = unsafe {
+            ffi::hermes_agent_options_set_status_callback(
+                self.raw,
+                Some(on_event),
+                user_data,
+                Some(callback::destroy::<TextCallback>),
+            )
+        };
+        self.adopted(status, user_data, "status_callback")
+    }
+
+    // A callback setter only fails before taking ownership (NULL options): free the box.
+    fn adopted(
+        &mut self,
+        status: ffi::hermes_status_t,
+        user_data: *mut c_void,
+        what: &str,
+    ) -> Result<&mut Self> {
+        if status != ffi::HERMES_OK {
+            // SAFETY: refused, so user_data is still ours.
+            unsafe { callback::destroy::<TextCallback>(user_data) };
+        }
+        check(status, what)?;
+        Ok(self)
+    }
+
+    pub(crate) fn as_ptr(&self) -> *const ffi::hermes_agent_options_t {
+        self.raw
+    }
+}
+
+impl fmt::Debug for AgentOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AgentOptions").finish_non_exhaustive()
+    }
+}
+
+impl Drop for AgentOptions {
+    fn drop(&mut self) {
+        // SAFETY: `raw` is ours; the freep form leaves it NULL.
+        unsafe { ffi::hermes_agent_options_freep(&mut self.raw) };
+    }
+}
+
+unsafe extern "C" fn on_stream(delta: *const c_char, length: usize, user_data: *mut c_void) {
+    // SAFETY: user_data is the TextCallback registered with this function.
+    let on_text = &*(user_data as *const TextCallback);
+    let bytes = if delta.is_null() || length == 0 {
+        &[][..]
+    } else {
+        slice::from_raw_parts(delta as *const u8, length)
+    };
+    let delta = String::from_utf8_lossy(bytes);
+    // A panic cannot be reported from here; it is stopped before it reaches C.
+    let _ = callback::catch(|| on_text(&delta));
+}
+
+unsafe extern "C" fn on_event(event_json: *const c_char, user_data: *mut c_void) {
+    // SAFETY: user_data is the TextCallback registered with this function; the event
+    // text lives for the call.
+    let on_text = &*(user_data as *const TextCallback);
+    let event = text::borrowed(event_json);
+    let _ = callback::catch(|| on_text(&event));
+}

@@ -1,0 +1,105 @@
+import os
+
+from conan import ConanFile
+from conan.tools.build import stdcpp_library
+from conan.tools.cmake import CMake, CMakeDeps, CMakeToolchain, cmake_layout
+from conan.tools.files import copy, rmdir
+
+required_conan_version = ">=2.0"
+
+
+class HermesConan(ConanFile):
+    name = "hermes"
+    version = "0.1.0"
+    description = "Embeddable agent runtime: tool-calling loop, context compression, session store"
+    homepage = "https://github.com/hermes-runtime/hermes"
+    url = "https://github.com/hermes-runtime/hermes"
+    topics = ("agent", "llm", "tool-calling")
+    package_type = "library"
+    settings = "os", "arch", "compiler", "build_type"
+    options = {"shared": [True, False], "fPIC": [True, False]}
+    default_options = {
+        "shared": False,
+        "fPIC": True,
+        # The session store's full-text search.
+        "sqlite3/*:enable_fts5": True,
+    }
+
+    def export_sources(self):
+        # The recipe lives in packaging/conan of the source tree it builds.
+        root = os.path.join(self.recipe_folder, "..", "..")
+        for pattern in ("CMakeLists.txt", "cmake/*", "include/*", "src/*", "capi/*"):
+            copy(self, pattern, src=root, dst=self.export_sources_folder)
+
+    def config_options(self):
+        if self.settings.os == "Windows":
+            del self.options.fPIC
+
+    def configure(self):
+        if self.options.shared:
+            self.options.rm_safe("fPIC")
+
+    def layout(self):
+        cmake_layout(self)
+
+    def requirements(self):
+        # nlohmann_json is part of the C++ API; the others are implementation details.
+        self.requires("nlohmann_json/[>=3.10 <4]", transitive_headers=True)
+        self.requires("libcurl/[>=7.68 <9]")
+        self.requires("sqlite3/[>=3.35 <4]")
+        self.requires("simdjson/[>=1.0 <4]")
+        self.requires("fmt/[>=8 <12]")
+
+    def generate(self):
+        toolchain = CMakeToolchain(self)
+        # The same switches as the vcpkg port: the libraries, nothing else.
+        toolchain.cache_variables["HERMES_BUILD_TESTS"] = False
+        toolchain.cache_variables["HERMES_BUILD_EXAMPLES"] = False
+        toolchain.cache_variables["HERMES_BUILD_BENCHMARKS"] = False
+        toolchain.cache_variables["HERMES_BUILD_PYTHON"] = False
+        toolchain.cache_variables["HERMES_WITH_POSTGRES"] = "OFF"
+        toolchain.cache_variables["HERMES_C_SHARED"] = bool(self.options.shared)
+        toolchain.generate()
+        CMakeDeps(self).generate()
+
+    def build(self):
+        cmake = CMake(self)
+        cmake.configure()
+        cmake.build()
+
+    def package(self):
+        cmake = CMake(self)
+        cmake.install()
+        # Consumers get the config CMakeDeps generates from package_info (the same
+        # targets, hermes::hermes and hermes::hermes_c); two configs would compete.
+        rmdir(self, os.path.join(self.package_folder, "lib", "cmake"))
+        rmdir(self, os.path.join(self.package_folder, "lib", "pkgconfig"))
+
+    def package_info(self):
+        self.cpp_info.set_property("cmake_file_name", "hermes")
+        self.cpp_info.set_property("pkg_config_name", "hermes_all")
+
+        cxx = self.cpp_info.components["hermes"]
+        cxx.set_property("cmake_target_name", "hermes::hermes")
+        cxx.set_property("pkg_config_name", "hermes")
+        cxx.libs = ["hermes"]
+        cxx.requires = [
+            "nlohmann_json::nlohmann_json",
+            "libcurl::libcurl",
+            "sqlite3::sqlite3",
+            "simdjson::simdjson",
+            "fmt::fmt",
+        ]
+        if self.options.shared:
+            cxx.defines = ["HERMES_SHARED"]
+        if self.settings.os in ("Linux", "FreeBSD"):
+            cxx.system_libs = ["pthread", "m"]
+
+        c_abi = self.cpp_info.components["hermes_c"]
+        c_abi.set_property("cmake_target_name", "hermes::hermes_c")
+        c_abi.set_property("pkg_config_name", "hermes_c")
+        c_abi.libs = ["hermes_c"]
+        # A static C ABI needs the C++ library and its runtime when a C program links it.
+        c_abi.requires = ["hermes"]
+        if not self.options.shared and stdcpp_library(self):
+            c_abi.system_libs = [stdcpp_library(self)]

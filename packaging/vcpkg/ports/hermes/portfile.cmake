@@ -1,0 +1,39 @@
+# Builds the port from the hermes checkout it sits in (packaging/vcpkg/ports/hermes, used
+# with --overlay-ports), or else from the release tarball.
+get_filename_component(checkout "${CMAKE_CURRENT_LIST_DIR}/../../../.." ABSOLUTE)
+if(EXISTS "${checkout}/capi/hermes_c.h" AND EXISTS "${checkout}/CMakeLists.txt")
+    set(SOURCE_PATH "${checkout}")
+else()
+    vcpkg_from_github(
+        OUT_SOURCE_PATH SOURCE_PATH
+        REPO hermes-runtime/hermes
+        REF "v${VERSION}"
+        SHA512 0
+        HEAD_REF main
+    )
+endif()
+
+# Both libraries follow the triplet's linkage.
+if(VCPKG_LIBRARY_LINKAGE STREQUAL "dynamic")
+    set(c_shared ON)
+else()
+    set(c_shared OFF)
+endif()
+
+vcpkg_cmake_configure(
+    SOURCE_PATH "${SOURCE_PATH}"
+    OPTIONS
+        -DHERMES_BUILD_TESTS=OFF
+        -DHERMES_BUILD_EXAMPLES=OFF
+        -DHERMES_BUILD_BENCHMARKS=OFF
+        -DHERMES_BUILD_PYTHON=OFF
+        -DHERMES_WITH_POSTGRES=OFF
+        -DHERMES_C_SHARED=${c_shared}
+)
+vcpkg_cmake_install()
+vcpkg_cmake_config_fixup(CONFIG_PATH lib/cmake/hermes)
+vcpkg_fixup_pkgconfig()
+
+file(REMOVE_RECURSE "${CURRENT_PACKAGES_DIR}/debug/include" "${CURRENT_PACKAGES_DIR}/debug/share")
+file(INSTALL "${CMAKE_CURRENT_LIST_DIR}/usage" DESTINATION "${CURRENT_PACKAGES_DIR}/share/${PORT}")
+vcpkg_install_copyright(FILE_LIST "${SOURCE_PATH}/LICENSE")

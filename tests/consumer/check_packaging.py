@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Checks the vcpkg port and the Conan recipe against the project, as far as that is
+possible without vcpkg and Conan: the files parse, versions agree, every CMake option
+they set exists, the targets and paths they promise are the ones an install produces.
+
+    check_packaging.py <source dir> <install prefix> <libdir>
+"""
+import json
+import pathlib
+import re
+import sys
+
+failures = []
+
+
+def check(ok, message):
+    if not ok:
+        failures.append(message)
+
+
+def project_version(root):
+    match = re.search(r"project\(hermes\s+VERSION\s+([0-9.]+)", (root / "CMakeLists.txt").read_text())
+    return match.group(1)
+
+
+def cmake_options(root):
+    """Every option() and cache variable the project defines."""
+    names = set()
+    for path in [root / "CMakeLists.txt", *root.glob("cmake/*.cmake"), *root.glob("*/CMakeLists.txt")]:
+        text = path.read_text()
+        names.update(re.findall(r"option\((\w+)", text))
+        names.update(re.findall(r"set\((\w+)\s[^)]*\bCACHE\b", text))
+    return names
+
+
+def check_vcpkg(root, version, options, prefix, libdir):
+    port = root / "packaging/vcpkg/ports/hermes"
+    manifest = json.loads((port / "vcpkg.json").read_text())
+    check(manifest["name"] == port.name, "vcpkg: the port directory is not named after the port")
+    check(manifest["version"] == version, f"vcpkg: version {manifest['version']}, project {version}")
+    deps = {d if isinstance(d, str) else d["name"]: d for d in manifest["dependencies"]}
+    for name in ("curl", "fmt", "nlohmann-json", "simdjson", "sqlite3"):
+        check(name in deps, f"vcpkg: no dependency on {name}")
+    check("fts5" in deps.get("sqlite3", {}).get("features", []), "vcpkg: sqlite3 without fts5")
+
+    portfile = (port / "portfile.cmake").read_text()
+    for name in re.findall(r"-D(\w+)=", portfile):
+        check(name in options, f"vcpkg: portfile sets {name}, which the project does not define")
+    config_path = re.search(r"CONFIG_PATH\s+(\S+)\)", portfile).group(1)
+    check(config_path == f"{libdir}/cmake/hermes", f"vcpkg: CONFIG_PATH {config_path}")
+    check((prefix / config_path / "hermesConfig.cmake").exists(),
+          f"vcpkg: the install has no {config_path}/hermesConfig.cmake")
+
+    usage = (port / "usage").read_text()
+    check("find_package(hermes CONFIG REQUIRED)" in usage, "vcpkg: usage does not show find_package")
+    for target in re.findall(r"hermes::\w+", usage):
+        check(target in exported_targets(prefix, libdir), f"vcpkg: usage names {target}, not exported")
+    for module in ("hermes", "hermes_c"):
+        check((prefix / libdir / "pkgconfig" / f"{module}.pc").exists(),
+              f"the install has no pkg-config file {module}.pc")
+
+
+def check_conan(root, version, options, prefix, libdir):
+    recipe_dir = root / "packaging/conan"
+    for path in (recipe_dir / "conanfile.py", recipe_dir / "test_package/conanfile.py"):
+        try:
+            compile(path.read_text(), str(path), "exec")
+        except SyntaxError as e:
+            check(False, f"conan: {path.name}: {e}")
+    recipe = (recipe_dir / "conanfile.py").read_text()
+    match = re.search(r'^\s*version = "([^"]+)"', recipe, re.M)
+    check(match and match.group(1) == version, f"conan: version differs from the project's {version}")
+    for name in re.findall(r'cache_variables\["(\w+)"\]', recipe):
+        check(name in options, f"conan: recipe sets {name}, which the project does not define")
+    for target in re.findall(r'"cmake_target_name",\s*"([^"]+)"', recipe):
+        check(target in exported_targets(prefix, libdir), f"conan: {target} is not an exported target")
+    for lib in re.findall(r'\.libs = \["(\w+)"\]', recipe):
+        check(any((prefix / libdir).glob(f"lib{lib}.*")), f"conan: the install has no lib{lib}")
+    test_cmake = (recipe_dir / "test_package/CMakeLists.txt").read_text()
+    check("find_package(hermes CONFIG REQUIRED)" in test_cmake, "conan: test_package does not find_package(hermes)")
+    test_source = (recipe_dir / "test_package/test_package.cpp").read_text()
+    check("hermes/hermes.hpp" in test_source and "hermes_c.h" in test_source,
+          "conan: test_package must use both the C++ API and hermes_c.h")
+
+
+def exported_targets(prefix, libdir):
+    targets = (prefix / libdir / "cmake/hermes/hermesTargets.cmake").read_text()
+    return set(re.findall(r"add_library\((hermes::\w+)", targets))
+
+
+def main(root, prefix, libdir):
+    root, prefix = pathlib.Path(root), pathlib.Path(prefix)
+    version = project_version(root)
+    options = cmake_options(root)
+    check(exported_targets(prefix, libdir) == {"hermes::hermes", "hermes::hermes_c"},
+          "the install does not export exactly hermes::hermes and hermes::hermes_c")
+    check_vcpkg(root, version, options, prefix, libdir)
+    check_conan(root, version, options, prefix, libdir)
+    for failure in failures:
+        print("check_packaging:", failure, file=sys.stderr)
+    if not failures:
+        print("check_packaging: the vcpkg port and the Conan recipe agree with the project")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    sys.exit(main(*sys.argv[1:]))

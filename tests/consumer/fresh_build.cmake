@@ -1,0 +1,22 @@
+# Runs a command in an empty BUILD_DIR: a nested project must configure from scratch,
+# or results cached by an earlier run (found packages, pkg-config flags) would hide a
+# change in what is installed.
+#   cmake -DBUILD_DIR=<dir> -P fresh_build.cmake -- <command> <args>...
+file(REMOVE_RECURSE "${BUILD_DIR}")
+set(command "")
+set(in_command FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE ${last})
+  if(in_command)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(in_command TRUE)
+  endif()
+endforeach()
+if(NOT command)
+  message(FATAL_ERROR "usage: cmake -DBUILD_DIR=<dir> -P fresh_build.cmake -- <command>...")
+endif()
+execute_process(COMMAND ${command} RESULT_VARIABLE result)
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "${command}: ${result}")
+endif()
