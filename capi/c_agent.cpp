@@ -2,7 +2,6 @@
 #include <cmath>
 
 #include "c_internal.hpp"
-#include "common/json_text.hpp"
 
 using hermes::capi::report;
 using hermes::capi::UserData;
@@ -183,7 +182,7 @@ hermes_status_t hermes_agent_options_set_tool_progress_callback(hermes_agent_opt
   }
   auto data = std::make_shared<UserData>(user_data, destroy);
   o->options.callbacks.on_tool_progress = [fn, data](const hermes::ToolProgress& p) {
-    fn(hermes::internal::dump_json(tool_progress_json(p)).c_str(), data->get());
+    fn(hermes::capi::to_json_text(tool_progress_json(p)).c_str(), data->get());
   };
   return HERMES_OK;
 }
@@ -198,7 +197,7 @@ hermes_status_t hermes_agent_options_set_status_callback(hermes_agent_options_t*
   auto data = std::make_shared<UserData>(user_data, destroy);
   o->options.callbacks.on_status = [fn, data](std::string_view kind, std::string_view message) {
     hermes::Json j{{"kind", std::string(kind)}, {"message", std::string(message)}};
-    fn(hermes::internal::dump_json(j).c_str(), data->get());
+    fn(hermes::capi::to_json_text(j).c_str(), data->get());
   };
   return HERMES_OK;
 }
@@ -251,7 +250,7 @@ hermes_status_t hermes_agent_run_conversation(hermes_agent_t* agent, const char*
     }
     std::optional<std::vector<hermes::Message>> history;
     if (history_json != nullptr) {
-      auto parsed = hermes::internal::parse_json(history_json);
+      auto parsed = hermes::capi::from_json_text(history_json);
       if (!parsed) return report(HERMES_ERR_INVALID_ARGUMENT, "history_json: not valid JSON", out_error);
       auto messages = hermes::messages_from_json(*parsed);
       if (!messages.ok()) {
@@ -263,7 +262,7 @@ hermes_status_t hermes_agent_run_conversation(hermes_agent_t* agent, const char*
     if (system_message != nullptr) system = system_message;
     auto result = agent->agent->run_conversation(user_message, system, history,
                                                  task_id != nullptr ? task_id : "");
-    *out_result_json = hermes::capi::copy_string(hermes::internal::dump_json(result.to_json()));
+    *out_result_json = hermes::capi::copy_string(hermes::capi::to_json_text(result.to_json()));
     return *out_result_json ? HERMES_OK : report(HERMES_ERR_RESOURCE_EXHAUSTED, "out of memory", out_error);
   });
 }

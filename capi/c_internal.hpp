@@ -4,6 +4,7 @@
 
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "hermes/agent.hpp"
@@ -34,6 +35,18 @@ hermes_status_t report(const Status& status, hermes_error_t** out_error);
 
 // The same for a failure detected in the C layer itself.
 hermes_status_t report(hermes_status_t code, std::string message, hermes_error_t** out_error);
+
+// JSON text <-> Json through the public API only (the C library must link against a
+// shared libhermes, which exports nothing internal). Invalid UTF-8 is replaced, parse
+// failures give nullopt; neither throws.
+inline std::string to_json_text(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+inline std::optional<Json> from_json_text(const char* text) {
+  Json out = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (out.is_discarded()) return std::nullopt;
+  return out;
+}
 
 // A copy of `text` allocated with malloc, for `char **out` parameters.
 char* copy_string(const std::string& text);

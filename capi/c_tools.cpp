@@ -2,7 +2,6 @@
 #include <optional>
 
 #include "c_internal.hpp"
-#include "common/json_text.hpp"
 
 struct hermes_tool_call_t {
   std::string name;
@@ -48,7 +47,7 @@ hermes_status_t hermes_tool_registry_add(hermes_tool_registry_t* registry, const
     if (toolset != nullptr) spec.toolset = toolset;
     if (description != nullptr) spec.description = description;
     if (parameters_json != nullptr) {
-      auto parsed = hermes::internal::parse_json(parameters_json);
+      auto parsed = hermes::capi::from_json_text(parameters_json);
       if (!parsed || !parsed->is_object()) {
         return report(HERMES_ERR_INVALID_ARGUMENT, "parameters_json: not a JSON object", out_error);
       }
@@ -64,7 +63,7 @@ hermes_status_t hermes_tool_registry_add(hermes_tool_registry_t* registry, const
       hermes_tool_call_t call;
       call.name = ctx.tool_name;
       call.id = ctx.tool_call_id;
-      call.arguments = hermes::internal::dump_json(args);
+      call.arguments = hermes::capi::to_json_text(args);
       call.session_id = ctx.session_id;
       call.cancel = ctx.cancel;
       hermes_status_t st = handler(&call, data->get());
