@@ -12,6 +12,8 @@
 #include "common/json_text.hpp"
 #include "common/log.hpp"
 #include "hermes/message_utils.hpp"
+#include "tools/argument_coercion.hpp"
+#include "tools/result_budget.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -127,7 +129,8 @@ bool TurnRunner::run_tool_round(Message assistant) {
           "Error: Invalid JSON arguments. ") + (parsed ? "Arguments must be a JSON object" : "Expecting a valid JSON value") +
           ". For tools with no required parameters, use an empty object: {}. Please retry with valid JSON.";
     } else {
-      inv.arguments = std::move(*parsed);
+      inv.arguments = inv.spec ? coerce_tool_arguments(inv.spec->parameters, std::move(*parsed))
+                               : std::move(*parsed);
     }
     batch.push_back(std::move(inv));
   }
@@ -169,8 +172,22 @@ bool TurnRunner::run_tool_round(Message assistant) {
   env.max_workers = core_.options.max_tool_workers;
   env.callbacks = &cb;
   env.hooks = &core_.hooks;
+  // Oversized results are spilled to a file under <home> and replaced by a preview; the
+  // batch as a whole stays within the per-turn budget (results are flushed as they come,
+  // so each takes what is left of it).
+  const ResultBudget budget = ResultBudget::for_context(
+      core_.engine ? core_.engine->context_length() : int64_t{256000});
+  std::size_t batch_chars = 0;
   run_tool_batch(batch, env, [&](std::size_t i, ToolRunResult result) {
     const ToolInvocation& inv = batch[i];
+    const std::size_t own_limit =
+        result_threshold(budget, inv.call.name, inv.spec ? inv.spec->max_result_chars : 0);
+    const std::size_t turn_left =
+        budget.per_turn_chars > batch_chars ? budget.per_turn_chars - batch_chars : budget.preview_chars;
+    result.content = apply_result_budget(result.content, inv.call.id, core_.home,
+                                         std::min(own_limit, std::max(turn_left, budget.preview_chars)),
+                                         budget.preview_chars);
+    batch_chars += result.content.size();
     st_.previous_tools.push_back({inv.call.name, inv.call.arguments, result.content});
     append(Message::tool(inv.call.id, inv.call.name, std::move(result.content)));
     flush();
