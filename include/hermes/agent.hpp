@@ -62,9 +62,12 @@ struct AgentOptions {
   std::string ephemeral_system_prompt;
 
   // --- Tools ---
-  // The registry to take tools from; an empty registry when null.
+  // The registry to take tools from. When null, the built-in toolsets
+  // (register_builtin_tools with default options).
   std::shared_ptr<ToolRegistry> tools;
-  std::vector<std::string> enabled_toolsets;   // Empty: every toolset of the registry.
+  // The toolsets offered to the model. Empty: every toolset of the registry except the
+  // opt-in "file" and "terminal" toolsets, which must be named to be enabled.
+  std::vector<std::string> enabled_toolsets;
   std::vector<std::string> disabled_toolsets;
 
   // --- Persistence ---

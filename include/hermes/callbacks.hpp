@@ -54,9 +54,11 @@ enum class ApprovalDecision {
 };
 
 // The callbacks of a turn. Every member may be empty. Callbacks run on the thread of the
-// call (tool progress of parallel tools: on the tool's worker thread), must not call back
-// into the same Agent except interrupt()/steer(), and should return quickly. An exception
-// thrown by a callback is caught and logged; it never breaks the turn.
+// call (tool progress of parallel tools: on the tool's worker thread; on_approval: on a
+// helper thread, so that an unanswered approval can time out and count as a denial), must
+// not call back into the same Agent except interrupt()/steer(), and should return
+// quickly. An exception thrown by a callback is caught and logged; it never breaks the
+// turn.
 struct Callbacks {
   // Visible text as it streams. An empty view closes the current block (tools follow).
   std::function<void(std::string_view delta)> on_stream_delta;

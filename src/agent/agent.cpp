@@ -6,7 +6,10 @@
 #include "agent/compaction.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/turn_runner.hpp"
+#include "hermes/builtin_tools.hpp"
 #include "hermes/context_compressor.hpp"
+#include "hermes/redaction.hpp"
+#include "hermes/todo.hpp"
 #include "common/log.hpp"
 #include "hermes/home.hpp"
 
@@ -48,6 +51,19 @@ void AgentCore::start_new_session() {
 }  // namespace internal
 
 namespace {
+
+// The registry of agents created without one: the built-in toolsets, shared by every such
+// agent (tools keep their state per agent, so sharing is safe and costs nothing per agent).
+std::shared_ptr<ToolRegistry> default_tool_registry() {
+  static const std::shared_ptr<ToolRegistry> registry = [] {
+    auto r = std::make_shared<ToolRegistry>();
+    if (Status s = register_builtin_tools(*r); !s.ok()) {
+      HERMES_LOG_ERROR("could not register the built-in tools: {}", s.to_string());
+    }
+    return r;
+  }();
+  return registry;
+}
 
 // The window assumed when neither the options nor the model's metadata tell it.
 constexpr int64_t kUnknownContextLength = 256000;
@@ -91,6 +107,8 @@ Result<std::shared_ptr<ContextEngine>> make_context_engine(const internal::Agent
   c.main_model = o.model;
   c.summary_provider = o.compression.summary_provider ? o.compression.summary_provider : core.provider;
   c.summary_model = o.compression.summary_provider ? o.compression.summary_model : o.model;
+  // The text sent to the summariser never carries secrets.
+  c.redact = [](std::string_view text) { return redact_sensitive_text(text); };
   const Callbacks callbacks = o.callbacks;
   c.on_status = [callbacks](std::string_view kind, std::string_view message) {
     internal::safe_callback("status", callbacks.on_status, kind, message);
@@ -114,7 +132,7 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   if (!provider.ok()) return provider.status();
   impl->provider = std::move(*provider);
   impl->home = options.home.empty() ? default_home() : options.home;
-  impl->tools = options.tools ? options.tools : std::make_shared<ToolRegistry>();
+  impl->tools = options.tools ? options.tools : default_tool_registry();
 
   if (options.session_store) {
     impl->store = options.session_store;
@@ -130,6 +148,12 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   keys.insert(keys.end(), impl->options.extra_api_keys.begin(), impl->options.extra_api_keys.end());
   impl->runtime = std::make_unique<internal::ProviderRuntime>(
       impl->provider, impl->options.model, std::move(keys), impl->options.fallback_providers);
+  internal::AgentCore* core = impl.get();
+  // After a compaction the active todo items come back as a user message, so the model
+  // does not lose track of unfinished work (completed items are left out on purpose).
+  impl->after_compaction_injection = [core] {
+    return render_todo_snapshot(core->tool_state).value_or("");
+  };
   auto engine = make_context_engine(*impl);
   if (!engine.ok()) return engine.status();
   impl->engine = std::move(*engine);

@@ -1,11 +1,14 @@
 // Turn prologue: identity, history, the user message, the system prompt, the session row,
 // and persistence of the user message before any model call.
+#include <algorithm>
 #include <random>
 
 #include "agent/turn_runner.hpp"
 #include "common/log.hpp"
 #include "common/utf8.hpp"
 #include "context/system_prompt.hpp"
+#include "hermes/memory.hpp"
+#include "hermes/skills.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -55,8 +58,13 @@ void TurnRunner::prologue() {
   st_.messages.push_back(std::move(user));
   ++core_.user_turn_count;
 
-  st_.offered_tools = core_.tools->resolve(core_.options.enabled_toolsets,
-                                          core_.options.disabled_toolsets);
+  std::vector<std::string> disabled = core_.options.disabled_toolsets;
+  if (core_.options.enabled_toolsets.empty()) {
+    // Without an explicit choice the file system and the shell stay out of reach: the
+    // host opts in to them by naming their toolsets.
+    disabled.insert(disabled.end(), {"file", "terminal"});
+  }
+  st_.offered_tools = core_.tools->resolve(core_.options.enabled_toolsets, disabled);
   prepare_system_prompt();
   if (Status s = core_.ensure_session_row(); !s.ok()) {
     HERMES_LOG_WARN("could not create session row {}: {}", core_.session_id, s.to_string());
@@ -100,6 +108,15 @@ void TurnRunner::prepare_system_prompt(bool allow_stored) {
   in.provider = provider_name;
   in.tool_names = st_.offered_tools;
   in.source = opts.source;
+  auto offered = [&](std::string_view name) {
+    return std::find(st_.offered_tools.begin(), st_.offered_tools.end(), name) != st_.offered_tools.end();
+  };
+  // Memory is read once per session (a frozen snapshot): writes during the session reach
+  // the files at once but the prompt only at the next session or compaction.
+  if (offered("memory")) in.memory_snapshot = render_memory_snapshot(core_.home);
+  if (offered("skills_list") || offered("skill_view")) {
+    in.skills_index = build_skills_index(core_.home, SkillsOptions{}, st_.offered_tools);
+  }
   core_.system_prompt = build_system_prompt(in);
   if (core_.engine) {
     // After a compaction the prompt carries the engine's note about the summary.

@@ -1,5 +1,7 @@
 #include "common/log.hpp"
 
+#include "hermes/redaction.hpp"
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -62,7 +64,9 @@ namespace internal {
 
 bool log_enabled(LogLevel level) { return static_cast<int>(level) >= logger().minimum.load(); }
 
-void log_line(LogLevel level, std::string_view line) {
+void log_line(LogLevel level, std::string_view raw_line) {
+  // Lines quote provider errors and tool output, which can carry keys and tokens.
+  const std::string line = redact_sensitive_text(raw_line);
   std::shared_ptr<LogSink> sink;
   {
     auto& l = logger();

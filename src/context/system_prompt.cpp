@@ -1,10 +1,13 @@
 #include "context/system_prompt.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <sstream>
 
 #include "agent/text_utils.hpp"
+#include "hermes/memory.hpp"
+#include "hermes/skills.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -66,13 +69,21 @@ std::string build_system_prompt(const SystemPromptInputs& in) {
   // Stable tier.
   std::string soul = in.home.empty() ? "" : read_file(in.home + "/SOUL.md");
   add(prompt, is_blank(soul) ? std::string(kDefaultIdentity) : soul);
+  auto offered = [&](std::string_view name) {
+    return std::find(in.tool_names.begin(), in.tool_names.end(), name) != in.tool_names.end();
+  };
   if (!in.tool_names.empty()) {
     add(prompt, kToolGuidance);
+    if (offered("memory")) add(prompt, memory_guidance());
+    if (offered("skill_manage")) add(prompt, skills_guidance());
     if (in.source != "cron") add(prompt, kSteerNote);
   }
   // Context tier.
   add(prompt, in.system_message);
   // Volatile tier.
+  add(prompt, in.skills_index);
+  add(prompt, in.memory_snapshot);
+  add(prompt, in.memory_provider_block);
   std::string footer = date_line();
   if (!in.model.empty()) footer += "\nModel: " + in.model;
   if (!in.provider.empty()) footer += "\nProvider: " + in.provider;

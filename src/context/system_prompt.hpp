@@ -14,6 +14,11 @@ struct SystemPromptInputs {
   std::string provider;
   std::string source;                   // "cli", "cron", ...
   std::vector<std::string> tool_names;  // Tools offered to the model.
+  // Volatile tier, taken once per session: the skills index and the frozen memory
+  // snapshot (MEMORY.md / USER.md), and any external memory provider's block.
+  std::string skills_index;
+  std::string memory_snapshot;
+  std::string memory_provider_block;
 };
 
 std::string build_system_prompt(const SystemPromptInputs& inputs);
