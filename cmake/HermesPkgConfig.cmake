@@ -54,8 +54,6 @@ if(_hermes_c_type STREQUAL "STATIC_LIBRARY")
 endif()
 
 # Installed: prefix relative to the directory holding the .pc file.
-set(HERMES_INSTALL_PKGCONFIGDIR "${CMAKE_INSTALL_LIBDIR}/pkgconfig"
-  CACHE STRING "Where the pkg-config files are installed, relative to the prefix")
 if(IS_ABSOLUTE "${HERMES_INSTALL_PKGCONFIGDIR}")
   set(_hermes_prefix "${CMAKE_INSTALL_PREFIX}")
 else()
