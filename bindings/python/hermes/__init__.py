@@ -31,6 +31,8 @@ from ._native import (  # noqa: F401
     StoreError,
     Tool,
     __version__,
+    classify_api_error,
+    parse_context_limit_from_error,
 )
 
 __all__ = [
@@ -44,4 +46,6 @@ __all__ = [
     "StoreError",
     "Tool",
     "__version__",
+    "classify_api_error",
+    "parse_context_limit_from_error",
 ]

@@ -34,6 +34,27 @@ std::function<void(Args...)> callback(const py::object& fn) {
   };
 }
 
+// One entry of fallback_providers: a dict with model and any of provider, base_url,
+// api_key, api_mode. Unknown keys are refused so that a typo does not silently drop a key.
+ProviderConfig fallback_from_python(const py::handle& entry) {
+  if (!py::isinstance<py::dict>(entry)) {
+    throw py::type_error("fallback_providers: each entry must be a dict");
+  }
+  ProviderConfig config;
+  for (auto [key, value] : entry.cast<py::dict>()) {
+    const auto name = key.cast<std::string>();
+    const auto text = value.is_none() ? std::string() : value.cast<std::string>();
+    if (name == "model") config.model = text;
+    else if (name == "provider") config.provider = text;
+    else if (name == "base_url") config.base_url = text;
+    else if (name == "api_key") config.api_key = text;
+    else if (name == "api_mode") config.api_mode = text;
+    else throw py::value_error("fallback_providers: unknown key '" + name + "'");
+  }
+  if (config.model.empty()) throw py::value_error("fallback_providers: every entry needs a model");
+  return config;
+}
+
 class PyAgent {
  public:
   PyAgent(const std::string& model, const std::string& base_url, const py::object& api_key,
@@ -43,7 +64,8 @@ class PyAgent {
           bool persist_sessions, bool stream, const py::object& max_tokens,
           const py::object& temperature, const std::string& ephemeral_system_prompt,
           int max_retries, const py::object& stream_callback,
-          const py::object& tool_progress_callback, const py::object& status_callback) {
+          const py::object& tool_progress_callback, const py::object& status_callback,
+          const py::object& fallback_providers, const std::string& reasoning_effort) {
     AgentOptions o;
     o.model = model;
     o.base_url = base_url;
@@ -69,6 +91,10 @@ class PyAgent {
     o.temperature = opt<double>(temperature);
     o.ephemeral_system_prompt = ephemeral_system_prompt;
     o.max_retries = max_retries;
+    o.reasoning_effort = reasoning_effort;
+    if (!fallback_providers.is_none()) {
+      for (auto entry : fallback_providers) o.fallback_providers.push_back(fallback_from_python(entry));
+    }
 
     auto registry = std::make_shared<ToolRegistry>();
     for (auto tool : tools) {
@@ -182,7 +208,8 @@ called from other threads while a turn runs.)doc")
                     const std::string&, const py::object&, int, const py::list&, const py::object&,
                     const py::object&, const py::object&, bool, bool, const py::object&,
                     const py::object&, const std::string&, int, const py::object&,
-                    const py::object&, const py::object&>(),
+                    const py::object&, const py::object&, const py::object&,
+                    const std::string&>(),
            py::kw_only(), py::arg("model"), py::arg("base_url") = "https://api.openai.com/v1",
            py::arg("api_key") = py::none(), py::arg("provider") = "", py::arg("api_mode") = "",
            py::arg("home") = py::none(), py::arg("max_iterations") = 90,
@@ -192,7 +219,8 @@ called from other threads while a turn runs.)doc")
            py::arg("max_tokens") = py::none(), py::arg("temperature") = py::none(),
            py::arg("ephemeral_system_prompt") = "", py::arg("max_retries") = 3,
            py::arg("stream_callback") = py::none(), py::arg("tool_progress_callback") = py::none(),
-           py::arg("status_callback") = py::none())
+           py::arg("status_callback") = py::none(), py::arg("fallback_providers") = py::none(),
+           py::arg("reasoning_effort") = "")
       .def("chat", &PyAgent::chat, py::arg("message"),
            "Runs one turn and returns the answer. Raises hermes.HermesError when the turn fails.")
       .def("run_conversation", &PyAgent::run_conversation, py::arg("user_message"),

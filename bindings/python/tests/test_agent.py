@@ -1,4 +1,5 @@
 """hermes.Agent against the loopback mock server over real HTTP."""
+import json
 import threading
 
 import pytest
@@ -127,3 +128,30 @@ def test_interrupt_from_another_thread(mock_server, tmp_path):
     assert result["interrupted"] is True
     assert result["completed"] is False
     assert result["interrupt_message"] == "stop"
+
+
+def test_a_second_key_takes_over_after_repeated_rate_limits(mock_server, tmp_path):
+    limited = {"chat_error": {"status": 429, "message": "Rate limit reached", "code": "rate_limit_exceeded"}}
+    mock_server.enqueue(limited, limited, {"chat_text": "Answered with the second key.", "stream": True})
+    agent = hermes.Agent(model="mock-model", base_url=mock_server.base_url,
+                         api_key=["sk-first", "sk-second"], home=str(tmp_path), max_retries=3)
+    assert agent.chat("hello") == "Answered with the second key."
+    keys = [r["headers"]["authorization"] for r in mock_server.requests()]
+    assert keys[0] == "Bearer sk-first"
+    assert keys[-1] == "Bearer sk-second"
+
+
+def test_a_fallback_provider_answers_when_the_primary_keeps_failing(mock_server, tmp_path):
+    broken = {"chat_error": {"status": 500, "message": "internal error"}}
+    mock_server.enqueue(broken, broken, {"chat_text": "The fallback answered.", "stream": True})
+    agent = make_agent(mock_server, tmp_path, max_retries=2, fallback_providers=[
+        {"model": "backup-model", "base_url": mock_server.base_url, "api_key": "sk-backup"}])
+    assert agent.chat("hello") == "The fallback answered."
+    sent = mock_server.requests()
+    assert [json.loads(r["body"])["model"] for r in sent] == ["mock-model", "mock-model", "backup-model"]
+    assert sent[-1]["headers"]["authorization"] == "Bearer sk-backup"
+
+
+def test_a_fallback_entry_without_a_model_is_refused(mock_server, tmp_path):
+    with pytest.raises(ValueError, match="model"):
+        make_agent(mock_server, tmp_path, fallback_providers=[{"base_url": mock_server.base_url}])
