@@ -153,8 +153,7 @@ int main(int argc, char** argv) {
   options.max_iterations = cli.max_iterations;
   options.stream = !cli.no_stream;
   options.callbacks = make_callbacks(cli);
-  auto tools = std::make_shared<hermes::ToolRegistry>();
-  options.tools = tools;
+  // options.tools stays empty: the agent offers the built-in toolsets (see --toolsets).
 
   auto agent = hermes::Agent::create(options);
   if (!agent.ok()) {

@@ -52,7 +52,8 @@ HERMES_API Result<Json> sanitize_api_messages(const Json& messages);
 // `text` with invalid UTF-8 and lone surrogates replaced by U+FFFD.
 HERMES_API std::string sanitize_surrogates(std::string_view text);
 
-// Maps a tool name the model invented onto an available one: lower-casing, '-' and ' '
+// Maps a tool name the model invented onto an available one: lower-casing, the legacy
+// names of renamed tools ("todo" -> "todo_list", "process", "cronjob"), '-' and ' '
 // to '_', CamelCase to snake_case, a trailing "_tool"/"-tool"/"tool" removed (up to
 // twice), then the closest name with a similarity of at least 0.7. nullopt if none fits.
 HERMES_API std::optional<std::string> coerce_tool_name(std::string_view name,

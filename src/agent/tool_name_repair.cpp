@@ -81,6 +81,14 @@ double similarity(std::string_view a, std::string_view b) {
   return 2.0 * static_cast<double>(matching_chars(a, b)) / static_cast<double>(total);
 }
 
+// Tools renamed upstream; models trained on the old names still call them.
+std::optional<std::string_view> renamed_tool(std::string_view legacy) {
+  if (legacy == "todo") return "todo_list";
+  if (legacy == "process") return "process_manage";
+  if (legacy == "cronjob") return "cronjob_manage";
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> coerce_tool_name(std::string_view name,
@@ -93,6 +101,9 @@ std::optional<std::string> coerce_tool_name(std::string_view name,
 
   std::string candidate = lower(name);
   if (has(candidate)) return candidate;
+  if (auto renamed = renamed_tool(candidate); renamed && has(std::string(*renamed))) {
+    return std::string(*renamed);
+  }
   candidate = separators_to_underscore(candidate);
   if (has(candidate)) return candidate;
   std::string snake = separators_to_underscore(camel_to_snake(name));
