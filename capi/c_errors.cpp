@@ -31,6 +31,18 @@ char* copy_string(const std::string& text) {
   return out;
 }
 
+hermes_status_t return_string(const std::string& text, char** out, hermes_error_t** out_error) {
+  *out = copy_string(text);
+  return *out != nullptr ? HERMES_OK : report(HERMES_ERR_RESOURCE_EXHAUSTED, "out of memory", out_error);
+}
+
+Result<Json> parse_argument(const char* text, const char* what) {
+  if (text == nullptr) return Status::invalid_argument(std::string(what) + ": NULL");
+  auto parsed = from_json_text(text);
+  if (!parsed) return Status::invalid_argument(std::string(what) + ": not valid JSON");
+  return std::move(*parsed);
+}
+
 }  // namespace hermes::capi
 
 extern "C" {

@@ -7,7 +7,9 @@
 #include <optional>
 #include <string>
 
+#include "c_event_tap.hpp"
 #include "hermes/agent.hpp"
+#include "hermes/session_store.hpp"
 #include "hermes/status.hpp"
 #include "hermes_c.h"
 
@@ -26,6 +28,12 @@ struct hermes_agent_options_t {
 
 struct hermes_agent_t {
   std::unique_ptr<hermes::Agent> agent;
+  // Where the agent's callbacks also send their events while a hermes_stream_t is open.
+  std::shared_ptr<hermes::capi::EventTap> tap;
+};
+
+struct hermes_store_t {
+  std::shared_ptr<hermes::SessionStore> store;
 };
 
 namespace hermes::capi {
@@ -50,6 +58,12 @@ inline std::optional<Json> from_json_text(const char* text) {
 
 // A copy of `text` allocated with malloc, for `char **out` parameters.
 char* copy_string(const std::string& text);
+
+// Stores a malloc'ed copy of `text` in *out, or reports out-of-memory.
+hermes_status_t return_string(const std::string& text, char** out, hermes_error_t** out_error);
+
+// Parses `text` (NULL, not JSON: InvalidArgument naming `what`).
+Result<Json> parse_argument(const char* text, const char* what);
 
 // Owns a C user_data pointer and calls its destructor once, when the last holder goes.
 class UserData {

@@ -20,10 +20,16 @@
  *   - hermes_agent_options_t, hermes_tool_registry_t being populated: one thread at a time.
  *   - hermes_tool_registry_t: once given to an agent, safe to share between agents and
  *     threads; tools may still be added from any thread.
- *   - hermes_agent_t: one call at a time, except hermes_agent_interrupt and
- *     hermes_agent_steer, which any thread may call at any time, also while another
- *     thread runs hermes_agent_chat/run_conversation on the same agent. Distinct agents
- *     are independent.
+ *   - hermes_agent_t: one call at a time, except hermes_agent_interrupt,
+ *     hermes_agent_cancel and hermes_agent_steer, which any thread may call at any time,
+ *     also while another thread runs a turn on the same agent. Distinct agents are
+ *     independent.
+ *   - hermes_stream_t: one thread at a time; hermes_stream_free may be called while the
+ *     turn still runs (it interrupts the turn and waits for it to end).
+ *   - hermes_store_t: safe for concurrent use from any number of threads, and by several
+ *     processes sharing one database file.
+ *   - The utility functions (hermes_classify_api_error, hermes_redact_text, ...) are
+ *     pure and thread-safe.
  *   - hermes_error_t and returned strings: owned by the caller; not shared.
  */
 #ifndef HERMES_C_H
@@ -183,6 +189,27 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_tools(hermes_agent_options
 /* Enables a toolset (all toolsets when none is enabled). */
 HERMES_C_API hermes_status_t hermes_agent_options_enable_toolset(hermes_agent_options_t *options, const char *toolset);
 
+/* Disables a toolset (applied after the enabled ones). */
+HERMES_C_API hermes_status_t hermes_agent_options_disable_toolset(hermes_agent_options_t *options, const char *toolset);
+/* "", "none", "minimal", "low", "medium", "high", "xhigh" or "max". */
+HERMES_C_API hermes_status_t hermes_agent_options_set_reasoning_effort(hermes_agent_options_t *options, const char *effort);
+/* Appends a fallback provider, used in order when the primary keeps failing; the agent
+ * returns to the primary on the next turn. `model` is required; the others may be NULL
+ * (api_key NULL: none; api_mode NULL: resolved from provider and base_url). */
+HERMES_C_API hermes_status_t hermes_agent_options_add_fallback(
+    hermes_agent_options_t *options, const char *provider, const char *model,
+    const char *base_url, const char *api_key, const char *api_mode);
+/* Context compression: on (1, the default) or off (0). */
+HERMES_C_API hermes_status_t hermes_agent_options_set_compression(hermes_agent_options_t *options, int enabled);
+/* The model's context window in tokens; 0 (the default) resolves it from the model. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_context_length(hermes_agent_options_t *options, int64_t tokens);
+/* Compress when the prompt exceeds this fraction of the window (0 < fraction <= 1;
+ * default 0.5), keeping the last `protect_last_n` messages verbatim (default 20). */
+HERMES_C_API hermes_status_t hermes_agent_options_set_compression_threshold(
+    hermes_agent_options_t *options, double fraction, int32_t protect_last_n);
+/* Compact the session in place (same id) instead of continuing in a child session. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_compress_in_place(hermes_agent_options_t *options, int in_place);
+
 /* Streamed text: `delta` is `length` bytes, not NUL-terminated; length 0 closes a block. */
 typedef void (*hermes_stream_fn)(const char *delta, size_t length, void *user_data);
 HERMES_C_API hermes_status_t hermes_agent_options_set_stream_callback(
@@ -196,6 +223,73 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_tool_progress_callback(
 /* Status notices: `event_json` is {"kind","message"}. */
 HERMES_C_API hermes_status_t hermes_agent_options_set_status_callback(
     hermes_agent_options_t *options, hermes_event_fn callback, void *user_data, hermes_destroy_fn destroy);
+
+/* Streamed reasoning text, as hermes_stream_fn. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_reasoning_callback(
+    hermes_agent_options_t *options, hermes_stream_fn callback, void *user_data, hermes_destroy_fn destroy);
+/* The start of every model call: `event_json` is {"api_call_count", "previous": [{"name",
+ * "arguments", "result"}, ...]} with the tools run since the previous call. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_step_callback(
+    hermes_agent_options_t *options, hermes_event_fn callback, void *user_data, hermes_destroy_fn destroy);
+
+/* The answer to a question the model asked (clarify tool), valid during the callback. */
+typedef struct hermes_answer_t hermes_answer_t;
+/* Sets the answer (copied). Not calling it means nobody answered. */
+HERMES_C_API hermes_status_t hermes_answer_set(hermes_answer_t *answer, const char *text);
+/* The clarify tool asks the user: `choices_json` is a JSON list of strings (maybe empty). */
+typedef void (*hermes_clarify_fn)(const char *question, const char *choices_json,
+                                  hermes_answer_t *answer, void *user_data);
+HERMES_C_API hermes_status_t hermes_agent_options_set_clarify_callback(
+    hermes_agent_options_t *options, hermes_clarify_fn callback, void *user_data, hermes_destroy_fn destroy);
+
+/* Decisions on a dangerous command. */
+#define HERMES_APPROVAL_DENY 0
+#define HERMES_APPROVAL_ONCE 1
+#define HERMES_APPROVAL_SESSION 2 /* This pattern for the rest of the session. */
+#define HERMES_APPROVAL_ALWAYS 3  /* This pattern permanently. */
+/* A dangerous command needs approval: `request_json` is {"command", "description",
+ * "pattern_key", "tool_name"}. Return one of HERMES_APPROVAL_*; anything else denies.
+ * Without this callback dangerous commands are denied. */
+typedef int32_t (*hermes_approval_fn)(const char *request_json, void *user_data);
+HERMES_C_API hermes_status_t hermes_agent_options_set_approval_callback(
+    hermes_agent_options_t *options, hermes_approval_fn callback, void *user_data, hermes_destroy_fn destroy);
+
+/* ------------------------------------------------------------ provider in C ---- */
+
+/* A model call the host answers itself, e.g. through its own HTTP stack. */
+typedef struct hermes_provider_call_t hermes_provider_call_t;
+
+/* The request as JSON: {"model", "messages" (OpenAI chat format), "tools" (OpenAI
+ * function definitions), "stream", and when set "max_tokens", "temperature",
+ * "reasoning_effort"}. Valid during the call. */
+HERMES_C_API const char *hermes_provider_call_request(const hermes_provider_call_t *call);
+/* The API key to use ("" for the provider's own). */
+HERMES_C_API const char *hermes_provider_call_api_key(const hermes_provider_call_t *call);
+/* Nonzero once the turn was interrupted: return HERMES_ERR_CANCELLED promptly. */
+HERMES_C_API int hermes_provider_call_cancelled(const hermes_provider_call_t *call);
+/* Streams a piece of visible text to the agent's stream callbacks (optional). */
+HERMES_C_API hermes_status_t hermes_provider_call_emit_text(hermes_provider_call_t *call,
+                                                           const char *delta, size_t length);
+/* The answer: {"message": {an OpenAI assistant message: content, tool_calls, ...},
+ * "usage": {"prompt_tokens", "completion_tokens", ...}, "finish_reason", "model"}.
+ * Only "message" is required. */
+HERMES_C_API hermes_status_t hermes_provider_call_set_response(hermes_provider_call_t *call,
+                                                              const char *response_json);
+/* The call failed: the HTTP status (0 if none), the provider's message and body (may be
+ * NULL) and Retry-After in seconds (negative: none). The agent classifies it and retries,
+ * rotates keys, compresses or falls back as for its own providers. */
+HERMES_C_API hermes_status_t hermes_provider_call_set_error(hermes_provider_call_t *call,
+                                                           int32_t http_status, const char *message,
+                                                           const char *body, double retry_after_seconds);
+/* Return HERMES_OK after set_response, or an error status after set_error (any other
+ * non-OK status fails the call with that status's name as the message). */
+typedef hermes_status_t (*hermes_provider_fn)(hermes_provider_call_t *call, void *user_data);
+/* Routes the agent's model calls through `callback` instead of a built-in provider.
+ * `name` (e.g. "my-gateway") and `model` describe it; the callback may run on several
+ * threads at once when several agents share these options. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_provider_callback(
+    hermes_agent_options_t *options, const char *name, const char *model,
+    hermes_provider_fn callback, void *user_data, hermes_destroy_fn destroy);
 
 /* --------------------------------------------------------------------- agent ---- */
 
@@ -227,9 +321,102 @@ HERMES_C_API void hermes_agent_interrupt(hermes_agent_t *agent, const char *mess
 HERMES_C_API hermes_status_t hermes_agent_steer(hermes_agent_t *agent, const char *text,
                                                 hermes_error_t **out_error);
 
+/* Interrupts the running turn without a message: hermes_agent_interrupt(agent, NULL).
+ * Safe from any thread at any time. */
+HERMES_C_API void hermes_agent_cancel(hermes_agent_t *agent);
+
+/* Compacts the conversation now, giving `focus` (may be NULL) most of the summary.
+ * *out_result_json: {"compacted", "messages_before", "messages_after", "tokens_before",
+ * "tokens_after", "session_id"}. HERMES_ERR_FAILED_PRECONDITION when compression is off. */
+HERMES_C_API hermes_status_t hermes_agent_compress(hermes_agent_t *agent, const char *focus,
+                                                   char **out_result_json, hermes_error_t **out_error);
+/* The transcript (without the system prompt) as a JSON list of messages. */
+HERMES_C_API hermes_status_t hermes_agent_history(hermes_agent_t *agent, char **out_messages_json,
+                                                  hermes_error_t **out_error);
+/* Ends the current session and starts an empty one. */
+HERMES_C_API hermes_status_t hermes_agent_new_session(hermes_agent_t *agent, hermes_error_t **out_error);
+/* Switches to a stored session (its latest continuation after compression). */
+HERMES_C_API hermes_status_t hermes_agent_resume(hermes_agent_t *agent, const char *session_id,
+                                                 hermes_error_t **out_error);
+
 /* The current session id (free with hermes_free). */
 HERMES_C_API hermes_status_t hermes_agent_session_id(hermes_agent_t *agent, char **out_session_id,
                                                      hermes_error_t **out_error);
+
+/* ------------------------------------------------------------ pull streaming ---- */
+
+/* A turn running in the background whose events the caller pulls. */
+typedef struct hermes_stream_t hermes_stream_t;
+
+/* Starts a turn on `user_message` on a library thread. The agent must not be used for
+ * anything else (except interrupt, cancel and steer) until the stream reported "done" or
+ * was freed. Callbacks set in the options still run. */
+HERMES_C_API hermes_status_t hermes_agent_stream(hermes_agent_t *agent, const char *user_message,
+                                                 hermes_stream_t **out_stream, hermes_error_t **out_error);
+/* Waits up to `timeout_ms` (negative: without limit) for the next event and stores it in
+ * *out_event_json: {"type": "text"|"reasoning", "text"}, {"type": "tool", ...as the tool
+ * progress callback...}, {"type": "status", "kind", "message"}, and last {"type":
+ * "done", "result": {...as hermes_agent_run_conversation...}}. After "done" it returns
+ * HERMES_OK with *out_event_json NULL. HERMES_ERR_DEADLINE_EXCEEDED when the time ran out
+ * (the stream stays usable). */
+HERMES_C_API hermes_status_t hermes_stream_next(hermes_stream_t *stream, int64_t timeout_ms,
+                                                char **out_event_json, hermes_error_t **out_error);
+/* Interrupts the turn if it still runs, waits for it, and releases the stream. */
+HERMES_C_API void hermes_stream_free(hermes_stream_t *stream);
+HERMES_C_API void hermes_stream_freep(hermes_stream_t **stream);
+
+/* ------------------------------------------------------------ session store ---- */
+
+typedef struct hermes_store_t hermes_store_t;
+
+/* Opens (creating if needed) the SQLite session store at `path`; NULL or "" opens
+ * <home>/state.db with home = $HERMES_HOME or ~/.hermes. */
+HERMES_C_API hermes_status_t hermes_store_open(const char *path, hermes_store_t **out_store,
+                                               hermes_error_t **out_error);
+HERMES_C_API void hermes_store_free(hermes_store_t *store);
+HERMES_C_API void hermes_store_freep(hermes_store_t **store);
+/* The agent keeps its sessions in `store` (shared; the last user closes it). */
+HERMES_C_API hermes_status_t hermes_agent_options_set_store(hermes_agent_options_t *options, hermes_store_t *store);
+/* The newest sessions first (limit <= 0: 50), as a JSON list of {"id", "source",
+ * "model", "title", "parent_session_id", "started_at", "ended_at", "end_reason",
+ * "message_count", "tool_call_count", "api_call_count"}. */
+HERMES_C_API hermes_status_t hermes_store_list(hermes_store_t *store, int32_t limit,
+                                               char **out_sessions_json, hermes_error_t **out_error);
+/* Full-text search (limit <= 0: 20): a JSON list of {"session_id", "message_id", "role",
+ * "snippet", "timestamp", "source", "model", "tool_name"}; the match is marked >>> <<<. */
+HERMES_C_API hermes_status_t hermes_store_search(hermes_store_t *store, const char *query, int32_t limit,
+                                                 char **out_hits_json, hermes_error_t **out_error);
+/* A session's messages as a JSON list. HERMES_ERR_NOT_FOUND for an unknown id. */
+HERMES_C_API hermes_status_t hermes_store_load(hermes_store_t *store, const char *session_id,
+                                               char **out_messages_json, hermes_error_t **out_error);
+/* Deletes a session and its messages. HERMES_ERR_NOT_FOUND for an unknown id. */
+HERMES_C_API hermes_status_t hermes_store_delete(hermes_store_t *store, const char *session_id,
+                                                 hermes_error_t **out_error);
+
+/* ----------------------------------------------------------------- utilities ---- */
+
+/* Classifies a failed model call as the agent does. `facts_json`: {"status_code",
+ * "message", "body" (text or JSON), "transport" ("", "timeout", "connect", "ssl",
+ * "disconnect"), "provider", "model", "approx_tokens", "context_length",
+ * "num_messages"}, every key optional. *out_json: {"reason", "retryable",
+ * "should_compress", "should_rotate_credential", "should_fallback", "message",
+ * "retry_after"}. */
+HERMES_C_API hermes_status_t hermes_classify_api_error(const char *facts_json, char **out_json,
+                                                       hermes_error_t **out_error);
+/* The context window an error message states; HERMES_ERR_NOT_FOUND when it states none. */
+HERMES_C_API hermes_status_t hermes_parse_context_limit(const char *message, int64_t *out_tokens);
+/* {"dangerous": bool, "description", "hardline": bool} for a shell command. Hardline
+ * commands are refused whatever the approval. */
+HERMES_C_API hermes_status_t hermes_detect_dangerous_command(const char *command, char **out_json,
+                                                             hermes_error_t **out_error);
+/* `text` with API keys, tokens and other secrets masked. */
+HERMES_C_API hermes_status_t hermes_redact_text(const char *text, char **out_text, hermes_error_t **out_error);
+/* Prepares a JSON message list for sending: orphaned tool results dropped, missing ones
+ * stubbed, thinking-only turns dropped, invalid UTF-8 replaced. */
+HERMES_C_API hermes_status_t hermes_sanitize_messages(const char *messages_json, char **out_json,
+                                                      hermes_error_t **out_error);
+/* A rough token count of text (about four characters per token); 0 for NULL. */
+HERMES_C_API int64_t hermes_estimate_tokens(const char *text);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,213 @@
+// Agent options: typed setters over hermes::AgentOptions.
+#include <cmath>
+
+#include "c_internal.hpp"
+
+namespace {
+
+hermes_status_t set_string(hermes_agent_options_t* options, std::string hermes::AgentOptions::*field,
+                           const char* value, const char* default_value = "") {
+  if (options == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  try {
+    options->options.*field = value != nullptr ? value : default_value;
+  } catch (...) {
+    return HERMES_ERR_RESOURCE_EXHAUSTED;
+  }
+  return HERMES_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+hermes_agent_options_t* hermes_agent_options_new(void) {
+  try {
+    return new hermes_agent_options_t();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void hermes_agent_options_free(hermes_agent_options_t* options) { delete options; }
+
+void hermes_agent_options_freep(hermes_agent_options_t** options) {
+  if (options == nullptr) return;
+  delete *options;
+  *options = nullptr;
+}
+
+hermes_status_t hermes_agent_options_set_model(hermes_agent_options_t* o, const char* v) {
+  return set_string(o, &hermes::AgentOptions::model, v);
+}
+hermes_status_t hermes_agent_options_set_provider(hermes_agent_options_t* o, const char* v) {
+  return set_string(o, &hermes::AgentOptions::provider, v);
+}
+hermes_status_t hermes_agent_options_set_api_mode(hermes_agent_options_t* o, const char* v) {
+  return set_string(o, &hermes::AgentOptions::api_mode, v);
+}
+hermes_status_t hermes_agent_options_set_base_url(hermes_agent_options_t* o, const char* v) {
+  return set_string(o, &hermes::AgentOptions::base_url, v, "https://api.openai.com/v1");
+}
+hermes_status_t hermes_agent_options_set_api_key(hermes_agent_options_t* o, const char* v) {
+  return set_string(o, &hermes::AgentOptions::api_key, v);
+}
+hermes_status_t hermes_agent_options_set_home(hermes_agent_options_t* o, const char* v) {
+  return set_string(o, &hermes::AgentOptions::home, v);
+}
+hermes_status_t hermes_agent_options_set_session_id(hermes_agent_options_t* o, const char* v) {
+  return set_string(o, &hermes::AgentOptions::session_id, v);
+}
+hermes_status_t hermes_agent_options_set_source(hermes_agent_options_t* o, const char* v) {
+  return set_string(o, &hermes::AgentOptions::source, v, "cli");
+}
+hermes_status_t hermes_agent_options_set_ephemeral_system_prompt(hermes_agent_options_t* o, const char* v) {
+  return set_string(o, &hermes::AgentOptions::ephemeral_system_prompt, v);
+}
+
+hermes_status_t hermes_agent_options_add_api_key(hermes_agent_options_t* o, const char* key) {
+  if (o == nullptr || key == nullptr || *key == '\0') return HERMES_ERR_INVALID_ARGUMENT;
+  try {
+    o->options.extra_api_keys.emplace_back(key);
+  } catch (...) {
+    return HERMES_ERR_RESOURCE_EXHAUSTED;
+  }
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_max_iterations(hermes_agent_options_t* o, int32_t n) {
+  if (o == nullptr || n < 1) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.max_iterations = n;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_max_tokens(hermes_agent_options_t* o, int64_t n) {
+  if (o == nullptr || n < 0) return HERMES_ERR_INVALID_ARGUMENT;
+  if (n == 0) {
+    o->options.max_tokens.reset();
+  } else {
+    o->options.max_tokens = n;
+  }
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_temperature(hermes_agent_options_t* o, double t) {
+  if (o == nullptr || !std::isfinite(t) || t < 0) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.temperature = t;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_stream(hermes_agent_options_t* o, int stream) {
+  if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.stream = stream != 0;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_persist_sessions(hermes_agent_options_t* o, int persist) {
+  if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.persist_sessions = persist != 0;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_max_retries(hermes_agent_options_t* o, int32_t n) {
+  if (o == nullptr || n < 1) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.max_retries = n;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_timeout_ms(hermes_agent_options_t* o, int32_t which, int64_t ms) {
+  if (o == nullptr || ms < 0) return HERMES_ERR_INVALID_ARGUMENT;
+  const std::chrono::milliseconds value(ms);
+  switch (which) {
+    case HERMES_TIMEOUT_CONNECT: o->options.timeouts.connect = value; break;
+    case HERMES_TIMEOUT_FIRST_BYTE: o->options.timeouts.first_byte = value; break;
+    case HERMES_TIMEOUT_IDLE: o->options.timeouts.idle = value; break;
+    case HERMES_TIMEOUT_TOTAL: o->options.timeouts.total = value; break;
+    default: return HERMES_ERR_INVALID_ARGUMENT;
+  }
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_tools(hermes_agent_options_t* o, hermes_tool_registry_t* r) {
+  if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.tools = r == nullptr ? nullptr : r->registry;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_enable_toolset(hermes_agent_options_t* o, const char* toolset) {
+  if (o == nullptr || toolset == nullptr || *toolset == '\0') return HERMES_ERR_INVALID_ARGUMENT;
+  try {
+    o->options.enabled_toolsets.emplace_back(toolset);
+  } catch (...) {
+    return HERMES_ERR_RESOURCE_EXHAUSTED;
+  }
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_disable_toolset(hermes_agent_options_t* o, const char* toolset) {
+  if (o == nullptr || toolset == nullptr || *toolset == '\0') return HERMES_ERR_INVALID_ARGUMENT;
+  try {
+    o->options.disabled_toolsets.emplace_back(toolset);
+  } catch (...) {
+    return HERMES_ERR_RESOURCE_EXHAUSTED;
+  }
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_reasoning_effort(hermes_agent_options_t* o, const char* v) {
+  return set_string(o, &hermes::AgentOptions::reasoning_effort, v);
+}
+
+hermes_status_t hermes_agent_options_add_fallback(hermes_agent_options_t* o, const char* provider,
+                                                  const char* model, const char* base_url,
+                                                  const char* api_key, const char* api_mode) {
+  if (o == nullptr || model == nullptr || *model == '\0') return HERMES_ERR_INVALID_ARGUMENT;
+  auto text = [](const char* s) { return s != nullptr ? std::string(s) : std::string(); };
+  try {
+    hermes::ProviderConfig config;
+    config.provider = text(provider);
+    config.model = model;
+    config.base_url = text(base_url);
+    config.api_key = text(api_key);
+    config.api_mode = text(api_mode);
+    o->options.fallback_providers.push_back(std::move(config));
+  } catch (...) {
+    return HERMES_ERR_RESOURCE_EXHAUSTED;
+  }
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_compression(hermes_agent_options_t* o, int enabled) {
+  if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.compression.enabled = enabled != 0;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_context_length(hermes_agent_options_t* o, int64_t tokens) {
+  if (o == nullptr || tokens < 0) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.compression.context_length = tokens;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_compression_threshold(hermes_agent_options_t* o, double fraction,
+                                                               int32_t protect_last_n) {
+  if (o == nullptr || !std::isfinite(fraction) || fraction <= 0 || fraction > 1 || protect_last_n < 0) {
+    return HERMES_ERR_INVALID_ARGUMENT;
+  }
+  o->options.compression.threshold_percent = fraction;
+  o->options.compression.protect_last_n = protect_last_n;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_compress_in_place(hermes_agent_options_t* o, int in_place) {
+  if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.compression.in_place = in_place != 0;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_store(hermes_agent_options_t* o, hermes_store_t* store) {
+  if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.session_store = store == nullptr ? nullptr : store->store;
+  return HERMES_OK;
+}
+
+}  // extern "C"
