@@ -4,6 +4,7 @@
 #include <string>
 
 #include "providers/text.hpp"
+#include "providers/tool_definitions.hpp"
 #include "providers/url_parts.hpp"
 
 namespace hermes::internal {
@@ -139,23 +140,12 @@ Result<Json> wire_message(const Message& message, bool first, const ChatDialect&
 // Tool definitions in the {"type":"function","function":{...}} shape; bare function
 // objects ({"name":..., "parameters":...}) are wrapped.
 Result<Json> wire_tools(const Json& tools) {
-  if (tools.is_null()) return Json::array();
-  if (!tools.is_array()) return Status::invalid_argument("tools: must be a list");
+  auto definitions = read_tool_definitions(tools);
+  if (!definitions.ok()) return definitions.status();
   Json out = Json::array();
-  for (std::size_t i = 0; i < tools.size(); ++i) {
-    const Json& tool = tools[i];
-    const std::string where = "tools[" + std::to_string(i) + "]";
-    if (!tool.is_object()) return Status::invalid_argument(where + ": must be an object");
-    if (tool.contains("function")) {
-      if (!tool["function"].is_object() || !tool["function"].contains("name")) {
-        return Status::invalid_argument(where + ".function: must be an object with a name");
-      }
-      out.push_back(tool);
-    } else if (tool.contains("name")) {
-      out.push_back(Json{{"type", "function"}, {"function", tool}});
-    } else {
-      return Status::invalid_argument(where + ": not a function definition");
-    }
+  for (const ToolDefinition& definition : *definitions) {
+    out.push_back(definition.wrapped ? *definition.tool
+                                     : Json{{"type", "function"}, {"function", *definition.tool}});
   }
   return out;
 }
