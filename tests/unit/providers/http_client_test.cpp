@@ -235,8 +235,7 @@ TEST_CASE("a GET and a DELETE carry no body and no JSON content type") {
   request.url = server.url("/mcp");
   request.headers = {"Mcp-Session-Id: s-1"};
   const HttpResult got = HttpClient::shared().get(request, CancelToken());
-  const HttpResult deleted =
-      HttpClient::shared().send(HttpMethod::kDelete, request, CancelToken());
+  const HttpResult deleted = HttpClient::shared().send(HttpMethod::kDelete, request, CancelToken());
   CHECK(got.body == R"({"ok":true})");
   CHECK(deleted.body == R"({"ok":true})");
   CHECK(deleted.head.status == 200);
