@@ -14,6 +14,7 @@
 #include "hermes/mcp.hpp"
 #include "hermes/message.hpp"
 #include "hermes/message_utils.hpp"
+#include "hermes/model_metadata.hpp"
 #include "hermes/provider.hpp"
 #include "hermes/session_store.hpp"
 #include "hermes/status.hpp"
