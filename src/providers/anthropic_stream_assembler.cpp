@@ -135,7 +135,8 @@ void AnthropicStreamAssembler::message_delta() {
     event.usage = &reported_usage_;
     emit(event);
   }
-  if (!stop_reason_.empty()) {
+  if (!stop_reason_.empty() && stop_reason_ != reported_stop_reason_) {
+    reported_stop_reason_ = stop_reason_;
     const std::string reason = anthropic_finish_reason(stop_reason_, tool_calls_ > 0);
     StreamEvent event;
     event.kind = StreamEvent::Kind::kFinish;

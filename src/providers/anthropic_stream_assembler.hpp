@@ -66,6 +66,7 @@ class AnthropicStreamAssembler final : public AnswerAssembler {
   AnthropicUsage usage_;
   Usage reported_usage_;  // Backs the usage stream events.
   std::string stop_reason_;
+  std::string reported_stop_reason_;  // The one a kFinish event announced.
   std::string message_id_;
   std::string model_;
   bool stopped_ = false;
