@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "providers/reasoning_models.hpp"
 #include "providers/text.hpp"
 #include "providers/url_parts.hpp"
 
@@ -22,13 +23,6 @@ bool host_is(std::string_view host, std::string_view domain) {
 
 bool contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
-}
-
-// The model id without an aggregator prefix, lower-cased.
-std::string bare_model(std::string_view model) {
-  std::string lower = lower_ascii(trim_ascii(model));
-  const std::size_t slash = lower.rfind('/');
-  return slash == std::string::npos ? lower : lower.substr(slash + 1);
 }
 
 bool is_kimi_model(std::string_view model) {
