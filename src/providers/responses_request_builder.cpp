@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "providers/reasoning_models.hpp"
 #include "providers/text.hpp"
 #include "providers/tool_definitions.hpp"
 #include "providers/url_parts.hpp"
@@ -282,7 +283,15 @@ bool disables_reasoning(std::string_view effort) {
   return effort == "none" || effort == "off" || effort == "disabled" || effort == "false";
 }
 
-void add_reasoning(const ProviderRequest& request, const ResponsesDialect& dialect, Json& body) {
+// xAI tops out at "high"; stronger levels keep working there rather than failing.
+std::string xai_effort(const std::string& effort) {
+  return effort == "xhigh" || effort == "max" || effort == "ultra" ? "high" : effort;
+}
+
+void add_reasoning(const ProviderRequest& request, const ResponsesDialect& dialect,
+                   std::string_view bare, Json& body) {
+  // GPT-4 and GPT-3.5 answer 400 to reasoning parameters, encrypted content included.
+  if (is_openai_classic_model(bare)) return;
   std::string effort = lower_ascii(trim_ascii(request.reasoning_effort));
   if (disables_reasoning(effort)) {
     if (!dialect.github && !dialect.xai) body["include"] = Json::array();
@@ -291,13 +300,19 @@ void add_reasoning(const ProviderRequest& request, const ResponsesDialect& diale
   if (dialect.github) return;  // Copilot takes no include and its own reasoning extras.
   body["include"] = Json::array({"reasoning.encrypted_content"});
   if (dialect.xai) {
-    if (!effort.empty()) body["reasoning"] = {{"effort", effort == "xhigh" ? "high" : effort}};
+    if (!effort.empty()) body["reasoning"] = {{"effort", xai_effort(effort)}};
     return;
   }
   if (effort.empty()) effort = "medium";
   // The Codex backend rejects "minimal"; the nearest weaker level it takes is "low".
   if (dialect.codex_backend && effort == "minimal") effort = "low";
   body["reasoning"] = {{"effort", effort}, {"summary", "auto"}};
+}
+
+// OpenAI's reasoning models answer 400 to sampling parameters, and the Codex backend
+// serves only those; other servers get what the caller asked for.
+bool accepts_temperature(const ResponsesDialect& dialect, std::string_view bare) {
+  return !dialect.codex_backend && !is_openai_reasoning_model(bare);
 }
 
 Status validate(const ProviderRequest& request, std::string_view model) {
@@ -374,11 +389,14 @@ Result<Json> build_responses_request(const ProviderRequest& request,
     body["tool_choice"] = "auto";
     body["parallel_tool_calls"] = true;
   }
-  add_reasoning(request, dialect, body);
+  const std::string bare = bare_model(model);
+  add_reasoning(request, dialect, bare, body);
   if (request.max_tokens && !dialect.codex_backend) {
     body["max_output_tokens"] = *request.max_tokens;
   }
-  if (request.temperature && !dialect.codex_backend) body["temperature"] = *request.temperature;
+  if (request.temperature && accepts_temperature(dialect, bare)) {
+    body["temperature"] = *request.temperature;
+  }
   body["stream"] = request.stream || dialect.codex_backend;
   if (request.extra_body.is_object()) {
     for (auto it = request.extra_body.begin(); it != request.extra_body.end(); ++it) {

@@ -219,6 +219,54 @@ TEST_CASE("limits, effort and the Codex backend's constraints") {
         "channel\xEF\xBD\x9C> y");
 }
 
+TEST_CASE("GPT-4 family models get sampling parameters instead of reasoning ones") {
+  ProviderRequest request;
+  request.messages = {Message::user("q")};
+  request.temperature = 0.2;
+  request.reasoning_effort = "high";
+  for (const char* model :
+       {"gpt-4.1-mini", "GPT-4o", "openai/gpt-3.5-turbo", "chatgpt-4o-latest"}) {
+    CAPTURE(model);
+    request.model = model;
+    const Json classic = body_for(request, kOpenAi);
+    CHECK_FALSE(classic.contains("reasoning"));
+    CHECK_FALSE(classic.contains("include"));
+    CHECK(classic.at("temperature") == 0.2);
+  }
+  for (const char* model : {"openai/gpt-5", "o3-mini", "o4-mini"}) {
+    CAPTURE(model);
+    request.model = model;
+    const Json reasoning = body_for(request, kOpenAi);
+    CHECK(reasoning.at("reasoning").at("effort") == "high");
+    CHECK(reasoning.at("include") == Json::array({"reasoning.encrypted_content"}));
+    CHECK_FALSE(reasoning.contains("temperature"));
+  }
+}
+
+TEST_CASE("other servers' models keep the caller's temperature and get reasoning") {
+  ProviderRequest request;
+  request.messages = {Message::user("q")};
+  request.temperature = 0.7;
+  request.model = "qwen3-30b-a3b";
+  const Json body = body_for(request, responses_dialect_for("custom", "http://127.0.0.1:8080/v1"));
+  CHECK(body.at("temperature") == 0.7);
+  CHECK(body.at("reasoning") == Json{{"effort", "medium"}, {"summary", "auto"}});
+}
+
+TEST_CASE("xAI gets its strongest effort for levels above high") {
+  ProviderRequest request;
+  request.messages = {Message::user("q")};
+  request.model = "grok-4.3";
+  const ResponsesDialect xai = responses_dialect_for("xai", "https://api.x.ai/v1");
+  for (const char* effort : {"xhigh", "max", "ultra"}) {
+    CAPTURE(effort);
+    request.reasoning_effort = effort;
+    CHECK(body_for(request, xai).at("reasoning") == Json{{"effort", "high"}});
+  }
+  request.reasoning_effort = "low";
+  CHECK(body_for(request, xai).at("reasoning") == Json{{"effort", "low"}});
+}
+
 TEST_CASE("requests that cannot be encoded name the field") {
   ProviderRequest request;
   request.model = "gpt-5";
