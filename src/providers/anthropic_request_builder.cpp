@@ -87,7 +87,7 @@ bool accepts_thinking_disable(std::string_view model) {
 }
 
 int64_t thinking_budget(std::string_view effort) {
-  if (effort == "xhigh") return 32'000;
+  if (effort == "xhigh" || effort == "max" || effort == "ultra") return 32'000;
   if (effort == "high") return 16'000;
   if (effort == "low" || effort == "minimal") return 4'000;
   return 8'000;

@@ -287,6 +287,9 @@ TEST_CASE("thinking parameters follow the model's thinking mode") {
   Json manual = body_for(request, native());
   CHECK(manual.at("thinking") == Json{{"type", "enabled"}, {"budget_tokens", 16000}});
   CHECK(manual.at("max_tokens") == 16000 + 4096);
+
+  request.reasoning_effort = "max";  // The strongest level gets the largest budget.
+  CHECK(body_for(request, native()).at("thinking").at("budget_tokens") == 32000);
 }
 
 TEST_CASE("thinking is turned off when the last tool turn has no thinking to replay") {
