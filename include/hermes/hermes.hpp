@@ -16,6 +16,7 @@
 #include "hermes/memory.hpp"
 #include "hermes/message.hpp"
 #include "hermes/message_utils.hpp"
+#include "hermes/model_metadata.hpp"
 #include "hermes/provider.hpp"
 #include "hermes/redaction.hpp"
 #include "hermes/safety.hpp"

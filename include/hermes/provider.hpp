@@ -41,7 +41,9 @@ struct ProviderRequest {
   Json tools = Json::array();      // OpenAI function definitions; empty = no tools.
   std::optional<int64_t> max_tokens;
   std::optional<double> temperature;
-  std::string reasoning_effort;    // "", "low", "medium", "high", ...
+  // "" (no preference), "none" (reasoning off where the API can turn it off), "minimal",
+  // "low", "medium", "high", "xhigh", "max". Mapped to each wire format's own setting.
+  std::string reasoning_effort;
   bool stream = true;
   Json extra_body;                 // Object merged into the top level of the body, or null.
 };
@@ -126,7 +128,9 @@ struct ProviderConfig {
   std::string api_mode;  // Empty: resolve_api_mode(provider, base_url).
   std::string provider;  // "openai", "openrouter", "anthropic", "custom", ... (informative)
   std::string base_url;  // e.g. "https://api.openai.com/v1".
-  std::string api_key;   // Sent as a bearer token (x-api-key for Anthropic); may be empty.
+  // Sent as a bearer token; Anthropic endpoints take it in x-api-key unless they (or an
+  // Anthropic OAuth token) call for a bearer token. May be empty.
+  std::string api_key;
   std::string model;
   HttpTimeouts timeouts;
   std::vector<std::pair<std::string, std::string>> headers;  // Extra HTTP headers.

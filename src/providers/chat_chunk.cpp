@@ -1,103 +1,20 @@
 #include "providers/chat_chunk.hpp"
 
-#include <simdjson.h>
-
-#include <cmath>
 #include <optional>
 #include <utility>
 
+#include "providers/ondemand_json.hpp"
 #include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {
 
-namespace od = simdjson::ondemand;
-using od::json_type;
-
-bool is(od::value& value, json_type type) {
-  json_type actual;
-  return value.type().get(actual) == simdjson::SUCCESS && actual == type;
-}
-
-// A string, or "" for null and for any other type (lenient: a stray field of an
-// unexpected type must not sink the whole chunk).
-std::string_view string_of(od::value& value) {
-  std::string_view text;
-  if (!is(value, json_type::string) || value.get_string().get(text) != simdjson::SUCCESS) return {};
-  return text;
-}
-
-int64_t count_of(od::value& value) {
-  if (!is(value, json_type::number)) return 0;
-  int64_t whole = 0;
-  if (value.get_int64().get(whole) == simdjson::SUCCESS) return whole;
-  double real = 0;
-  if (value.get_double().get(real) == simdjson::SUCCESS && std::isfinite(real)) {
-    return static_cast<int64_t>(std::llround(real));
-  }
-  return 0;
-}
-
-// The JSON text of an object or array value, or "" for anything else.
-std::string_view raw_json_of(od::value& value) {
-  std::string_view text;
-  if (is(value, json_type::object)) {
-    od::object object;
-    if (value.get_object().get(object) == simdjson::SUCCESS &&
-        object.raw_json().get(text) == simdjson::SUCCESS) {
-      return text;
-    }
-  } else if (is(value, json_type::array)) {
-    od::array array;
-    if (value.get_array().get(array) == simdjson::SUCCESS &&
-        array.raw_json().get(text) == simdjson::SUCCESS) {
-      return text;
-    }
-  }
-  return {};
-}
-
-// Python truthiness of an `error` member: null, "", {} and [] do not count.
-bool truthy(od::value& value) {
-  json_type type;
-  if (value.type().get(type) != simdjson::SUCCESS) return false;
-  switch (type) {
-    case json_type::null:
-      return false;
-    case json_type::string:
-      return !string_of(value).empty();
-    case json_type::boolean: {
-      bool flag = false;
-      return value.get_bool().get(flag) == simdjson::SUCCESS && flag;
-    }
-    case json_type::number:
-      return count_of(value) != 0;
-    case json_type::object:
-    case json_type::array: {
-      const std::string_view text = trim_ascii(raw_json_of(value));
-      return text.size() > 2 && !trim_ascii(text.substr(1, text.size() - 2)).empty();
-    }
-  }
-  return false;
-}
+using namespace ondemand;
 
 // Errors inside an object or array are remembered and end the read.
-class Reading {
+class Reading : public FieldWalker {
  public:
   explicit Reading(ChatChunk& out) : out_(out) {}
-  simdjson::error_code error = simdjson::SUCCESS;
-
-  template <typename Iterable, typename Visit>
-  void each_field(Iterable& object, Visit&& visit) {
-    for (auto result : object) {
-      od::field field;
-      std::string_view key;
-      if (error || (error = std::move(result).get(field)) ||
-          (error = field.unescaped_key().get(key)))
-        return;
-      visit(key, field.value());
-    }
-  }
 
   void usage(od::value& value);
   void payload(od::value& value, bool is_completion);
@@ -252,10 +169,7 @@ void Reading::choices(od::value& value, bool is_completion) {
 
 }  // namespace
 
-struct ChatChunkReader::Parser {
-  simdjson::ondemand::parser parser;
-  std::string buffer;  // The JSON copied with the padding simdjson reads past the end.
-};
+struct ChatChunkReader::Parser : ondemand::Parser {};
 
 ChatChunkReader::ChatChunkReader() : parser_(std::make_unique<Parser>()) {}
 ChatChunkReader::~ChatChunkReader() = default;
@@ -271,14 +185,10 @@ void ChatChunk::clear() {
 bool ChatChunkReader::read(std::string_view json, bool is_completion, ChatChunk& out,
                            std::string& error) {
   out.clear();
-  std::string& buffer = parser_->buffer;
-  buffer.reserve(json.size() + simdjson::SIMDJSON_PADDING);
-  buffer.assign(json);
   od::document document;
   od::object root;
   Reading reading(out);
-  reading.error =
-      parser_->parser.iterate(buffer.data(), buffer.size(), buffer.capacity()).get(document);
+  reading.error = parser_->parse(json, document);
   if (!reading.error) reading.error = document.get_object().get(root);
   if (!reading.error) {
     reading.each_field(root, [&](std::string_view key, od::value field) {

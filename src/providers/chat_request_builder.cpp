@@ -3,7 +3,9 @@
 #include <cmath>
 #include <string>
 
+#include "providers/reasoning_models.hpp"
 #include "providers/text.hpp"
+#include "providers/tool_definitions.hpp"
 #include "providers/url_parts.hpp"
 
 namespace hermes::internal {
@@ -11,28 +13,6 @@ namespace {
 
 bool contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
-}
-
-// The model id without an aggregator prefix ("openai/o3-mini" -> "o3-mini").
-std::string bare_model(std::string_view model) {
-  const std::string lower = lower_ascii(model);
-  const std::size_t slash = lower.rfind('/');
-  return slash == std::string::npos ? lower : lower.substr(slash + 1);
-}
-
-// gpt-5*, o1, o3, o4 and their suffixed variants, but not "o3-community-7b"-style
-// local models that merely start with the letters.
-bool is_openai_reasoning_model(std::string_view model) {
-  if (model.starts_with("gpt-5")) return true;
-  for (std::string_view family : {"o1", "o3", "o4"}) {
-    if (!model.starts_with(family)) continue;
-    const std::string_view rest = model.substr(family.size());
-    if (rest.empty()) return true;
-    for (std::string_view suffix : {"-mini", "-preview", "-pro", "-deep", "-2"}) {
-      if (rest.starts_with(suffix)) return true;
-    }
-  }
-  return false;
 }
 
 bool is_openai_host(std::string_view host) {
@@ -139,29 +119,18 @@ Result<Json> wire_message(const Message& message, bool first, const ChatDialect&
 // Tool definitions in the {"type":"function","function":{...}} shape; bare function
 // objects ({"name":..., "parameters":...}) are wrapped.
 Result<Json> wire_tools(const Json& tools) {
-  if (tools.is_null()) return Json::array();
-  if (!tools.is_array()) return Status::invalid_argument("tools: must be a list");
+  auto definitions = read_tool_definitions(tools);
+  if (!definitions.ok()) return definitions.status();
   Json out = Json::array();
-  for (std::size_t i = 0; i < tools.size(); ++i) {
-    const Json& tool = tools[i];
-    const std::string where = "tools[" + std::to_string(i) + "]";
-    if (!tool.is_object()) return Status::invalid_argument(where + ": must be an object");
-    if (tool.contains("function")) {
-      if (!tool["function"].is_object() || !tool["function"].contains("name")) {
-        return Status::invalid_argument(where + ".function: must be an object with a name");
-      }
-      out.push_back(tool);
-    } else if (tool.contains("name")) {
-      out.push_back(Json{{"type", "function"}, {"function", tool}});
-    } else {
-      return Status::invalid_argument(where + ": not a function definition");
-    }
+  for (const ToolDefinition& definition : *definitions) {
+    out.push_back(definition.wrapped ? *definition.tool
+                                     : Json{{"type", "function"}, {"function", *definition.tool}});
   }
   return out;
 }
 
 void add_reasoning_effort(const ProviderRequest& request, const ChatDialect& dialect, Json& body) {
-  if (request.reasoning_effort.empty()) return;
+  if (request.reasoning_effort.empty() || !dialect.send_reasoning_effort) return;
   const std::string effort = dialect.clamp_reasoning_effort
                                  ? clamped_effort(lower_ascii(request.reasoning_effort))
                                  : request.reasoning_effort;
@@ -189,6 +158,7 @@ ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_ur
   dialect.echo_reasoning_content = wants_reasoning_echo(name, host, bare);
   dialect.send_reasoning_details = openrouter;
   dialect.keep_thought_signatures = contains(full, "gemini") || contains(full, "gemma");
+  dialect.send_reasoning_effort = !is_openai_classic_model(bare);
   dialect.nested_reasoning_effort = openrouter;
   dialect.clamp_reasoning_effort =
       !openai && !openrouter && (name.empty() || name == "custom" || name == "local");

@@ -27,6 +27,8 @@ struct ChatDialect {
   bool send_reasoning_details = false;
   // Gemini needs its tool-call thought signatures back; everyone else rejects them.
   bool keep_thought_signatures = false;
+  // GPT-4 and GPT-3.5 reject any reasoning effort; everything else gets the caller's.
+  bool send_reasoning_effort = true;
   // OpenRouter takes reasoning as {"reasoning": {"effort": ...}}.
   bool nested_reasoning_effort = false;
   // Generic compatible servers accept only low, medium and high.

@@ -9,32 +9,34 @@
 #include "hermes/api_error.hpp"
 #include "hermes/provider.hpp"
 #include "providers/chat_chunk.hpp"
+#include "providers/model_exchange.hpp"
 #include "providers/sse_parser.hpp"
 #include "providers/tool_call_accumulator.hpp"
 
 namespace hermes::internal {
 
 // Thread-safety: none; one assembler per call.
-class ChatStreamAssembler {
+class ChatStreamAssembler final : public AnswerAssembler {
  public:
   // `on_event` receives stream events as chunks are handled; it may be null or empty.
   explicit ChatStreamAssembler(const StreamCallback* on_event = nullptr) : on_event_(on_event) {}
 
   // Handles one SSE event of a stream. Returns false once the stream has failed, when
   // reading further is pointless.
-  bool add_event(const SseEvent& event);
+  bool add_event(const SseEvent& event) override;
 
   // Handles a whole chat.completion body (a non-streamed answer).
   void add_completion(std::string_view body);
+  void add_body(std::string_view body) override { add_completion(body); }
 
-  bool failed() const { return error_.has_value(); }
+  bool failed() const override { return error_.has_value(); }
   // A terminal signal arrived: [DONE], a finish_reason, or a closing usage chunk.
-  bool complete() const { return done_ || !finish_reason_.empty() || closing_usage_; }
+  bool complete() const override { return done_ || !finish_reason_.empty() || closing_usage_; }
 
   // The answer, once the body has ended. A stream that failed, or ended without a
   // terminal signal (cut: TransportFailure::kDisconnect), gives kApiError; its partial
   // text and tool calls are never returned as an answer.
-  Result<ProviderResponse> finish();
+  Result<ProviderResponse> finish() override;
 
  private:
   void add_chunk(std::string_view json, bool is_completion);

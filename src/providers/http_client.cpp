@@ -186,6 +186,7 @@ bool Transfer::header(std::string_view line) {
   if (colon == std::string_view::npos) return true;
   const std::string_view name = trim_ascii(line.substr(0, colon));
   const std::string_view value = trim_ascii(line.substr(colon + 1));
+  result_.head.headers.emplace_back(name, value);
   if (iequals(name, "content-type")) {
     result_.head.content_type.assign(value);
   } else if (iequals(name, "x-request-id")) {
@@ -319,9 +320,18 @@ HttpResult Transfer::finish(CURLcode code, const char* curl_error) {
   return std::move(result_);
 }
 
-curl_slist* header_list(const HttpRequest& request) {
+bool names_content_type(const std::vector<std::string>& headers) {
+  constexpr std::string_view kName = "content-type:";
+  return std::any_of(headers.begin(), headers.end(), [&](const std::string& line) {
+    return iequals(std::string_view(line).substr(0, kName.size()), kName);
+  });
+}
+
+curl_slist* header_list(HttpMethod method, const HttpRequest& request) {
   curl_slist* list = nullptr;
-  list = curl_slist_append(list, "Content-Type: application/json");
+  if (method == HttpMethod::kPost && !names_content_type(request.headers)) {
+    list = curl_slist_append(list, "Content-Type: application/json");
+  }
   // libcurl's Expect: 100-continue on large bodies costs a round trip, and some proxies
   // mishandle it.
   list = curl_slist_append(list, "Expect:");
@@ -329,8 +339,36 @@ curl_slist* header_list(const HttpRequest& request) {
   return list;
 }
 
-void configure(CURL* easy, CURLSH* share, const HttpRequest& request, curl_slist* headers,
-               Transfer& transfer, char* error_buffer) {
+void set_body(CURL* easy, const HttpRequest& request) {
+  curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
+  curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+}
+
+void set_method(CURL* easy, HttpMethod method, const HttpRequest& request) {
+  switch (method) {
+    case HttpMethod::kGet:
+      curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+      return;
+    case HttpMethod::kPost:
+      curl_easy_setopt(easy, CURLOPT_POST, 1L);
+      set_body(easy, request);
+      return;
+    case HttpMethod::kDelete:
+      // A custom verb over a GET (no body) or a POST (with one), so the response body
+      // is still read.
+      if (request.body.empty()) {
+        curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+      } else {
+        curl_easy_setopt(easy, CURLOPT_POST, 1L);
+        set_body(easy, request);
+      }
+      curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, "DELETE");
+      return;
+  }
+}
+
+void configure(CURL* easy, CURLSH* share, HttpMethod method, const HttpRequest& request,
+               curl_slist* headers, Transfer& transfer, char* error_buffer) {
   curl_easy_reset(easy);
   curl_easy_setopt(easy, CURLOPT_SHARE, share);
   curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
@@ -339,9 +377,7 @@ void configure(CURL* easy, CURLSH* share, const HttpRequest& request, curl_slist
 #else
   curl_easy_setopt(easy, CURLOPT_PROTOCOLS, CURLPROTO_HTTP | CURLPROTO_HTTPS);
 #endif
-  curl_easy_setopt(easy, CURLOPT_POST, 1L);
-  curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
-  curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+  set_method(easy, method, request);
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(easy, CURLOPT_USERAGENT, "hermes/" HERMES_VERSION_STRING);
   // Signals cannot be used for DNS timeouts in a multi-threaded process.
@@ -409,8 +445,8 @@ HttpClient& HttpClient::shared() {
   return *client;
 }
 
-HttpResult HttpClient::post(const HttpRequest& request, const CancelToken& cancel,
-                            const HttpBodySink* sink) {
+HttpResult HttpClient::send(HttpMethod method, const HttpRequest& request,
+                            const CancelToken& cancel, const HttpBodySink* sink) {
   Session session = pool_->acquire();
   if (!session.multi || !session.easy) {
     destroy(session);
@@ -420,10 +456,11 @@ HttpResult HttpClient::post(const HttpRequest& request, const CancelToken& cance
     return failed;
   }
   Transfer transfer(request, cancel, sink);
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(header_list(request),
-                                                                      &curl_slist_free_all);
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
+      header_list(method, request), &curl_slist_free_all);
   char error_buffer[CURL_ERROR_SIZE] = {};
-  configure(session.easy, pool_->caches.handle(), request, headers.get(), transfer, error_buffer);
+  configure(session.easy, pool_->caches.handle(), method, request, headers.get(), transfer,
+            error_buffer);
 
   std::string multi_error;
   curl_multi_add_handle(session.multi, session.easy);
@@ -433,6 +470,13 @@ HttpResult HttpClient::post(const HttpRequest& request, const CancelToken& cance
   curl_easy_setopt(session.easy, CURLOPT_ERRORBUFFER, nullptr);
   pool_->release(session);
   return transfer.finish(code, multi_error.empty() ? error_buffer : multi_error.c_str());
+}
+
+std::optional<std::string_view> HttpResponseHead::find_header(std::string_view name) const {
+  for (const auto& [header_name, value] : headers) {
+    if (iequals(header_name, name)) return std::string_view(value);
+  }
+  return std::nullopt;
 }
 
 std::optional<double> parse_retry_after(std::string_view value, long long now_unix) {

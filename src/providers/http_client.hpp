@@ -1,11 +1,13 @@
-// HTTP POST over libcurl for model calls: streamed or buffered bodies, four separate
-// timeouts, cancellation within 100 ms, and connections kept alive across calls.
+// HTTP over libcurl for model calls and their neighbours (metadata probes, MCP sessions):
+// streamed or buffered bodies, four separate timeouts, cancellation within 100 ms, and
+// connections kept alive across calls.
 #pragma once
 
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "hermes/api_error.hpp"
@@ -14,22 +16,36 @@
 
 namespace hermes::internal {
 
+enum class HttpMethod { kGet, kPost, kDelete };
+
 struct HttpRequest {
   std::string url;
-  std::vector<std::string> headers;  // "Name: value" lines.
-  std::string body;
+  // "Name: value" lines. A POST gets "Content-Type: application/json" unless one is here.
+  std::vector<std::string> headers;
+  std::string body;  // Sent when not empty (always for a POST).
   HttpTimeouts timeouts;
   // Ask for a compressed response. Leave off for streams: a decompressor may hold back
   // events until it has a full block.
   bool accept_compressed = false;
 };
 
-// The status line and the headers a model client cares about.
+// The status line and the headers of the final response (interim 1xx responses are
+// forgotten), with the ones a model client cares about picked out.
 struct HttpResponseHead {
   int status = 0;
   std::string content_type;
   std::string request_id;                     // x-request-id, else request-id.
   std::optional<double> retry_after_seconds;  // retry-after-ms, else retry-after.
+  // Every header line in arrival order: names as sent, values trimmed.
+  std::vector<std::pair<std::string, std::string>> headers;
+
+  // The value of the first header named `name` (compared ignoring ASCII case), or
+  // nullopt. The view lives as long as this head.
+  std::optional<std::string_view> find_header(std::string_view name) const;
+  // The same, with "" for an absent header.
+  std::string_view header(std::string_view name) const {
+    return find_header(name).value_or(std::string_view());
+  }
 };
 
 // Where a response body goes. When `wants_stream` returns true for the head, the body is
@@ -56,15 +72,25 @@ struct HttpResult {
 // open connections) in a pool that the next call reuses; DNS answers and TLS sessions
 // are shared by every handle.
 //
-// Thread-safety: post() may be called from any number of threads at once.
+// Thread-safety: every method may be called from any number of threads at once.
 class HttpClient {
  public:
   static HttpClient& shared();
 
-  // Sends `request` as a POST with a JSON body and waits for the whole response, or
-  // until a timeout, a transport failure, the sink or `cancel` ends it. Never throws.
-  HttpResult post(const HttpRequest& request, const CancelToken& cancel,
+  // Sends `request` with `method` and waits for the whole response, or until a timeout,
+  // a transport failure, the sink or `cancel` ends it. Never throws.
+  HttpResult send(HttpMethod method, const HttpRequest& request, const CancelToken& cancel,
                   const HttpBodySink* sink = nullptr);
+
+  // send() with POST (a JSON body, unless the headers name another type) and with GET.
+  HttpResult post(const HttpRequest& request, const CancelToken& cancel,
+                  const HttpBodySink* sink = nullptr) {
+    return send(HttpMethod::kPost, request, cancel, sink);
+  }
+  HttpResult get(const HttpRequest& request, const CancelToken& cancel,
+                 const HttpBodySink* sink = nullptr) {
+    return send(HttpMethod::kGet, request, cancel, sink);
+  }
 
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;

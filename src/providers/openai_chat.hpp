@@ -4,10 +4,10 @@
 
 #include <atomic>
 #include <string>
+#include <vector>
 
 #include "hermes/provider.hpp"
 #include "providers/chat_request_builder.hpp"
-#include "providers/http_client.hpp"
 
 namespace hermes::internal {
 
@@ -24,19 +24,9 @@ class OpenAiChatProvider final : public Provider {
  private:
   Result<ProviderResponse> attempt(const ProviderRequest& request, const CallContext& context,
                                    const ChatDialect& dialect) const;
-  Result<ProviderResponse> streamed(const ProviderRequest& request, const CallContext& context,
-                                    HttpRequest http) const;
-  Result<ProviderResponse> buffered(const ProviderRequest& request, const CallContext& context,
-                                    HttpRequest http) const;
-  Result<ProviderResponse> from_body(const ProviderRequest& request, const HttpResult& http) const;
   Result<std::vector<std::string>> headers(const CallContext& context, bool stream) const;
   // The request's model, else the configured one.
   const std::string& model_for(const ProviderRequest& request) const;
-
-  ApiError http_error(const ProviderRequest& request, const HttpResult& http) const;
-  ApiError transport_error(const ProviderRequest& request, const HttpResult& http) const;
-  Result<ProviderResponse> annotated(Result<ProviderResponse> result,
-                                     const ProviderRequest& request, const HttpResult& http) const;
 
   ProviderConfig config_;
   ProviderInfo info_;

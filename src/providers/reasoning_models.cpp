@@ -77,4 +77,27 @@ std::optional<std::chrono::seconds> reasoning_stale_timeout_floor(std::string_vi
   return std::chrono::seconds(best->seconds);
 }
 
+std::string bare_model(std::string_view model) {
+  std::string lower = lower_ascii(trim_ascii(model));
+  const std::size_t slash = lower.rfind('/');
+  return slash == std::string::npos ? lower : lower.substr(slash + 1);
+}
+
+bool is_openai_reasoning_model(std::string_view bare) {
+  if (bare.starts_with("gpt-5")) return true;
+  for (std::string_view family : {"o1", "o3", "o4"}) {
+    if (!bare.starts_with(family)) continue;
+    const std::string_view rest = bare.substr(family.size());
+    if (rest.empty()) return true;
+    for (std::string_view suffix : {"-mini", "-preview", "-pro", "-deep", "-2"}) {
+      if (rest.starts_with(suffix)) return true;
+    }
+  }
+  return false;
+}
+
+bool is_openai_classic_model(std::string_view bare) {
+  return bare.starts_with("gpt-4") || bare.starts_with("gpt-3") || bare.starts_with("chatgpt-4o");
+}
+
 }  // namespace hermes::internal

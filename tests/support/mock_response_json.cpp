@@ -7,6 +7,14 @@
 //   {"chat_text": "Hi", "stream": true, "usage": {"prompt_tokens": 3}, "finish_reason": "stop"}
 //   {"chat_tool_calls": [{"id": "c1", "name": "f", "arguments": {"x": 1}}], "content": "..."}
 //   {"chat_error": {"status": 400, "message": "...", "code": "...", "headers": {...}}}
+//   {"responses_text": "Hi", "stream": true, "reasoning": {"summary": "...", "encrypted_content":
+//   "..."}}
+//   {"responses_tool_calls": [...], "content": "...", "usage": {...}}
+//   {"responses_error": {"status": 429, "message": "...", "code": "...", "headers": {...}}}
+//   {"anthropic_text": "Hi", "stream": true, "thinking": {"thinking": "...", "signature": "..."},
+//    "stop_reason": "end_turn"}
+//   {"anthropic_tool_calls": [...], "content": "...", "thinking": {...}}
+//   {"anthropic_error": {"status": 529, "type": "overloaded_error", "message": "Overloaded"}}
 //   {"sse_file": "tests/fixtures/....sse", "chunk_delay_ms": 5}
 //
 // Fault and routing keys: first_byte_delay_ms, chunk_delay_ms, drop_after_chunks,
@@ -36,8 +44,15 @@ constexpr std::array<std::string_view, 9> kRawKeys = {"status",
                                                       "drop_after_chunks",
                                                       "close_before_headers",
                                                       "path_prefix"};
-constexpr std::array<std::string_view, 4> kShorthands = {"chat_text", "chat_tool_calls",
-                                                         "chat_error", "sse_file"};
+constexpr std::array<std::string_view, 10> kShorthands = {
+    "chat_text",      "chat_tool_calls",      "chat_error",
+    "responses_text", "responses_tool_calls", "responses_error",
+    "anthropic_text", "anthropic_tool_calls", "anthropic_error",
+    "sse_file"};
+
+bool is_one_of(std::string_view key, std::initializer_list<std::string_view> keys) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
 
 Status invalid(const std::string& message) {
   return Status::invalid_argument("mock response spec: " + message);
@@ -57,7 +72,16 @@ std::vector<std::string_view> allowed_keys(std::string_view shorthand) {
   if (shorthand == "chat_text" || shorthand == "chat_tool_calls") {
     keys.insert(keys.end(), {"stream", "usage", "finish_reason"});
   }
-  if (shorthand == "chat_tool_calls") keys.push_back("content");
+  if (is_one_of(shorthand, {"responses_text", "responses_tool_calls"})) {
+    keys.insert(keys.end(), {"stream", "usage", "reasoning"});
+  }
+  if (is_one_of(shorthand, {"anthropic_text", "anthropic_tool_calls"})) {
+    keys.insert(keys.end(), {"stream", "usage", "thinking"});
+  }
+  if (shorthand == "anthropic_text") keys.push_back("stop_reason");
+  if (is_one_of(shorthand, {"chat_tool_calls", "responses_tool_calls", "anthropic_tool_calls"})) {
+    keys.push_back("content");
+  }
   return keys;
 }
 
@@ -150,10 +174,10 @@ Result<MockUsage> read_usage(const Json& value) {
 }
 
 // "arguments" may be JSON text (sent as is, even when broken on purpose) or a JSON value.
-Result<MockToolCall> read_tool_call(const Json& value, std::size_t index) {
-  const std::string where = " in \"chat_tool_calls\"[" + std::to_string(index) + "]";
-  if (!value.is_object())
-    return invalid("\"chat_tool_calls\"[" + std::to_string(index) + "] must be an object");
+Result<MockToolCall> read_tool_call(const Json& value, std::string_view list, std::size_t index) {
+  const std::string item = in_quotes(list) + "[" + std::to_string(index) + "]";
+  const std::string where = " in " + item;
+  if (!value.is_object()) return invalid(item + " must be an object");
   HERMES_RETURN_IF_ERROR(check_keys(value, {"id", "name", "arguments"}, where));
   MockToolCall call;
   if (!value.contains("name") || !value["name"].is_string()) {
@@ -211,50 +235,137 @@ Result<MockResponse> read_chat_text(const Json& spec) {
                     options->finish_reason.value_or("stop"));
 }
 
-Result<MockResponse> read_chat_tool_calls(const Json& spec) {
-  const Json& list = spec["chat_tool_calls"];
-  if (!list.is_array()) return invalid("\"chat_tool_calls\" must be a list");
+Result<std::vector<MockToolCall>> read_tool_calls(const Json& spec, std::string_view key) {
+  const Json& list = spec[std::string(key)];
+  if (!list.is_array()) return invalid(in_quotes(key) + " must be a list");
   std::vector<MockToolCall> calls;
   for (std::size_t i = 0; i < list.size(); ++i) {
-    Result<MockToolCall> call = read_tool_call(list[i], i);
+    Result<MockToolCall> call = read_tool_call(list[i], key, i);
     if (!call.ok()) return call.status();
     calls.push_back(std::move(*call));
   }
+  return calls;
+}
+
+Result<MockResponse> read_chat_tool_calls(const Json& spec) {
+  Result<std::vector<MockToolCall>> calls = read_tool_calls(spec, "chat_tool_calls");
+  if (!calls.ok()) return calls.status();
   Result<ChatOptions> options = read_chat_options(spec);
   if (!options.ok()) return options.status();
-  return chat::tool_calls(calls, options->stream, options->content, options->usage,
+  return chat::tool_calls(*calls, options->stream, options->content, options->usage,
                           options->finish_reason.value_or("tool_calls"));
 }
 
-Result<MockResponse> read_chat_error(const Json& value) {
-  if (!value.is_object()) return invalid("\"chat_error\" must be an object");
-  HERMES_RETURN_IF_ERROR(
-      check_keys(value, {"status", "message", "code", "headers"}, " in \"chat_error\""));
+struct ErrorFields {
   int status = 500;
   std::string message;
-  std::string code;
+  std::string code;  // "type" for Anthropic.
   Headers headers;
+};
+
+// {"status", "message", <code_key>, "headers"}, all optional.
+Result<ErrorFields> read_error_fields(const Json& value, std::string_view key,
+                                      std::string_view code_key) {
+  if (!value.is_object()) return invalid(in_quotes(key) + " must be an object");
+  HERMES_RETURN_IF_ERROR(
+      check_keys(value, {"status", "message", code_key, "headers"}, " in " + in_quotes(key)));
+  ErrorFields fields;
   if (value.contains("status")) {
     Result<int> read = read_status(value["status"], "status");
     if (!read.ok()) return read.status();
-    status = *read;
+    fields.status = *read;
   }
-  if (value.contains("message")) {
-    Result<std::string> read = read_string(value["message"], "message");
+  std::pair<std::string_view, std::string*> texts[] = {{"message", &fields.message},
+                                                       {code_key, &fields.code}};
+  for (auto [name, field] : texts) {
+    if (!value.contains(std::string(name))) continue;
+    Result<std::string> read = read_string(value[std::string(name)], name);
     if (!read.ok()) return read.status();
-    message = *read;
-  }
-  if (value.contains("code")) {
-    Result<std::string> read = read_string(value["code"], "code");
-    if (!read.ok()) return read.status();
-    code = *read;
+    *field = *read;
   }
   if (value.contains("headers")) {
     Result<Headers> read = read_headers(value["headers"], "headers");
     if (!read.ok()) return read.status();
-    headers = *read;
+    fields.headers = *read;
   }
-  return chat::error(status, message, code, headers);
+  return fields;
+}
+
+Result<MockResponse> read_error(const Json& spec, std::string_view shorthand) {
+  const bool anthropic = shorthand == "anthropic_error";
+  Result<ErrorFields> fields =
+      read_error_fields(spec[std::string(shorthand)], shorthand, anthropic ? "type" : "code");
+  if (!fields.ok()) return fields.status();
+  if (anthropic) {
+    const std::string type = fields->code.empty() ? "api_error" : fields->code;
+    return anthropic::error(fields->status, type, fields->message, fields->headers);
+  }
+  if (shorthand == "responses_error") {
+    return responses::error(fields->status, fields->message, fields->code, fields->headers);
+  }
+  return chat::error(fields->status, fields->message, fields->code, fields->headers);
+}
+
+// {"summary": ..., "encrypted_content": ...} or {"thinking": ..., "signature": ...}.
+Result<std::pair<std::string, std::string>> read_text_pair(const Json& value, std::string_view key,
+                                                           std::string_view first,
+                                                           std::string_view second) {
+  if (!value.is_object()) return invalid(in_quotes(key) + " must be an object");
+  HERMES_RETURN_IF_ERROR(check_keys(value, {first, second}, " in " + in_quotes(key)));
+  std::pair<std::string, std::string> out;
+  std::pair<std::string_view, std::string*> fields[] = {{first, &out.first}, {second, &out.second}};
+  for (auto [name, field] : fields) {
+    if (!value.contains(std::string(name))) continue;
+    Result<std::string> read = read_string(value[std::string(name)], name);
+    if (!read.ok()) return read.status();
+    *field = *read;
+  }
+  return out;
+}
+
+Result<MockResponse> read_responses(const Json& spec, std::string_view shorthand) {
+  Result<ChatOptions> options = read_chat_options(spec);
+  if (!options.ok()) return options.status();
+  std::optional<MockReasoning> reasoning;
+  if (spec.contains("reasoning")) {
+    auto pair = read_text_pair(spec["reasoning"], "reasoning", "summary", "encrypted_content");
+    if (!pair.ok()) return pair.status();
+    reasoning = MockReasoning{pair->first, pair->second};
+  }
+  if (shorthand == "responses_text") {
+    Result<std::string> text = read_string(spec["responses_text"], "responses_text");
+    if (!text.ok()) return text.status();
+    return responses::text(*text, options->stream, options->usage, reasoning);
+  }
+  Result<std::vector<MockToolCall>> calls = read_tool_calls(spec, shorthand);
+  if (!calls.ok()) return calls.status();
+  return responses::tool_calls(*calls, options->stream, options->content, options->usage,
+                               reasoning);
+}
+
+Result<MockResponse> read_anthropic(const Json& spec, std::string_view shorthand) {
+  Result<ChatOptions> options = read_chat_options(spec);
+  if (!options.ok()) return options.status();
+  std::optional<MockThinking> thinking;
+  if (spec.contains("thinking")) {
+    auto pair = read_text_pair(spec["thinking"], "thinking", "thinking", "signature");
+    if (!pair.ok()) return pair.status();
+    thinking = MockThinking{pair->first, pair->second};
+  }
+  if (shorthand == "anthropic_text") {
+    Result<std::string> text = read_string(spec["anthropic_text"], "anthropic_text");
+    if (!text.ok()) return text.status();
+    std::string stop_reason = "end_turn";
+    if (spec.contains("stop_reason")) {
+      Result<std::string> read = read_string(spec["stop_reason"], "stop_reason");
+      if (!read.ok()) return read.status();
+      stop_reason = *read;
+    }
+    return anthropic::text(*text, options->stream, options->usage, thinking, stop_reason);
+  }
+  Result<std::vector<MockToolCall>> calls = read_tool_calls(spec, shorthand);
+  if (!calls.ok()) return calls.status();
+  return anthropic::tool_calls(*calls, options->stream, options->content, options->usage, thinking);
 }
 
 Result<MockResponse> read_sse_file(const Json& value) {
@@ -270,7 +381,9 @@ Result<MockResponse> read_sse_file(const Json& value) {
 Result<MockResponse> read_shorthand(const Json& spec, std::string_view shorthand) {
   if (shorthand == "chat_text") return read_chat_text(spec);
   if (shorthand == "chat_tool_calls") return read_chat_tool_calls(spec);
-  if (shorthand == "chat_error") return read_chat_error(spec["chat_error"]);
+  if (shorthand.ends_with("_error")) return read_error(spec, shorthand);
+  if (shorthand.starts_with("responses_")) return read_responses(spec, shorthand);
+  if (shorthand.starts_with("anthropic_")) return read_anthropic(spec, shorthand);
   return read_sse_file(spec["sse_file"]);
 }
 

@@ -1,39 +1,19 @@
 // Chat Completions responses shaped as OpenAI sends them, and SSE transcripts from files.
 #include "support/mock_responses.hpp"
 
-#include <algorithm>
-#include <atomic>
-#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "support/mock_fragments.hpp"
+
 namespace hermes::testing {
 namespace {
 
-// Built in the key order real servers use: a client whose parser depends on key order
-// (simdjson On-Demand's find_field does) must meet that order here, not a sorted one.
-using OrderedJson = nlohmann::ordered_json;
-
-constexpr std::int64_t kCreated = 1767225600;
-constexpr const char* kModel = "mock-model";
 constexpr const char* kFingerprint = "fp_mock";
 
-std::atomic<std::uint64_t> next_id{1};
-
 std::string next_completion_id() {
-  return "chatcmpl-mock" + std::to_string(next_id++);
-}
-
-std::string dump(const OrderedJson& value) {
-  return value.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
-}
-
-std::vector<MockToolCall> with_ids(std::vector<MockToolCall> calls) {
-  for (MockToolCall& call : calls) {
-    if (call.id.empty()) call.id = "call_" + std::to_string(next_id++);
-  }
-  return calls;
+  return next_mock_id("chatcmpl-mock");
 }
 
 OrderedJson usage_json(const MockUsage& usage) {
@@ -50,13 +30,6 @@ OrderedJson tool_call_json(const MockToolCall& call) {
           {"function", {{"name", call.name}, {"arguments", call.arguments}}}};
 }
 
-MockResponse json_response(const OrderedJson& body) {
-  MockResponse response;
-  response.headers = {{"Content-Type", "application/json"}};
-  response.body = dump(body);
-  return response;
-}
-
 MockResponse completion(const OrderedJson& content, const std::vector<MockToolCall>& calls,
                         const MockUsage& usage, const std::string& finish_reason) {
   OrderedJson message = {{"role", "assistant"}, {"content", content}, {"refusal", nullptr}};
@@ -71,8 +44,8 @@ MockResponse completion(const OrderedJson& content, const std::vector<MockToolCa
                         {"finish_reason", finish_reason}};
   return json_response({{"id", next_completion_id()},
                         {"object", "chat.completion"},
-                        {"created", kCreated},
-                        {"model", kModel},
+                        {"created", kMockCreated},
+                        {"model", kMockModel},
                         {"choices", OrderedJson::array({std::move(choice)})},
                         {"usage", usage_json(usage)},
                         {"system_fingerprint", kFingerprint}});
@@ -111,8 +84,8 @@ class ChunkStream {
   OrderedJson envelope() const {
     return {{"id", id_},
             {"object", "chat.completion.chunk"},
-            {"created", kCreated},
-            {"model", kModel},
+            {"created", kMockCreated},
+            {"model", kMockModel},
             {"system_fingerprint", kFingerprint}};
   }
   void event(const OrderedJson& chunk) {
@@ -122,36 +95,6 @@ class ChunkStream {
   std::string id_;
   MockResponse response_;
 };
-
-// "Hello big world" -> "Hello", " big", " world": each word with the whitespace before it.
-std::vector<std::string> split_words(const std::string& text) {
-  std::vector<std::string> words;
-  auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = start;
-    while (end < text.size() && is_space(text[end])) ++end;
-    while (end < text.size() && !is_space(text[end])) ++end;
-    words.push_back(text.substr(start, end - start));
-    start = end;
-  }
-  return words;
-}
-
-// Token-sized pieces cut at byte positions (never inside a UTF-8 sequence, which would
-// make the event invalid JSON), at most 64 of them.
-std::vector<std::string> split_fragments(const std::string& text) {
-  const std::size_t size = std::max<std::size_t>(8, (text.size() + 63) / 64);
-  std::vector<std::string> pieces;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = std::min(start + size, text.size());
-    while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
-    pieces.push_back(text.substr(start, end - start));
-    start = end;
-  }
-  return pieces;
-}
 
 void stream_content(ChunkStream& stream, const std::string& content) {
   for (std::string& word : split_words(content)) stream.delta({{"content", std::move(word)}});

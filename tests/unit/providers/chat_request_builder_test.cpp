@@ -187,7 +187,7 @@ TEST_CASE("OpenRouter gets reasoning_details back and nested reasoning effort") 
   CHECK_FALSE(body->contains("reasoning_effort"));
 }
 
-TEST_CASE("reasoning effort is clamped for generic servers only") {
+TEST_CASE("reasoning effort is clamped for generic servers and never sent to GPT-4") {
   ProviderRequest request;
   request.model = "qwen3-32b";
   request.messages = {Message::user("hi")};
@@ -201,6 +201,11 @@ TEST_CASE("reasoning effort is clamped for generic servers only") {
       request, chat_dialect_for("openai", "https://api.openai.com/v1", request.model));
   REQUIRE(openai.ok());
   CHECK((*openai)["reasoning_effort"] == "xhigh");
+  request.model = "gpt-4.1";  // Answers 400 to the parameter.
+  auto classic = build_chat_request(
+      request, chat_dialect_for("openai", "https://api.openai.com/v1", request.model));
+  REQUIRE(classic.ok());
+  CHECK_FALSE(classic->contains("reasoning_effort"));
 }
 
 TEST_CASE("Gemini keeps its tool-call thought signatures; others never see them") {

@@ -2,12 +2,14 @@
 
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "hermes/api_error.hpp"
 #include "providers/sse_parser.hpp"
 #include "unit/providers/fixture_files.hpp"
+#include "unit/providers/stream_replay.hpp"
 
 using hermes::ApiError;
 using hermes::Json;
@@ -20,92 +22,10 @@ using hermes::internal::SseParser;
 
 namespace {
 
-// Stream events in the compact text form the fixtures use.
-std::string describe(const StreamEvent& e) {
-  switch (e.kind) {
-    case StreamEvent::Kind::kTextDelta:
-      return "text:" + std::string(e.text);
-    case StreamEvent::Kind::kReasoningDelta:
-      return "reasoning:" + std::string(e.text);
-    case StreamEvent::Kind::kToolCallStart:
-      return "tool_start:" + std::to_string(e.index) + ":" + std::string(e.id) + ":" +
-             std::string(e.name);
-    case StreamEvent::Kind::kToolCallDelta:
-      return "tool_args:" + std::to_string(e.index) + ":" + std::string(e.text);
-    case StreamEvent::Kind::kUsage:
-      return "usage:" + std::to_string(e.usage->input_tokens) + "/" +
-             std::to_string(e.usage->output_tokens);
-    case StreamEvent::Kind::kFinish:
-      return "finish:" + std::string(e.finish_reason);
-  }
-  return "?";
-}
-
-struct Replay {
-  Result<ProviderResponse> result = hermes::Status::internal("not run");
-  std::vector<std::string> events;
-};
-
-// Replays a transcript through the SSE parser and the assembler, `slice` bytes at a time.
-Replay replay(const std::string& transcript, std::size_t slice) {
-  Replay out;
-  hermes::StreamCallback callback = [&out](const StreamEvent& e) {
-    out.events.push_back(describe(e));
-  };
-  ChatStreamAssembler assembler(&callback);
-  SseParser parser([&assembler](const SseEvent& e) { assembler.add_event(e); });
-  for (std::size_t i = 0; i < transcript.size(); i += slice) {
-    parser.feed(std::string_view(transcript).substr(i, slice));
-  }
-  parser.finish();
-  out.result = assembler.finish();
-  return out;
-}
-
-Json usage_json(const hermes::Usage& u) {
-  if (!u.reported) return nullptr;
-  return Json{{"input_tokens", u.input_tokens},
-              {"output_tokens", u.output_tokens},
-              {"cache_read_tokens", u.cache_read_tokens},
-              {"cache_write_tokens", u.cache_write_tokens},
-              {"reasoning_tokens", u.reasoning_tokens}};
-}
-
-void check_answer(const ProviderResponse& response, const Json& expect) {
-  const hermes::Message& m = response.message;
-  CHECK(m.role == hermes::Role::kAssistant);
-  CHECK(m.content == expect.value("content", ""));
-  CHECK(m.reasoning == expect.value("reasoning", ""));
-  CHECK(m.finish_reason == expect.at("finish_reason").get<std::string>());
-  const Json& calls = expect.at("tool_calls");
-  REQUIRE(m.tool_calls.size() == calls.size());
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    CHECK(m.tool_calls[i].id == calls[i].at("id").get<std::string>());
-    CHECK(m.tool_calls[i].name == calls[i].at("name").get<std::string>());
-    CHECK(m.tool_calls[i].arguments == calls[i].at("arguments").get<std::string>());
-  }
-  CHECK(usage_json(response.usage) == expect.at("usage"));
-  if (expect.contains("reasoning_details"))
-    CHECK(m.reasoning_details == expect["reasoning_details"]);
-  if (expect.contains("served_model")) CHECK(response.served_model == expect["served_model"]);
-  if (expect.contains("response_id")) CHECK(response.response_id == expect["response_id"]);
-}
-
-void check_failure(const Result<ProviderResponse>& result, const Json& expect) {
-  REQUIRE_FALSE(result.ok());
-  REQUIRE(result.status().code() == hermes::StatusCode::kApiError);
-  ApiError error = *result.status().api_error();
-  CHECK(error.http_status == expect.at("http_status").get<int>());
-  CHECK(hermes::transport_failure_name(error.transport) ==
-        expect.at("transport").get<std::string>());
-  if (expect.contains("message")) CHECK(error.message == expect["message"].get<std::string>());
-  if (expect.contains("message_contains")) {
-    CHECK(error.message.find(expect["message_contains"].get<std::string>()) != std::string::npos);
-  }
-  if (expect.contains("error_code"))
-    CHECK(error.error_code == expect["error_code"].get<std::string>());
-  hermes::classify_in_place(error, 1000, 200000, 4);
-  CHECK(hermes::failover_reason_name(error.reason) == expect.at("reason").get<std::string>());
+hermes::testing::Replay replay(const std::string& transcript, std::size_t slice) {
+  return hermes::testing::replay(transcript, slice, [](const hermes::StreamCallback* on_event) {
+    return std::make_unique<ChatStreamAssembler>(on_event);
+  });
 }
 
 }  // namespace
@@ -113,32 +33,21 @@ void check_failure(const Result<ProviderResponse>& result, const Json& expect) {
 TEST_CASE("recorded Chat Completions streams assemble into the expected answers") {
   const Json cases = hermes::testing::read_json_fixture("streams/chat_stream_cases.json");
   REQUIRE(cases.size() >= 15);
-  for (const Json& c : cases) {
-    const std::string name = c.at("name").get<std::string>();
-    CAPTURE(name);
-    const std::string transcript =
-        hermes::testing::read_fixture("streams/" + c.at("file").get<std::string>());
-    const Replay whole = replay(transcript, transcript.size());
-    if (c.contains("expect")) {
-      REQUIRE_MESSAGE(whole.result.ok(), whole.result.status().to_string());
-      check_answer(*whole.result, c["expect"]);
-    } else {
-      check_failure(whole.result, c.at("error"));
-    }
-    if (c.contains("events")) CHECK(whole.events == c["events"].get<std::vector<std::string>>());
-
-    // Slicing never changes the answer or the events.
-    const Replay bytewise = replay(transcript, 1);
-    CHECK(bytewise.events == whole.events);
-    CHECK(bytewise.result.ok() == whole.result.ok());
-    if (whole.result.ok() && bytewise.result.ok()) {
-      CHECK(bytewise.result->message == whole.result->message);
-    }
-  }
+  hermes::testing::replay_cases(
+      cases,
+      [](const Json& c) {
+        return hermes::testing::read_fixture("streams/" + c.at("file").get<std::string>());
+      },
+      [](const Json&) {
+        return [](const hermes::StreamCallback* on_event) {
+          return std::make_unique<ChatStreamAssembler>(on_event);
+        };
+      });
 }
 
 TEST_CASE("a cut stream reports the text it streamed but returns no tool calls") {
-  const Replay cut = replay(hermes::testing::read_fixture("streams/a2_cut_mid_arguments.sse"), 64);
+  const hermes::testing::Replay cut =
+      replay(hermes::testing::read_fixture("streams/a2_cut_mid_arguments.sse"), 64);
   REQUIRE_FALSE(cut.result.ok());
   CHECK(cut.result.status().api_error()->transport == hermes::TransportFailure::kDisconnect);
   // The callers saw the calls start, so they can name what was lost.

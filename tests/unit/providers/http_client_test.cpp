@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,6 +18,7 @@ using hermes::CancelToken;
 using hermes::TransportFailure;
 using hermes::internal::HttpBodySink;
 using hermes::internal::HttpClient;
+using hermes::internal::HttpMethod;
 using hermes::internal::HttpRequest;
 using hermes::internal::HttpResponseHead;
 using hermes::internal::HttpResult;
@@ -214,6 +216,69 @@ TEST_CASE("the request is a JSON POST without Expect: 100-continue") {
   CHECK(head.find("\r\nX-Title: hermes\r\n") != std::string::npos);
   CHECK(head.find("Expect:") == std::string::npos);
   CHECK(body.size() == request.body.size());
+}
+
+TEST_CASE("a GET and a DELETE carry no body and no JSON content type") {
+  std::vector<std::string> heads;
+  std::mutex mutex;
+  LoopbackSocketServer server([&](LoopbackConnection& c) {
+    std::string head;
+    while (c.read_request(&head)) {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        heads.push_back(head);
+      }
+      c.send(json_response(200, R"({"ok":true})"));
+    }
+  });
+  HttpRequest request = request_to(server, "");
+  request.url = server.url("/mcp");
+  request.headers = {"Mcp-Session-Id: s-1"};
+  const HttpResult got = HttpClient::shared().get(request, CancelToken());
+  const HttpResult deleted = HttpClient::shared().send(HttpMethod::kDelete, request, CancelToken());
+  CHECK(got.body == R"({"ok":true})");
+  CHECK(deleted.body == R"({"ok":true})");
+  CHECK(deleted.head.status == 200);
+  std::lock_guard<std::mutex> lock(mutex);
+  REQUIRE(heads.size() == 2);
+  CHECK(heads[0].rfind("GET /mcp HTTP/1.1\r\n", 0) == 0);
+  CHECK(heads[1].rfind("DELETE /mcp HTTP/1.1\r\n", 0) == 0);
+  for (const std::string& head : heads) {
+    CHECK(head.find("\r\nMcp-Session-Id: s-1\r\n") != std::string::npos);
+    CHECK(head.find("Content-Type") == std::string::npos);
+    CHECK(head.find("Content-Length: ") == std::string::npos);
+  }
+}
+
+TEST_CASE("a POST keeps a content type the caller chose") {
+  std::string head;
+  LoopbackSocketServer server([&](LoopbackConnection& c) {
+    if (c.read_request(&head)) c.send(json_response(200, "{}"));
+  });
+  HttpRequest request = request_to(server, "a=1");
+  request.headers = {"content-type: application/x-www-form-urlencoded"};
+  REQUIRE(HttpClient::shared().post(request, CancelToken()).head.status == 200);
+  CHECK(head.find("application/json") == std::string::npos);
+  CHECK(head.find("\r\ncontent-type: application/x-www-form-urlencoded\r\n") != std::string::npos);
+}
+
+TEST_CASE("every response header can be looked up ignoring case") {
+  LoopbackSocketServer server([](LoopbackConnection& c) {
+    if (!c.read_request()) return;
+    c.send(
+        "HTTP/1.1 100 Continue\r\nX-Interim: yes\r\n\r\n"
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nMcp-Session-Id:  abc-123 \r\n"
+        "X-Twice: first\r\nX-Twice: second\r\nContent-Length: 0\r\n\r\n");
+  });
+  const HttpResult result = HttpClient::shared().post(request_to(server), CancelToken());
+  REQUIRE(result.head.status == 200);
+  CHECK(result.head.header("mcp-session-id") == "abc-123");
+  CHECK(result.head.header("MCP-SESSION-ID") == "abc-123");
+  CHECK(result.head.header("x-twice") == "first");
+  CHECK(result.head.header("content-type") == "text/event-stream");
+  CHECK_FALSE(result.head.find_header("x-interim").has_value());  // The 1xx head is gone.
+  CHECK_FALSE(result.head.find_header("x-absent").has_value());
+  CHECK(result.head.header("x-absent").empty());
 }
 
 TEST_CASE("status, content type, request id and Retry-After are reported") {

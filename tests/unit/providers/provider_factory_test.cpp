@@ -71,19 +71,42 @@ TEST_CASE("header and key values cannot smuggle extra header lines") {
   CHECK(hermes::make_provider(config).status().message().rfind("api_key", 0) == 0);
 }
 
-TEST_CASE("the Responses and Anthropic formats are not available yet") {
-  ProviderConfig config;
-  config.provider = "anthropic";
-  config.base_url = "https://api.anthropic.com";
-  auto anthropic = hermes::make_provider(config);
-  REQUIRE_FALSE(anthropic.ok());
-  CHECK(anthropic.status().code() == hermes::StatusCode::kUnimplemented);
-  CHECK(anthropic.status().message().find("anthropic_messages") != std::string::npos);
+TEST_CASE("make_provider builds each wire format's provider") {
+  const struct {
+    const char* provider;
+    const char* base_url;
+    const char* api_mode;
+  } cases[] = {{"anthropic", "https://api.anthropic.com", "anthropic_messages"},
+               {"openai", "https://api.openai.com/v1", "codex_responses"},
+               {"custom", "http://127.0.0.1:8080/v1", "chat_completions"}};
+  for (const auto& c : cases) {
+    CAPTURE(c.base_url);
+    ProviderConfig config;
+    config.provider = c.provider;
+    config.base_url = c.base_url;
+    auto provider = hermes::make_provider(config);
+    REQUIRE(provider.ok());
+    CHECK((*provider)->info().api_mode == c.api_mode);
+    CHECK((*provider)->info().name == c.provider);
+  }
 
+  ProviderConfig config;
   config.provider = "custom";
+  config.base_url = "https://api.anthropic.com";
   config.api_mode = "bedrock_converse";
   auto unknown = hermes::make_provider(config);
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.status().code() == hermes::StatusCode::kInvalidArgument);
   CHECK(unknown.status().message().rfind("api_mode", 0) == 0);
+}
+
+TEST_CASE("OpenAI and xAI hosts speak Responses, Kimi's coding endpoint speaks Anthropic") {
+  CHECK(resolve_api_mode("", "openai", "https://api.openai.com/v1") == "codex_responses");
+  CHECK(resolve_api_mode("", "custom", "https://api.x.ai/v1") == "codex_responses");
+  CHECK(resolve_api_mode("", "xai", "") == "codex_responses");
+  CHECK(resolve_api_mode("responses", "", "") == "codex_responses");
+  CHECK(resolve_api_mode("", "", "https://api.kimi.com/coding/") == "anthropic_messages");
+  CHECK(resolve_api_mode("", "", "https://api.minimax.io/anthropic/v1") == "anthropic_messages");
+  CHECK(resolve_api_mode("", "", "https://api.openai.com.evil.test/v1") == "chat_completions");
+  CHECK(resolve_api_mode("", "", "https://api.kimi.com/v1") == "chat_completions");
 }
