@@ -39,6 +39,27 @@ std::shared_ptr<const PreparedResponse> nothing_left_response() {
   return prepare_response(response);
 }
 
+// What a metadata probe nothing was scripted for gets: many model servers have no model
+// list or metadata endpoint and answer like this, and clients must cope.
+std::shared_ptr<const PreparedResponse> not_scripted_response() {
+  MockResponse response;
+  response.status = 404;
+  response.body = R"({"error":{"message":"mock server: nothing scripted for this path"}})";
+  return prepare_response(response);
+}
+
+// The endpoints clients probe for a model's metadata (context window): /models lists,
+// llama.cpp's /props, Ollama's /api/show. Only responses scripted for their path serve
+// them, so a probe never eats a scripted model answer.
+bool is_metadata_probe(std::string_view path) {
+  path = path.substr(0, path.find('?'));
+  auto ends_with = [&](std::string_view suffix) {
+    return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
+  };
+  return ends_with("/models") || path.find("/models/") != std::string_view::npos ||
+         ends_with("/props") || ends_with("/api/show");
+}
+
 std::string lower(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
@@ -81,6 +102,8 @@ struct MockServer::Impl {
   void serve_connection(Connection* connection);
   bool serve_request(int fd, HttpRequestReader& reader);
   bool serve_control(int fd, const RecordedRequest& request);
+  // The next scripted response for `path`; null for a metadata probe nothing was
+  // scripted for.
   std::shared_ptr<const PreparedResponse> take_response(const std::string& path);
   void record(RecordedRequest request, int status);
 
@@ -99,6 +122,7 @@ struct MockServer::Impl {
   std::deque<std::shared_ptr<const PreparedResponse>> queue_;
   std::shared_ptr<const PreparedResponse> fallback_;
   const std::shared_ptr<const PreparedResponse> nothing_left_ = nothing_left_response();
+  const std::shared_ptr<const PreparedResponse> not_scripted_ = not_scripted_response();
   bool looping_ = false;
   bool recording_ = true;
   std::vector<RecordedRequest> recorded_;
@@ -219,6 +243,7 @@ bool MockServer::Impl::serve_request(int fd, HttpRequestReader& reader) {
     return serve_control(fd, request) && framing.keep_alive;
   }
   std::shared_ptr<const PreparedResponse> response = take_response(request.path);
+  if (response == nullptr) return write_response(fd, *not_scripted_, stop_) && framing.keep_alive;
   record(std::move(request), response->close_before_headers ? 0 : response->status);
   return write_response(fd, *response, stop_) && framing.keep_alive;
 }
@@ -236,15 +261,18 @@ bool MockServer::Impl::serve_control(int fd, const RecordedRequest& request) {
 }
 
 std::shared_ptr<const PreparedResponse> MockServer::Impl::take_response(const std::string& path) {
+  const bool probe = is_metadata_probe(path);
   std::lock_guard lock(mutex_);
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+    if (probe && (*it)->path_prefix.empty()) continue;
     if (path.compare(0, (*it)->path_prefix.size(), (*it)->path_prefix) != 0) continue;
     std::shared_ptr<const PreparedResponse> response = std::move(*it);
     queue_.erase(it);
     if (looping_) queue_.push_back(response);
     return response;
   }
-  return fallback_ ? fallback_ : nothing_left_;
+  if (fallback_) return fallback_;
+  return probe ? nullptr : nothing_left_;
 }
 
 // Recorded before the response is written, so a client that has its answer also finds

@@ -102,7 +102,7 @@ TEST_CASE("requests are recorded with method, path, headers and body") {
   LoopbackClient client(server.port());
   client.request("POST", "/v1/chat/completions?trace=1", R"({"model":"gpt","stream":false})",
                  {{"Authorization", "Bearer sk-test"}, {"X-Custom", "a"}, {"X-Custom", "b"}});
-  client.request("GET", "/v1/models");
+  client.request("GET", "/v1/files");
   client.request("GET", "/_mock/pending");  // Control requests are not recorded.
 
   std::vector<RecordedRequest> requests = server.requests();
@@ -408,4 +408,17 @@ TEST_CASE("many clients at once are all answered") {
   for (std::thread& thread : threads) thread.join();
   CHECK(complete == std::vector<int>(8, 10));
   CHECK(server.request_count() == 80);
+}
+
+TEST_CASE("a metadata probe nothing was scripted for gets 404 and leaves the model answers queued") {
+  MockServer server;
+  server.enqueue(chat::text("answer", false));
+  LoopbackClient client(server.port());
+  CHECK(client.request("GET", "/v1/models?limit=1000").status == 404);
+  CHECK(client.request("GET", "/props").status == 404);
+  CHECK(client.request("POST", "/api/show", R"({"model":"m"})").status == 404);
+  CHECK(server.pending() == 1);
+  CHECK(server.requests().empty());
+  HttpReply reply = client.request("POST", kCompletions, "{}");
+  CHECK(Json::parse(reply.body)["choices"][0]["message"]["content"] == "answer");
 }
