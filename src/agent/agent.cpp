@@ -1,5 +1,6 @@
 // The public Agent: option validation, session switching, and one TurnRunner per turn.
 #include "hermes/agent.hpp"
+#include "hermes/model_metadata.hpp"
 
 
 #include "agent/agent_core.hpp"
@@ -65,9 +66,6 @@ std::shared_ptr<ToolRegistry> default_tool_registry() {
   return registry;
 }
 
-// The window assumed when neither the options nor the model's metadata tell it.
-constexpr int64_t kUnknownContextLength = 256000;
-
 Status validate(const AgentOptions& o) {
   if (o.model.empty() && !o.provider_instance) {
     return Status::invalid_argument("model: required (e.g. \"gpt-4.1-mini\")");
@@ -91,6 +89,20 @@ Result<std::shared_ptr<Provider>> build_provider(const AgentOptions& o) {
   return make_provider(config);
 }
 
+// The model's context window: the configured one, else what the endpoint, the cache or
+// the model table say. A host-supplied provider's endpoint is not probed: its base URL
+// may not be a real server.
+int64_t resolve_context_length(const internal::AgentCore& core) {
+  const AgentOptions& o = core.options;
+  if (o.compression.context_length > 0) return o.compression.context_length;
+  const ProviderInfo& info = core.provider->info();
+  ContextLengthOptions lookup;
+  lookup.api_key = o.api_key;
+  lookup.home = core.home;
+  lookup.probe_endpoint = o.provider_instance == nullptr;
+  return get_model_context_length(o.model, info.base_url, info.name, std::nullopt, lookup);
+}
+
 // The agent's context engine: the caller's, or the default compressor summarising with
 // the main provider (or the configured summary provider).
 Result<std::shared_ptr<ContextEngine>> make_context_engine(const internal::AgentCore& core) {
@@ -99,7 +111,7 @@ Result<std::shared_ptr<ContextEngine>> make_context_engine(const internal::Agent
   if (!o.compression.enabled) return std::shared_ptr<ContextEngine>();
   ContextCompressorOptions c;
   c.model = o.model;
-  c.context_length = o.compression.context_length > 0 ? o.compression.context_length : kUnknownContextLength;
+  c.context_length = resolve_context_length(core);
   c.max_tokens = o.max_tokens;
   c.threshold_percent = o.compression.threshold_percent;
   c.protect_last_n = o.compression.protect_last_n;
