@@ -3,6 +3,7 @@
 #include "c_internal.hpp"
 #include "hermes/api_error.hpp"
 #include "hermes/message_utils.hpp"
+#include "hermes/model_metadata.hpp"
 #include "hermes/redaction.hpp"
 #include "hermes/safety.hpp"
 #include "hermes/token_estimate.hpp"
@@ -75,6 +76,25 @@ hermes_status_t hermes_parse_context_limit(const char* message, int64_t* out_tok
     const auto limit = hermes::parse_context_limit_from_error(message);
     if (!limit) return HERMES_ERR_NOT_FOUND;
     *out_tokens = *limit;
+    return HERMES_OK;
+  } catch (...) {
+    return HERMES_ERR_INTERNAL;
+  }
+}
+
+hermes_status_t hermes_get_model_context_length(const char* model, const char* base_url, const char* provider,
+                                                int64_t config_override, const char* api_key,
+                                                const char* home, int64_t* out_tokens) {
+  if (model == nullptr || out_tokens == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  try {
+    hermes::ContextLengthOptions options;
+    if (api_key != nullptr) options.api_key = api_key;
+    if (home != nullptr) options.home = home;
+    std::optional<int64_t> override_length;
+    if (config_override > 0) override_length = config_override;
+    *out_tokens = hermes::get_model_context_length(model, base_url != nullptr ? base_url : "",
+                                                   provider != nullptr ? provider : "", override_length,
+                                                   options);
     return HERMES_OK;
   } catch (...) {
     return HERMES_ERR_INTERNAL;

@@ -405,6 +405,15 @@ HERMES_C_API hermes_status_t hermes_classify_api_error(const char *facts_json, c
                                                        hermes_error_t **out_error);
 /* The context window an error message states; HERMES_ERR_NOT_FOUND when it states none. */
 HERMES_C_API hermes_status_t hermes_parse_context_limit(const char *message, int64_t *out_tokens);
+/* The context window of `model` in tokens: `config_override` when positive, else the cache
+ * in `home` (NULL: the default home), the endpoint at `base_url` (NULL: none; its /models
+ * list, llama.cpp's /props, Ollama's /api/show), the built-in model table, then 256000.
+ * `provider` and `api_key` may be NULL. Never fails for an unknown model or a dead
+ * endpoint; only NULL `model` or `out_tokens` are invalid. */
+HERMES_C_API hermes_status_t hermes_get_model_context_length(const char *model, const char *base_url,
+                                                             const char *provider, int64_t config_override,
+                                                             const char *api_key, const char *home,
+                                                             int64_t *out_tokens);
 /* {"dangerous": bool, "description", "hardline": bool} for a shell command. Hardline
  * commands are refused whatever the approval. */
 HERMES_C_API hermes_status_t hermes_detect_dangerous_command(const char *command, char **out_json,
