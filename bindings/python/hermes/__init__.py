@@ -32,7 +32,11 @@ from ._native import (  # noqa: F401
     Tool,
     __version__,
     classify_api_error,
+    detect_dangerous_command,
+    estimate_tokens_rough,
+    get_model_context_length,
     parse_context_limit_from_error,
+    redact_sensitive_text,
 )
 
 __all__ = [
@@ -47,5 +51,9 @@ __all__ = [
     "Tool",
     "__version__",
     "classify_api_error",
+    "detect_dangerous_command",
+    "estimate_tokens_rough",
+    "get_model_context_length",
     "parse_context_limit_from_error",
+    "redact_sensitive_text",
 ]

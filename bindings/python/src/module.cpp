@@ -58,5 +58,5 @@ PYBIND11_MODULE(_native, m) {
   hermes::python::register_exceptions(m);
   hermes::python::register_tools(m);
   hermes::python::register_agent(m);
-  hermes::python::register_errors(m);
+  hermes::python::register_utilities(m);
 }

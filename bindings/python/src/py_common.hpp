@@ -40,6 +40,6 @@ ToolSpec tool_spec_from_python(const pybind11::handle& tool);
 
 void register_tools(pybind11::module_& m);
 void register_agent(pybind11::module_& m);
-void register_errors(pybind11::module_& m);
+void register_utilities(pybind11::module_& m);
 
 }  // namespace hermes::python

@@ -1,10 +1,15 @@
-// hermes.classify_api_error and hermes.parse_context_limit_from_error: the provider error
-// classifier, for callers that run their own model calls and want the agent's decisions.
+// The library's pure helpers: the provider error classifier (for callers that run their
+// own model calls and want the agent's decisions), model context windows, dangerous
+// command detection, secret redaction and token estimates.
 #include <pybind11/stl.h>
 
 #include "json_convert.hpp"
 #include "py_common.hpp"
 #include "hermes/api_error.hpp"
+#include "hermes/model_metadata.hpp"
+#include "hermes/redaction.hpp"
+#include "hermes/safety.hpp"
+#include "hermes/token_estimate.hpp"
 
 namespace py = pybind11;
 
@@ -65,7 +70,29 @@ py::dict classify(const py::object& status_code, const std::string& message,
 
 }  // namespace
 
-void register_errors(py::module_& m) {
+int64_t context_length(const std::string& model, const std::string& base_url, const std::string& provider,
+                       const py::object& config_context_length, const py::object& api_key,
+                       const py::object& home) {
+  std::optional<int64_t> override_length;
+  if (!config_context_length.is_none()) override_length = config_context_length.cast<int64_t>();
+  ContextLengthOptions options;
+  if (!api_key.is_none()) options.api_key = api_key.cast<std::string>();
+  if (!home.is_none()) options.home = py::str(home);
+  py::gil_scoped_release release;  // May ask the endpoint.
+  return get_model_context_length(model, base_url, provider, override_length, options);
+}
+
+py::dict command_check(const std::string& command) {
+  const CommandFinding hardline = detect_hardline_command(command);
+  const CommandFinding dangerous = detect_dangerous_command(command);
+  py::dict out;
+  out["dangerous"] = hardline.found || dangerous.found;
+  out["hardline"] = hardline.found;
+  out["description"] = hardline.found ? hardline.description : dangerous.description;
+  return out;
+}
+
+void register_utilities(py::module_& m) {
   m.def("classify_api_error", &classify, py::kw_only(), py::arg("status_code") = py::none(),
         py::arg("message") = "", py::arg("body") = py::none(), py::arg("transport") = "",
         py::arg("provider") = "", py::arg("model") = "", py::arg("approx_tokens") = 0,
@@ -84,6 +111,23 @@ text or its parsed JSON; `transport` is "", "timeout", "connect", "ssl" or "disc
       py::arg("message"),
       "The context window an error message states (\"maximum context length is 8192 tokens\"), "
       "or None.");
+  m.def("get_model_context_length", &context_length, py::arg("model"), py::arg("base_url") = "",
+        py::arg("provider") = "", py::arg("config_context_length") = py::none(), py::kw_only(),
+        py::arg("api_key") = py::none(), py::arg("home") = py::none(),
+        R"doc(The context window of `model` in tokens.
+
+The first source that answers wins: `config_context_length`, the cache in <home>, the
+endpoint at `base_url` (its /models list, llama.cpp's /props, Ollama's /api/show), the
+built-in model table, then 256000. Never raises for an unknown model or a dead endpoint.)doc");
+  m.def("detect_dangerous_command", &command_check, py::arg("command"),
+        "{'dangerous': bool, 'hardline': bool, 'description': str} for a shell command. Hardline "
+        "commands are refused whatever the approval.");
+  m.def(
+      "redact_sensitive_text", [](const std::string& text) { return redact_sensitive_text(text); },
+      py::arg("text"), "`text` with API keys, tokens and other secrets masked.");
+  m.def(
+      "estimate_tokens_rough", [](const std::string& text) { return estimate_tokens_rough(text); },
+      py::arg("text"), "A rough token count (about four characters per token).");
 }
 
 }  // namespace hermes::python

@@ -51,3 +51,33 @@ def test_parse_context_limit_reads_the_stated_window():
     assert hermes.parse_context_limit_from_error(
         "This model's maximum context length is 8192 tokens") == 8192
     assert hermes.parse_context_limit_from_error("something else went wrong") is None
+
+
+def test_an_explicit_context_length_wins():
+    assert hermes.get_model_context_length("anything", config_context_length=12345) == 12345
+
+
+def test_a_known_model_family_is_found_without_asking_any_server(tmp_path):
+    length = hermes.get_model_context_length("anthropic/claude-sonnet-4", home=str(tmp_path))
+    assert length >= 200000
+
+
+def test_an_unknown_model_on_a_dead_endpoint_gets_the_default(tmp_path):
+    length = hermes.get_model_context_length(
+        "no-such-model-xyz", base_url="http://127.0.0.1:9/v1", home=str(tmp_path))
+    assert length == 256000
+
+
+def test_dangerous_commands_are_detected_and_harmless_ones_are_not():
+    assert hermes.detect_dangerous_command("rm -rf /tmp/build")["dangerous"] is True
+    assert hermes.detect_dangerous_command("ls -la")["dangerous"] is False
+
+
+def test_secrets_are_redacted():
+    text = hermes.redact_sensitive_text("key=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789")
+    assert "abcdefghijklmnopqrstuvwxyz0123456789" not in text
+
+
+def test_token_estimate_grows_with_the_text():
+    assert hermes.estimate_tokens_rough("") == 0
+    assert hermes.estimate_tokens_rough("word " * 400) > hermes.estimate_tokens_rough("word " * 10)
