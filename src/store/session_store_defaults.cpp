@@ -10,6 +10,19 @@ Status unsupported(const char* what) {
 
 }  // namespace
 
+Result<std::vector<StoredMessage>> SessionStore::read_messages(const std::string&,
+                                                               const ReadOptions&) {
+  return unsupported("reading stored rows");
+}
+
+Status SessionStore::reopen_session(const std::string&) {
+  return unsupported("reopening sessions");
+}
+
+Result<std::string> SessionStore::compression_tip(const std::string& session_id) {
+  return session_id;
+}
+
 Result<std::string> SessionStore::resolve_resume_session_id(const std::string& session_id) {
   return session_id;
 }
@@ -44,6 +57,22 @@ Status SessionStore::renew_compression_lease(const std::string&, const std::stri
 
 Status SessionStore::release_compression_lease(const std::string&, const std::string&) {
   return unsupported("compression leases");
+}
+
+Result<std::optional<Json>> SessionStore::load_route(const std::string&, const std::string&) {
+  return unsupported("lane routing");
+}
+
+Status SessionStore::save_route(const std::string&, const std::string&, const Json&) {
+  return unsupported("lane routing");
+}
+
+Status SessionStore::delete_route(const std::string&, const std::string&) {
+  return unsupported("lane routing");
+}
+
+Result<std::vector<std::pair<std::string, Json>>> SessionStore::list_routes(const std::string&) {
+  return unsupported("lane routing");
 }
 
 }  // namespace hermes
