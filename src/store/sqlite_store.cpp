@@ -128,8 +128,8 @@ Status inspect(SqliteDatabase& db, SchemaProbe& probe, Capabilities& caps) {
 
 // Creates or upgrades the schema in one write transaction. The file is probed again inside
 // it: another process may have initialised it since the first look.
-Status install(SqliteDatabase& db, const FtsInstallOptions& options) {
-  HERMES_RETURN_IF_ERROR(db.enable_write_ahead_log());
+Status install(SqliteDatabase& db, const FtsInstallOptions& options, int read_connections) {
+  HERMES_RETURN_IF_ERROR(db.enable_write_ahead_log(read_connections));
   return db.write([&](Connection& c) -> Status {
     auto probe = probe_schema(c, db.path());
     if (!probe.ok()) return probe.status();
@@ -159,7 +159,8 @@ Result<std::shared_ptr<SessionStore>> SqliteStore::open(const std::string& path,
   Status status = inspect(**db, probe, caps);
   if (status.ok() && options.read_only) status = check_read_only_schema(path, probe);
   if (status.ok() && !options.read_only) {
-    status = install(**db, {caps.fts5, caps.trigram_tokenizer, options.trigram_index});
+    status = install(**db, {caps.fts5, caps.trigram_tokenizer, options.trigram_index},
+                     options.read_connections);
     if (status.ok()) status = inspect(**db, probe, caps);  // See what the install left.
   }
   if (!status.ok()) return open_failed(path, status);

@@ -62,7 +62,7 @@ TEST_CASE_TEMPLATE("rotation ends the parent and starts a numbered child with th
         StatusCode::kFailedPrecondition);
 
   // The next rotation numbers on.
-  REQUIRE(store.rotate_for_compression("c", child_named("d"), {Message::user("[s2]")}, 0, "").ok());
+  hermes::testing::rotate(store, "c", "d", {Message::user("[s2]")});
   CHECK(store.get_session("d")->title == "Fix the build #3");
 }
 
@@ -112,11 +112,8 @@ TEST_CASE_TEMPLATE("loading with ancestors joins the lineage without replayed us
   create(store, "p");
   REQUIRE(store.append_messages("p", {Message::user("build it"), Message::assistant("done")}).ok());
   REQUIRE(store.append_messages("p", {Message::user("and test it")}).ok());
-  REQUIRE(store.rotate_for_compression(
-                   "p", child_named("c"),
-                   {Message::user("[summary of the build]"), Message::user("and test it")},
-                   0, "")
-              .ok());
+  hermes::testing::rotate(store, "p", "c",
+                          {Message::user("[summary of the build]"), Message::user("and test it")});
   REQUIRE(store.append_messages("c", {Message::assistant("tested")}).ok());
   hermes::LoadOptions options;
   options.include_ancestors = true;

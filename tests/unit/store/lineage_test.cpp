@@ -18,14 +18,8 @@ namespace {
 void make_chain(hermes::SessionStore& store) {
   create(store, "root", "cli", at(1));
   REQUIRE(store.append_messages("root", {Message::user("first question")}).ok());
-  SessionInfo a;
-  a.id = "a";
-  a.started_at = at(2);
-  REQUIRE(store.rotate_for_compression("root", a, {Message::user("summary one")}, 0, "").ok());
-  SessionInfo b;
-  b.id = "b";
-  b.started_at = at(3);
-  REQUIRE(store.rotate_for_compression("a", b, {Message::user("summary two")}, 0, "").ok());
+  hermes::testing::rotate(store, "root", "a", {Message::user("summary one")});
+  hermes::testing::rotate(store, "a", "b", {Message::user("summary two")});
 }
 
 }  // namespace
@@ -118,9 +112,7 @@ TEST_CASE_TEMPLATE("a writer whose session was rotated elsewhere continues in th
   std::vector<Message> transcript = {Message::user("q1"), Message::assistant("a1")};
   REQUIRE(writer.flush(transcript).ok());
 
-  SessionInfo child;
-  child.id = "s2";
-  REQUIRE(store.rotate_for_compression("s1", child, {Message::user("summary")}, 0, "").ok());
+  hermes::testing::rotate(store, "s1", "s2", {Message::user("summary")});
 
   transcript.push_back(Message::user("q2"));
   const hermes::Status flushed = writer.flush(transcript);

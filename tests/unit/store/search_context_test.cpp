@@ -50,9 +50,7 @@ TEST_CASE_TEMPLATE("hits resolve to the root of their lineage", B, STORE_BACKEND
   STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "root", "cli", at(1));
-  SessionInfo child;
-  child.id = "child";
-  REQUIRE(store.rotate_for_compression("root", child, {Message::user("penguin notes")}, 0, "").ok());
+  hermes::testing::rotate(store, "root", "child", {Message::user("penguin notes")});
   SearchOptions options;
   options.resolve_roots = true;
   auto hits = store.search("penguin", options);

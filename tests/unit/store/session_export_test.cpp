@@ -36,7 +36,7 @@ TEST_CASE_TEMPLATE("a session exports as a session line and one line per message
   CHECK(lines[1]["type"] == "message");
   CHECK(lines[1]["message"]["content"] == "hi");
   CHECK(lines[2]["message"]["role"] == "assistant");
-  CHECK(lines[1]["id"].get<int64_t>() < lines[2]["id"].get<int64_t>());
+  CHECK(lines[1]["id"] < lines[2]["id"]);
 }
 
 TEST_CASE_TEMPLATE("an export can include the compression ancestors and has a size guard", B,
@@ -45,9 +45,7 @@ TEST_CASE_TEMPLATE("an export can include the compression ancestors and has a si
   auto& store = *backend.store;
   create(store, "p");
   REQUIRE(store.append_messages("p", {Message::user("one"), Message::assistant("two")}).ok());
-  SessionInfo child;
-  child.id = "c";
-  REQUIRE(store.rotate_for_compression("p", child, {Message::user("[summary]")}, 0, "").ok());
+  hermes::testing::rotate(store, "p", "c", {Message::user("[summary]")});
   auto whole = hermes::export_session_jsonl(store, "c", /*include_ancestors=*/true);
   REQUIRE(whole.ok());
   const auto lines = lines_of(*whole);

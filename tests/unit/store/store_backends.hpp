@@ -91,7 +91,9 @@ struct PostgresBackend {
 template <typename Backend>
 bool backend_available(const Backend& backend) {
   if (backend.store != nullptr) return true;
-  MESSAGE("skipped: no PostgreSQL (set HERMES_TEST_PG, or run under scripts/with-postgres)");
+  static bool said = false;  // Once per run is enough.
+  if (!said) MESSAGE("PostgreSQL cases skipped: set HERMES_TEST_PG or use scripts/with-postgres");
+  said = true;
   return false;
 }
 
@@ -109,6 +111,18 @@ inline void create(SessionStore& store, const std::string& id, const std::string
   info.started_at = started_at;
   info.parent_session_id = parent;
   const Status status = store.create_session(info);
+  REQUIRE_MESSAGE(status.ok(), status.to_string());
+}
+
+// Rotates `parent` into a new child `child_id` holding `messages`, at the parent's current
+// watermark (nothing arrived meanwhile), and fails the test if that does not work.
+inline void rotate(SessionStore& store, const std::string& parent, const std::string& child_id,
+                   const std::vector<Message>& messages) {
+  auto watermark = store.active_message_watermark(parent);
+  REQUIRE_MESSAGE(watermark.ok(), watermark.status().to_string());
+  SessionInfo child;
+  child.id = child_id;
+  const Status status = store.rotate_for_compression(parent, child, messages, *watermark, "");
   REQUIRE_MESSAGE(status.ok(), status.to_string());
 }
 

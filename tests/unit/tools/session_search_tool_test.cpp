@@ -42,10 +42,11 @@ std::vector<std::string> result_sessions(const Json& response) {
 
 TEST_CASE("discovery returns one result per conversation with context for the best") {
   Fixture f;
+  f.session("b", "telegram", 2, {Message::user("kafka consumer lag again")});
+  // Newer, so it ranks first in the substring scan of the memory store.
   f.session("a", "cli", 1,
             {Message::user("set up the kafka cluster"), Message::assistant("done with kafka"),
              Message::user("thanks"), Message::assistant("welcome")});
-  f.session("b", "telegram", 2, {Message::user("kafka consumer lag again")});
   auto response = f.run({{"query", "kafka"}, {"limit", 5}});
   CHECK(response["success"] == true);
   CHECK(response["mode"] == "discover");
@@ -84,7 +85,9 @@ TEST_CASE("hits in a compressed ancestor resolve to the lineage root") {
   f.session("root", "cli", 1, {Message::user("the ocelot bug")});
   SessionInfo child;
   child.id = "child";
-  REQUIRE(f.store->rotate_for_compression("root", child, {Message::user("[summary]")}, 0, "").ok());
+  const int64_t watermark = *f.store->active_message_watermark("root");
+  REQUIRE(f.store->rotate_for_compression("root", child, {Message::user("[summary]")}, watermark, "")
+              .ok());
   f.session("other", "cli", 5, {Message::user("nothing here")});
   // From another conversation: one result, naming the session that holds the match.
   auto response = f.run({{"query", "ocelot"}}, "other");
