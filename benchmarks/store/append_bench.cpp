@@ -94,7 +94,8 @@ void raw_sqlite_floor(benchmark::State& state) {
 }  // namespace
 
 void register_append_benchmarks() {
-  const auto turns = static_cast<benchmark::IterationCount>(sizes().append_messages / kTurnMessages);
+  const auto turns =
+      static_cast<benchmark::IterationCount>(sizes().append_messages / kTurnMessages);
   benchmark::RegisterBenchmark("append/raw_sqlite_no_fts", raw_sqlite_floor)
       ->Iterations(turns)
       ->UseRealTime()  // Commits wait for the disk: wall time is what a writer sees.

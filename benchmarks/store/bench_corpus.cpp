@@ -16,7 +16,7 @@ namespace {
 constexpr std::size_t kVocabulary = 30'000;
 constexpr std::size_t kMessagesPerSession = 100;
 constexpr std::size_t kMessagesPerTransaction = 20'000;
-constexpr const char* kSyllables[] = {"ka", "to", "ri", "me", "su", "lo", "na", "pe", "vi",
+constexpr const char* kSyllables[] = {"ka", "to", "ri", "me", "su", "lo", "na",  "pe", "vi",
                                       "do", "zu", "ra", "ki", "mo", "te", "shi", "ba", "ne"};
 
 std::string make_word(std::size_t n) {
@@ -149,13 +149,27 @@ std::vector<std::string> search_queries(const TextGenerator& text, std::size_t c
     const std::size_t mid = 200 + (i * 37) % 2000;
     const std::size_t rare = 5000 + (i * 131) % 20000;
     switch (i % 7) {
-      case 0: queries.push_back(text.word(common)); break;
-      case 1: queries.push_back(text.word(mid)); break;
-      case 2: queries.push_back(text.word(rare)); break;
-      case 3: queries.push_back(text.word(mid) + " " + text.word(common)); break;
-      case 4: queries.push_back("\"" + text.word(common) + " " + text.word(common + 1) + "\""); break;
-      case 5: queries.push_back(text.word(mid).substr(0, 4) + "*"); break;
-      default: queries.push_back(text.word(rare) + " OR " + text.word(mid)); break;
+      case 0:
+        queries.push_back(text.word(common));
+        break;
+      case 1:
+        queries.push_back(text.word(mid));
+        break;
+      case 2:
+        queries.push_back(text.word(rare));
+        break;
+      case 3:
+        queries.push_back(text.word(mid) + " " + text.word(common));
+        break;
+      case 4:
+        queries.push_back("\"" + text.word(common) + " " + text.word(common + 1) + "\"");
+        break;
+      case 5:
+        queries.push_back(text.word(mid).substr(0, 4) + "*");
+        break;
+      default:
+        queries.push_back(text.word(rare) + " OR " + text.word(mid));
+        break;
     }
   }
   return queries;

@@ -24,9 +24,13 @@ Sizes tiny() {
 
 }  // namespace
 
-const Sizes& sizes() { return current; }
+const Sizes& sizes() {
+  return current;
+}
 
-std::string cache_dir() { return HERMES_BENCH_CACHE_DIR; }
+std::string cache_dir() {
+  return HERMES_BENCH_CACHE_DIR;
+}
 
 }  // namespace hermes::bench
 

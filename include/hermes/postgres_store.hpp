@@ -2,11 +2,10 @@
 // processes on many machines sharing one conversation history.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <memory>
 #include <string>
 
+#include "hermes/export.hpp"
 #include "hermes/session_store.hpp"
 
 namespace hermes {

@@ -9,8 +9,6 @@
 // so every process sharing the store routes a lane the same way.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -19,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "hermes/export.hpp"
 #include "hermes/json.hpp"
 #include "hermes/session_store.hpp"
 #include "hermes/status.hpp"
@@ -40,9 +39,9 @@ struct SessionSource {
 
 // How lanes are cut.
 struct SessionKeyOptions {
-  std::string profile;                   // "" or "default" for the default profile.
-  bool group_sessions_per_user = true;   // Plain groups get one lane per participant.
-  bool thread_sessions_per_user = false; // Threads are shared by default.
+  std::string profile;                    // "" or "default" for the default profile.
+  bool group_sessions_per_user = true;    // Plain groups get one lane per participant.
+  bool thread_sessions_per_user = false;  // Threads are shared by default.
 };
 
 // The lane key of `source`: "agent:<profile>:<platform>:<chat_type>[:<scope>][:<chat_id>]"
@@ -101,7 +100,7 @@ struct ResetPolicy {
 };
 
 struct SessionRouterOptions {
-  std::string scope;         // Separates the entries of installations sharing a store.
+  std::string scope;  // Separates the entries of installations sharing a store.
   SessionKeyOptions keys;
   ResetPolicy reset_policy;
   // A resume_pending lane auto-continues only this long after it was marked.

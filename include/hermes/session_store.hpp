@@ -5,8 +5,6 @@
 // batches, one transaction each, and read back in the order they were appended.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -15,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "hermes/export.hpp"
 #include "hermes/json.hpp"
 #include "hermes/message.hpp"
 #include "hermes/status.hpp"
@@ -24,21 +23,21 @@ namespace hermes {
 // One row of the sessions table.
 struct SessionInfo {
   std::string id;
-  std::string source = "cli";       // "cli", "api", "cron", "subagent", a platform name...
+  std::string source = "cli";  // "cli", "api", "cron", "subagent", a platform name...
   std::string model;
-  std::string parent_session_id;    // Empty for a root session.
+  std::string parent_session_id;  // Empty for a root session.
   std::string title;
   std::string system_prompt;
-  Json model_config;                // Free-form JSON, or null.
+  Json model_config;  // Free-form JSON, or null.
   std::string user_id;
-  std::string session_key;          // Lane key of a chat platform, if any.
-  double started_at = 0;            // Unix seconds; 0 means "now" when creating.
-  double ended_at = 0;              // 0 while the session is live.
-  std::string end_reason;           // "compression", "new_session", "user_exit", ...
+  std::string session_key;  // Lane key of a chat platform, if any.
+  double started_at = 0;    // Unix seconds; 0 means "now" when creating.
+  double ended_at = 0;      // 0 while the session is live.
+  std::string end_reason;   // "compression", "new_session", "user_exit", ...
   int64_t message_count = 0;
   int64_t tool_call_count = 0;
   int64_t api_call_count = 0;
-  Usage usage;                      // Token totals of the session.
+  Usage usage;  // Token totals of the session.
   double estimated_cost_usd = 0;
   std::string billing_provider;
   std::string billing_base_url;
@@ -49,18 +48,18 @@ struct UsageDelta {
   Usage usage;
   int64_t api_calls = 0;
   double estimated_cost_usd = 0;
-  std::string cost_status;      // "estimated", "unknown", ...
+  std::string cost_status;  // "estimated", "unknown", ...
   std::string cost_source;
-  std::string billing_provider; // Filled only while the session has none.
+  std::string billing_provider;  // Filled only while the session has none.
   std::string billing_base_url;
-  std::string model;            // Filled only while the session has none.
+  std::string model;  // Filled only while the session has none.
 };
 
 struct ListOptions {
   int limit = 50;
   int offset = 0;
-  std::string source;        // Only sessions of this source, when set.
-  bool roots_only = false;   // Hide compression continuations and sub-agent runs.
+  std::string source;       // Only sessions of this source, when set.
+  bool roots_only = false;  // Hide compression continuations and sub-agent runs.
 };
 
 struct LoadOptions {
@@ -84,8 +83,8 @@ struct SearchOptions {
   std::vector<std::string> sources;          // Only sessions of these sources, when set.
   std::vector<std::string> exclude_sources;  // Never sessions of these sources.
   SearchOrder order = SearchOrder::kRelevance;
-  bool resolve_roots = false;                // Fill SearchHit::root_session_id.
-  bool include_context = false;              // Fill SearchHit::context.
+  bool resolve_roots = false;    // Fill SearchHit::root_session_id.
+  bool include_context = false;  // Fill SearchHit::context.
 };
 
 // A message next to a search hit, cut short.
@@ -100,9 +99,9 @@ struct SearchHit {
   std::string session_id;
   int64_t message_id = 0;
   std::string role;
-  std::string snippet;      // The matching text, the match marked by >>> and <<<.
+  std::string snippet;  // The matching text, the match marked by >>> and <<<.
   double timestamp = 0;
-  double rank = 0;          // Lower is better, as SQLite's bm25().
+  double rank = 0;  // Lower is better, as SQLite's bm25().
   std::string tool_name;
   std::string source;
   std::string model;
@@ -235,8 +234,9 @@ class HERMES_API SessionStore {
   // never finds the same message twice. The counters are recomputed; the id stays.
   // FailedPrecondition as for rotation when the lease was lost or the session is closed
   // by compression.
-  virtual Status compact_in_place(const std::string& session_id, const std::vector<Message>& messages,
-                                  int64_t watermark, const std::string& lease_holder);
+  virtual Status compact_in_place(const std::string& session_id,
+                                  const std::vector<Message>& messages, int64_t watermark,
+                                  const std::string& lease_holder);
 
   // The compression lease: at most one holder per session, expiring after `ttl_seconds`
   // unless renewed. Acquire returns false (not an error) when someone else holds a live
@@ -249,7 +249,8 @@ class HERMES_API SessionStore {
                                                  const std::string& holder, double ttl_seconds);
   virtual Status renew_compression_lease(const std::string& session_id, const std::string& holder,
                                          double ttl_seconds);
-  virtual Status release_compression_lease(const std::string& session_id, const std::string& holder);
+  virtual Status release_compression_lease(const std::string& session_id,
+                                           const std::string& holder);
 
   // --- Chat-lane routing (see hermes/session_router.hpp): one JSON entry per lane key,
   // within a scope (an installation, a profile). ---
@@ -329,8 +330,8 @@ struct SqliteStoreOptions {
 // Opens (creating if needed, mode 0600) the SQLite store at `path`. A file that is not a
 // hermes/upstream state database, or whose schema is newer than this library knows,
 // fails with DataLoss and is left untouched.
-HERMES_API Result<std::shared_ptr<SessionStore>> open_sqlite_store(const std::string& path,
-                                                        const SqliteStoreOptions& options = {});
+HERMES_API Result<std::shared_ptr<SessionStore>> open_sqlite_store(
+    const std::string& path, const SqliteStoreOptions& options = {});
 
 // A store that keeps everything in memory, for tests and ephemeral agents.
 HERMES_API std::shared_ptr<SessionStore> make_memory_store();

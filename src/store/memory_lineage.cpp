@@ -182,8 +182,8 @@ Result<int64_t> MemoryStore::active_message_watermark(const std::string& session
 
 Status MemoryStore::rotate_for_compression(const std::string& old_session_id,
                                            const SessionInfo& child,
-                                           const std::vector<Message>& messages,
-                                           int64_t watermark, const std::string& lease_holder) {
+                                           const std::vector<Message>& messages, int64_t watermark,
+                                           const std::string& lease_holder) {
   if (child.id.empty()) return Status::invalid_argument("child.id must not be empty");
   auto rows = encode_batch(messages);
   if (!rows.ok()) return rows.status();
@@ -268,8 +268,7 @@ Status MemoryStore::compact_in_place(const std::string& session_id,
 // ---- Leases ----
 
 Result<bool> MemoryStore::acquire_compression_lease(const std::string& session_id,
-                                                    const std::string& holder,
-                                                    double ttl_seconds) {
+                                                    const std::string& holder, double ttl_seconds) {
   HERMES_RETURN_IF_ERROR(invalid_lease_request(holder, ttl_seconds));
   std::lock_guard lock(mutex_);
   const double now = unix_now();

@@ -110,7 +110,7 @@ std::string MemoryStore::lineage_root(const std::string& id) {
 }
 
 const MemoryStore::Record* MemoryStore::title_holder(const std::string& title,
-                                                       const std::string& except) {
+                                                     const std::string& except) {
   for (const auto& [id, record] : sessions_) {
     if (id != except && record.info.title == title) return &record;
   }

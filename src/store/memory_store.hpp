@@ -88,10 +88,10 @@ class MemoryStore final : public SessionStore {
   std::vector<SearchContextMessage> context_of(const Record& record, int64_t message_id);
 
   std::mutex mutex_;
-  std::map<std::string, Record> sessions_;                                // Guarded by mutex_.
-  std::map<std::string, Lease> leases_;                                   // Guarded by mutex_.
-  std::map<std::pair<std::string, std::string>, Json> routes_;            // Guarded by mutex_.
-  int64_t next_message_id_ = 1;                                           // Guarded by mutex_.
+  std::map<std::string, Record> sessions_;                      // Guarded by mutex_.
+  std::map<std::string, Lease> leases_;                         // Guarded by mutex_.
+  std::map<std::pair<std::string, std::string>, Json> routes_;  // Guarded by mutex_.
+  int64_t next_message_id_ = 1;                                 // Guarded by mutex_.
 };
 
 }  // namespace hermes::store

@@ -10,7 +10,9 @@
 namespace hermes::store {
 namespace {
 
-Status not_found(const std::string& id) { return Status::not_found("no session '" + id + "'"); }
+Status not_found(const std::string& id) {
+  return Status::not_found("no session '" + id + "'");
+}
 
 struct LeaseRow {
   std::string holder;
@@ -20,7 +22,7 @@ struct LeaseRow {
 // The lease row (locked), and the server's clock: hosts' clocks may disagree, the
 // server's is the one every holder is measured by.
 Result<std::pair<std::optional<LeaseRow>, double>> lock_lease(PgConnection& c,
-                                                               const std::string& session_id) {
+                                                              const std::string& session_id) {
   auto clock = c.exec("SELECT extract(epoch FROM clock_timestamp())");
   if (!clock.ok()) return clock.status();
   PgParams p;
@@ -71,7 +73,8 @@ Result<std::optional<std::string>> child_title(PgConnection& c, const SessionInf
 Status create_child(PgConnection& c, const SessionInfo& parent, const SessionInfo& child) {
   auto existing = pg_read_session(c, child.id);
   if (!existing.ok()) return existing.status();
-  if (existing->has_value()) return Status::already_exists("session '" + child.id + "' already exists");
+  if (existing->has_value())
+    return Status::already_exists("session '" + child.id + "' already exists");
   auto title = child_title(c, parent, child.title);
   if (!title.ok()) return title.status();
   const double started_at = child.started_at > 0 ? child.started_at : unix_now();
@@ -80,9 +83,10 @@ Status create_child(PgConnection& c, const SessionInfo& parent, const SessionInf
   PgParams p;
   p.add(parent.id).add(child.id);
   return c
-      .exec("UPDATE sessions SET title_source = (SELECT title_source FROM sessions WHERE id = $1) "
-            "WHERE id = $2 AND title IS NOT NULL",
-            p)
+      .exec(
+          "UPDATE sessions SET title_source = (SELECT title_source FROM sessions WHERE id = $1) "
+          "WHERE id = $2 AND title IS NOT NULL",
+          p)
       .status();
 }
 
@@ -172,12 +176,12 @@ Result<bool> PostgresStore::acquire_compression_lease(const std::string& session
     p.add(session_id).add(holder).add(now).add(now + ttl_seconds);
     // The existing row is locked: take it over. Without one, another process may insert
     // first; then it holds the lease and this acquire fails.
-    auto written = c.exec(
-        row ? "UPDATE compression_locks SET holder = $2, acquired_at = $3, expires_at = $4 "
-              "WHERE session_id = $1 RETURNING holder"
-            : "INSERT INTO compression_locks (session_id, holder, acquired_at, expires_at) "
-              "VALUES ($1, $2, $3, $4) ON CONFLICT (session_id) DO NOTHING RETURNING holder",
-        p);
+    auto written =
+        c.exec(row ? "UPDATE compression_locks SET holder = $2, acquired_at = $3, expires_at = $4 "
+                     "WHERE session_id = $1 RETURNING holder"
+                   : "INSERT INTO compression_locks (session_id, holder, acquired_at, expires_at) "
+                     "VALUES ($1, $2, $3, $4) ON CONFLICT (session_id) DO NOTHING RETURNING holder",
+               p);
     if (!written.ok()) return written.status();
     acquired = written->rows() == 1;
     return {};
@@ -209,7 +213,8 @@ Status PostgresStore::release_compression_lease(const std::string& session_id,
   return pool_->with_connection([&](PgConnection& c) -> Status {
     PgParams p;
     p.add(session_id).add(holder);
-    return c.exec("DELETE FROM compression_locks WHERE session_id = $1 AND holder = $2", p).status();
+    return c.exec("DELETE FROM compression_locks WHERE session_id = $1 AND holder = $2", p)
+        .status();
   });
 }
 
@@ -239,10 +244,11 @@ Status PostgresStore::save_route(const std::string& scope, const std::string& se
     PgParams p;
     p.add(scope).add(session_key).add(internal::dump_json(entry)).add(unix_now());
     return c
-        .exec("INSERT INTO gateway_routing (scope, session_key, entry_json, updated_at) "
-              "VALUES ($1, $2, $3, $4) ON CONFLICT (scope, session_key) DO UPDATE SET "
-              "entry_json = EXCLUDED.entry_json, updated_at = EXCLUDED.updated_at",
-              p)
+        .exec(
+            "INSERT INTO gateway_routing (scope, session_key, entry_json, updated_at) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (scope, session_key) DO UPDATE SET "
+            "entry_json = EXCLUDED.entry_json, updated_at = EXCLUDED.updated_at",
+            p)
         .status();
   });
 }

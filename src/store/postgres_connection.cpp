@@ -96,7 +96,9 @@ int64_t PgResult::affected() const {
 
 // ---- PgConnection ----
 
-PgConnection::~PgConnection() { PQfinish(conn_); }
+PgConnection::~PgConnection() {
+  PQfinish(conn_);
+}
 
 Result<std::unique_ptr<PgConnection>> PgConnection::open(const std::string& conninfo,
                                                          int connect_timeout_seconds,
@@ -108,7 +110,8 @@ Result<std::unique_ptr<PgConnection>> PgConnection::open(const std::string& conn
   if (conn == nullptr) return Status::resource_exhausted("libpq could not allocate a connection");
   if (PQstatus(conn) != CONNECTION_OK) {
     std::string message = PQerrorMessage(conn);
-    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+      message.pop_back();
     PQfinish(conn);
     return Status::unavailable("cannot connect to PostgreSQL: " + message);
   }

@@ -46,9 +46,9 @@ class PgResult {
   bool is_null(int row, int column) const { return PQgetisnull(result_.get(), row, column) != 0; }
   std::string text(int row, int column) const;  // "" for NULL.
   std::optional<std::string> optional_text(int row, int column) const;
-  int64_t int64(int row, int column) const;     // 0 for NULL or unparsable.
-  double real(int row, int column) const;       // 0 for NULL or unparsable.
-  int64_t affected() const;                     // Rows an UPDATE/DELETE/INSERT touched.
+  int64_t int64(int row, int column) const;  // 0 for NULL or unparsable.
+  double real(int row, int column) const;    // 0 for NULL or unparsable.
+  int64_t affected() const;                  // Rows an UPDATE/DELETE/INSERT touched.
 
  private:
   std::unique_ptr<PGresult, void (*)(PGresult*)> result_;

@@ -8,7 +8,9 @@
 namespace hermes::store {
 namespace {
 
-Status not_found(const std::string& id) { return Status::not_found("no session '" + id + "'"); }
+Status not_found(const std::string& id) {
+  return Status::not_found("no session '" + id + "'");
+}
 
 Result<std::vector<PgMessageRow>> select_rows(PgConnection& c, const std::string& session_id,
                                               bool include_archived, int64_t after_id,
@@ -71,9 +73,10 @@ Result<std::vector<int64_t>> PostgresStore::append_messages(const std::string& s
     PgParams p;
     p.add(static_cast<int64_t>(rows->size())).add(tool_calls).add(session_id);
     return c
-        .exec("UPDATE sessions SET message_count = message_count + $1, "
-              "tool_call_count = tool_call_count + $2 WHERE id = $3",
-              p)
+        .exec(
+            "UPDATE sessions SET message_count = message_count + $1, "
+            "tool_call_count = tool_call_count + $2 WHERE id = $3",
+            p)
         .status();
   });
   if (!status.ok()) return status;
@@ -131,7 +134,8 @@ Result<std::vector<StoredMessage>> PostgresStore::read_messages(const std::strin
     auto session = pg_read_session(c, session_id);
     if (!session.ok()) return session.status();
     if (!session->has_value()) return not_found(session_id);
-    auto rows = select_rows(c, session_id, options.include_archived, options.after_id, options.limit);
+    auto rows =
+        select_rows(c, session_id, options.include_archived, options.after_id, options.limit);
     if (!rows.ok()) return rows.status();
     for (auto& r : *rows) {
       if (auto m = decode_message(r.row)) stored.push_back({r.id, std::move(*m), !r.active});
@@ -150,8 +154,8 @@ Result<int64_t> PostgresStore::active_message_watermark(const std::string& sessi
     if (!session->has_value()) return not_found(session_id);
     PgParams p;
     p.add(session_id);
-    auto rows = c.exec(
-        "SELECT COALESCE(MAX(id), 0) FROM messages WHERE session_id = $1 AND active = 1", p);
+    auto rows =
+        c.exec("SELECT COALESCE(MAX(id), 0) FROM messages WHERE session_id = $1 AND active = 1", p);
     if (!rows.ok()) return rows.status();
     watermark = rows->int64(0, 0);
     return {};

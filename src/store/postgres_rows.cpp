@@ -32,7 +32,9 @@ namespace {
 constexpr std::size_t kInsertChunk = 1000;
 constexpr int kMessageParams = 16;
 
-Status not_found(const std::string& id) { return Status::not_found("no session '" + id + "'"); }
+Status not_found(const std::string& id) {
+  return Status::not_found("no session '" + id + "'");
+}
 
 Result<std::vector<SessionInfo>> sessions_where(PgConnection& c, const std::string& where,
                                                 const PgParams& params) {
@@ -94,7 +96,8 @@ Result<std::optional<SessionInfo>> pg_read_session(PgConnection& c, const std::s
                                                    bool for_update) {
   PgParams p;
   p.add(id);
-  auto found = sessions_where(c, for_update ? "WHERE s.id = $1 FOR UPDATE OF s" : "WHERE s.id = $1", p);
+  auto found =
+      sessions_where(c, for_update ? "WHERE s.id = $1 FOR UPDATE OF s" : "WHERE s.id = $1", p);
   if (!found.ok()) return found.status();
   if (found->empty()) return std::optional<SessionInfo>();
   return std::optional<SessionInfo>(std::move(found->front()));
@@ -154,7 +157,10 @@ Status pg_insert_session(PgConnection& c, const SessionInfo& info,
     p.add(internal::dump_json(info.model_config));
   }
   p.add_or_null(info.parent_session_id).add_or_null(info.user_id).add_or_null(info.session_key);
-  p.add(started_at).add(title).add_or_null(info.billing_provider).add_or_null(info.billing_base_url);
+  p.add(started_at)
+      .add(title)
+      .add_or_null(info.billing_provider)
+      .add_or_null(info.billing_base_url);
   auto done = c.exec(
       "INSERT INTO sessions (id, source, model, model_config, parent_session_id, user_id, "
       "session_key, started_at, title, billing_provider, billing_base_url) "
@@ -273,12 +279,13 @@ Status pg_recompute_counters(PgConnection& c, const std::string& session_id) {
   PgParams p;
   p.add(session_id);
   return c
-      .exec("UPDATE sessions SET "
-            "message_count = (SELECT COUNT(*) FROM messages WHERE session_id = $1 AND active = 1), "
-            "tool_call_count = (SELECT COALESCE(SUM(CASE WHEN tool_calls IS NOT NULL AND "
-            "left(tool_calls, 1) = '[' THEN jsonb_array_length(tool_calls::jsonb) ELSE 0 END), 0) "
-            "FROM messages WHERE session_id = $1 AND active = 1) WHERE id = $1",
-            p)
+      .exec(
+          "UPDATE sessions SET "
+          "message_count = (SELECT COUNT(*) FROM messages WHERE session_id = $1 AND active = 1), "
+          "tool_call_count = (SELECT COALESCE(SUM(CASE WHEN tool_calls IS NOT NULL AND "
+          "left(tool_calls, 1) = '[' THEN jsonb_array_length(tool_calls::jsonb) ELSE 0 END), 0) "
+          "FROM messages WHERE session_id = $1 AND active = 1) WHERE id = $1",
+          p)
       .status();
 }
 

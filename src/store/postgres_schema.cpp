@@ -130,10 +130,10 @@ Result<bool> install_postgres_schema(PgPool& pool, const std::string& schema) {
           c.exec_script("CREATE SCHEMA IF NOT EXISTS " + quote_identifier(schema)));
     }
     HERMES_RETURN_IF_ERROR(c.exec_script(std::string(kTablesSql)));
-    HERMES_RETURN_IF_ERROR(c.exec_script(
-        "CREATE INDEX IF NOT EXISTS idx_messages_fts ON messages USING GIN "
-        "(to_tsvector('simple'::regconfig, " +
-        search_text_sql("") + "))"));
+    HERMES_RETURN_IF_ERROR(
+        c.exec_script("CREATE INDEX IF NOT EXISTS idx_messages_fts ON messages USING GIN "
+                      "(to_tsvector('simple'::regconfig, " +
+                      search_text_sql("") + "))"));
     auto found = install_trigram(c);
     if (!found.ok()) return found.status();
     trigram = *found;

@@ -86,7 +86,8 @@ std::string groups_query(PgParams& p, const std::vector<LikeGroup>& groups) {
   std::string sql;
   for (const auto& group : groups) {
     std::string conjunction;
-    for (const auto& term : group) conjunction += (conjunction.empty() ? "" : " && ") + term_query(p, term);
+    for (const auto& term : group)
+      conjunction += (conjunction.empty() ? "" : " && ") + term_query(p, term);
     sql += (sql.empty() ? "(" : " || (") + conjunction + ")";
   }
   return sql;
@@ -127,12 +128,12 @@ Status add_neighbours(PgConnection& c, SearchHit& hit) {
   for (bool before : {true, false}) {
     PgParams p;
     p.add(hit.session_id).add(hit.message_id);
-    auto rows = c.exec("SELECT " + std::string(kPgMessageColumnsSql) +
-                           " FROM messages m WHERE m.session_id = $1 AND (m.active = 1 OR "
-                           "m.compacted = 1) AND m.id " +
-                           (before ? "< $2 ORDER BY m.id DESC" : "> $2 ORDER BY m.id ASC") +
-                           " LIMIT 1",
-                       p);
+    auto rows =
+        c.exec("SELECT " + std::string(kPgMessageColumnsSql) +
+                   " FROM messages m WHERE m.session_id = $1 AND (m.active = 1 OR "
+                   "m.compacted = 1) AND m.id " +
+                   (before ? "< $2 ORDER BY m.id DESC" : "> $2 ORDER BY m.id ASC") + " LIMIT 1",
+               p);
     if (!rows.ok()) return rows.status();
     if (rows->rows() == 0) continue;
     PgMessageRow row = pg_message_row(*rows, 0);
@@ -166,10 +167,11 @@ Result<std::vector<SearchHit>> PostgresStore::word_search(PgConnection& c,
   const std::string query = groups_query(p, groups);
   const std::string vector = "to_tsvector('simple'::regconfig, " + search_text_sql("m.") + ")";
   std::string sql = "WITH q AS (SELECT " + query + " AS query) SELECT " +
-                    hit_columns("ts_headline('simple'::regconfig, COALESCE(m.content, ''), q.query, "
-                                "'StartSel=>>>, StopSel=<<<, MaxWords=30, MinWords=12, "
-                                "MaxFragments=1, FragmentDelimiter=...')",
-                                "-ts_rank_cd(" + vector + ", q.query)") +
+                    hit_columns(
+                        "ts_headline('simple'::regconfig, COALESCE(m.content, ''), q.query, "
+                        "'StartSel=>>>, StopSel=<<<, MaxWords=30, MinWords=12, "
+                        "MaxFragments=1, FragmentDelimiter=...')",
+                        "-ts_rank_cd(" + vector + ", q.query)") +
                     " FROM q, messages m JOIN sessions s ON s.id = m.session_id WHERE " + vector +
                     " @@ q.query" + filters(p, o);
   sql += order_and_page(p, o, "5 ASC, m.id DESC");
@@ -205,14 +207,17 @@ Result<std::vector<SearchHit>> PostgresStore::like_search(PgConnection& c,
     }
     where += (where.empty() ? "(" : " OR (") + conjunction + ")";
   }
-  const std::string snippet = "substr(COALESCE(m.content, ''), greatest(1, strpos(lower(m.content), "
-                              "lower(" + anchor_param + ")) - 40), 120)";
+  const std::string snippet =
+      "substr(COALESCE(m.content, ''), greatest(1, strpos(lower(m.content), "
+      "lower(" +
+      anchor_param + ")) - 40), 120)";
   std::string sql = "SELECT " + hit_columns(snippet, "0") +
                     " FROM messages m JOIN sessions s ON s.id = m.session_id WHERE (" + where +
                     ")" + filters(p, o);
-  sql += order_and_page(p, o.order == SearchOrder::kRelevance
-                               ? SearchOptions{o.limit, o.offset, {}, {}, {}, SearchOrder::kNewest}
-                               : o,
+  sql += order_and_page(p,
+                        o.order == SearchOrder::kRelevance
+                            ? SearchOptions{o.limit, o.offset, {}, {}, {}, SearchOrder::kNewest}
+                            : o,
                         "m.id DESC");
   auto hits = run(c, sql, p);
   if (!hits.ok()) return hits;

@@ -23,7 +23,9 @@ constexpr std::string_view kListedAsRootSql = R"sql((
                                   'suspended', 'resume_pending_expired')
              AND COALESCE(s.session_key, '') <> '' AND s.session_key = p.session_key)))sql";
 
-Status not_found(const std::string& id) { return Status::not_found("no session '" + id + "'"); }
+Status not_found(const std::string& id) {
+  return Status::not_found("no session '" + id + "'");
+}
 
 Status title_taken(const std::string& title, const std::string& holder) {
   return Status::already_exists("title '" + title + "' is already used by session '" + holder +
@@ -155,10 +157,11 @@ Status PostgresStore::delete_session(const std::string& session_id) {
     auto session = pg_read_session(c, session_id, /*for_update=*/true);
     if (!session.ok()) return session.status();
     if (!session->has_value()) return not_found(session_id);
-    for (const char* sql : {"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = $1",
-                            "DELETE FROM messages WHERE session_id = $1",
-                            "DELETE FROM compression_locks WHERE session_id = $1",
-                            "DELETE FROM sessions WHERE id = $1"}) {
+    for (const char* sql :
+         {"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = $1",
+          "DELETE FROM messages WHERE session_id = $1",
+          "DELETE FROM compression_locks WHERE session_id = $1",
+          "DELETE FROM sessions WHERE id = $1"}) {
       PgParams p;
       p.add(session_id);
       HERMES_RETURN_IF_ERROR(c.exec(sql, p).status());
@@ -240,7 +243,8 @@ Status PostgresStore::reopen_session(const std::string& session_id) {
     }
     PgParams p;
     p.add(session_id);
-    return c.exec("UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = $1", p).status();
+    return c.exec("UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = $1", p)
+        .status();
   });
 }
 

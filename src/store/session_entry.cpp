@@ -29,8 +29,8 @@ double read_time(const Json& value) {
   const std::string& text = value.get_ref<const std::string&>();
   std::tm local{};
   double seconds = 0;
-  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%lf", &local.tm_year, &local.tm_mon,
-                  &local.tm_mday, &local.tm_hour, &local.tm_min, &seconds) != 6) {
+  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%lf", &local.tm_year, &local.tm_mon, &local.tm_mday,
+                  &local.tm_hour, &local.tm_min, &seconds) != 6) {
     return 0;
   }
   local.tm_year -= 1900;
@@ -72,7 +72,8 @@ Json session_entry_to_json(const SessionEntry& e) {
                {"is_fresh_reset", e.is_fresh_reset},
                {"expiry_finalized", e.expiry_finalized}};
   if (!e.resume_reason.empty()) json["resume_reason"] = e.resume_reason;
-  if (e.last_resume_marked_at > 0) json["last_resume_marked_at"] = local_iso(e.last_resume_marked_at);
+  if (e.last_resume_marked_at > 0)
+    json["last_resume_marked_at"] = local_iso(e.last_resume_marked_at);
   if (!e.auto_reset_reason.empty()) json["auto_reset_reason"] = e.auto_reset_reason;
   if (!e.prev_session_id.empty()) json["prev_session_id"] = e.prev_session_id;
   return json;
@@ -92,7 +93,8 @@ Result<SessionEntry> session_entry_from_json(const Json& json) {
   e.origin = json.value("origin", Json());
   e.metadata = json.value("metadata", Json::object());
   auto tokens = json.find("last_prompt_tokens");
-  if (tokens != json.end() && tokens->is_number_integer()) e.last_prompt_tokens = tokens->get<int64_t>();
+  if (tokens != json.end() && tokens->is_number_integer())
+    e.last_prompt_tokens = tokens->get<int64_t>();
   e.suspended = flag(json, "suspended");
   e.resume_pending = flag(json, "resume_pending");
   e.resume_reason = text(json, "resume_reason");

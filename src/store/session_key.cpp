@@ -23,8 +23,7 @@ std::string build_session_key(const SessionSource& source, const SessionKeyOptio
                                     source.chat_type.empty() ? "dm" : source.chat_type};
   if (!source.scope_id.empty()) parts.push_back(source.scope_id);
   if (!source.chat_id.empty()) parts.push_back(source.chat_id);
-  const std::string& participant =
-      source.user_id_alt.empty() ? source.user_id : source.user_id_alt;
+  const std::string& participant = source.user_id_alt.empty() ? source.user_id : source.user_id_alt;
   const bool dm = source.chat_type.empty() || source.chat_type == "dm";
   if (dm) {
     // Without a chat id the sender is the only thing that tells DMs apart.
@@ -32,8 +31,8 @@ std::string build_session_key(const SessionSource& source, const SessionKeyOptio
     if (!source.thread_id.empty()) parts.push_back(source.thread_id);
   } else {
     if (!source.thread_id.empty()) parts.push_back(source.thread_id);
-    const bool per_user =
-        options.group_sessions_per_user && !(in_thread(source) && !options.thread_sessions_per_user);
+    const bool per_user = options.group_sessions_per_user &&
+                          !(in_thread(source) && !options.thread_sessions_per_user);
     if (per_user && !participant.empty()) parts.push_back(participant);
   }
   std::string key;

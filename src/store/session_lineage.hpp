@@ -50,9 +50,9 @@ const SessionInfo* preferred_continuation(const SessionInfo& parent,
                                           const std::vector<SessionInfo>& children);
 
 // The compression tip of `start` (see SessionStore::compression_tip).
-Result<std::string> walk_to_compression_tip(const SessionInfo& start, const ChildrenOf& children,
-                                            const std::function<Result<std::optional<SessionInfo>>(
-                                                const std::string&)>& get);
+Result<std::string> walk_to_compression_tip(
+    const SessionInfo& start, const ChildrenOf& children,
+    const std::function<Result<std::optional<SessionInfo>>(const std::string&)>& get);
 
 // The session to resume for `start` (see SessionStore::resolve_resume_session_id).
 Result<std::string> walk_to_resume_session(

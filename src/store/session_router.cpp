@@ -77,7 +77,8 @@ struct SessionRouter::Impl {
     if (!json->has_value()) return std::optional<SessionEntry>();
     auto entry = session_entry_from_json(**json);
     if (!entry.ok()) {
-      HERMES_LOG_WARN("lane {}: unreadable routing entry dropped: {}", key, entry.status().message());
+      HERMES_LOG_WARN("lane {}: unreadable routing entry dropped: {}", key,
+                      entry.status().message());
       return std::optional<SessionEntry>();
     }
     return std::optional<SessionEntry>(std::move(*entry));
@@ -175,8 +176,9 @@ struct SessionRouter::Impl {
   Result<SessionEntry> decide(const SessionSource& source, SessionEntry entry) {
     const double t = now();
     if (entry.suspended) return reset(source, entry, "suspended", false);
-    const std::string policy =
-        busy(entry.session_key) ? "" : policy_reset_reason(options.reset_policy, entry.updated_at, t);
+    const std::string policy = busy(entry.session_key)
+                                   ? ""
+                                   : policy_reset_reason(options.reset_policy, entry.updated_at, t);
     if (entry.resume_pending) {
       if (!policy.empty()) return reset(source, entry, policy, false);
       const double marked =
@@ -272,7 +274,8 @@ Result<int> SessionRouter::prune(double max_age_days) {
   int dropped = 0;
   for (const auto& [key, json] : *routes) {
     auto entry = session_entry_from_json(json);
-    if (!entry.ok() || entry->suspended || impl_->busy(key) || entry->updated_at >= cutoff) continue;
+    if (!entry.ok() || entry->suspended || impl_->busy(key) || entry->updated_at >= cutoff)
+      continue;
     HERMES_RETURN_IF_ERROR(impl_->store->delete_route(impl_->options.scope, key));
     ++dropped;
   }

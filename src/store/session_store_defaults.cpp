@@ -38,7 +38,8 @@ Result<int64_t> SessionStore::active_message_watermark(const std::string&) {
 }
 
 Status SessionStore::rotate_for_compression(const std::string&, const SessionInfo&,
-                                            const std::vector<Message>&, int64_t, const std::string&) {
+                                            const std::vector<Message>&, int64_t,
+                                            const std::string&) {
   return unsupported("compression rotation");
 }
 
@@ -47,7 +48,8 @@ Status SessionStore::compact_in_place(const std::string&, const std::vector<Mess
   return unsupported("in-place compaction");
 }
 
-Result<bool> SessionStore::acquire_compression_lease(const std::string&, const std::string&, double) {
+Result<bool> SessionStore::acquire_compression_lease(const std::string&, const std::string&,
+                                                     double) {
   return unsupported("compression leases");
 }
 

@@ -30,6 +30,6 @@ std::string numbered_title_pattern(std::string_view base);
 // among `used` (the titles equal to the base or matching numbered_title_pattern; the
 // unnumbered title counts as #1).
 std::string next_title_in_lineage(std::string_view parent_title,
-                                   const std::vector<std::string>& used);
+                                  const std::vector<std::string>& used);
 
 }  // namespace hermes::store

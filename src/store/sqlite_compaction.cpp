@@ -16,8 +16,8 @@ Status session_not_found(const std::string& id) {
 }
 
 Status end_for_compression(Connection& db, const std::string& session_id) {
-  auto stmt = db.prepare(
-      "UPDATE sessions SET ended_at = ?, end_reason = 'compression' WHERE id = ?");
+  auto stmt =
+      db.prepare("UPDATE sessions SET ended_at = ?, end_reason = 'compression' WHERE id = ?");
   if (!stmt.ok()) return stmt.status();
   return stmt->bind(1, unix_now()).bind(2, session_id).run();
 }
@@ -46,7 +46,8 @@ Result<std::optional<std::string>> child_title(Connection& db, const SessionInfo
   return std::optional<std::string>(std::move(*next));
 }
 
-Status copy_title_source(Connection& db, const std::string& parent_id, const std::string& child_id) {
+Status copy_title_source(Connection& db, const std::string& parent_id,
+                         const std::string& child_id) {
   auto stmt = db.prepare(
       "UPDATE sessions SET title_source = (SELECT title_source FROM sessions WHERE id = ?1) "
       "WHERE id = ?2 AND title IS NOT NULL");
@@ -85,8 +86,8 @@ Result<int64_t> SqliteStore::active_message_watermark(const std::string& session
     auto exists = session_exists(c, session_id);
     if (!exists.ok()) return exists.status();
     if (!*exists) return session_not_found(session_id);
-    auto stmt = c.prepare(
-        "SELECT COALESCE(MAX(id), 0) FROM messages WHERE session_id = ? AND active = 1");
+    auto stmt =
+        c.prepare("SELECT COALESCE(MAX(id), 0) FROM messages WHERE session_id = ? AND active = 1");
     if (!stmt.ok()) return stmt.status();
     stmt->bind(1, session_id);
     auto row = stmt->step();
@@ -100,15 +101,16 @@ Result<int64_t> SqliteStore::active_message_watermark(const std::string& session
 
 Status SqliteStore::rotate_for_compression(const std::string& old_session_id,
                                            const SessionInfo& child,
-                                           const std::vector<Message>& messages,
-                                           int64_t watermark, const std::string& lease_holder) {
+                                           const std::vector<Message>& messages, int64_t watermark,
+                                           const std::string& lease_holder) {
   if (child.id.empty()) return Status::invalid_argument("child.id must not be empty");
   auto rows = encode_batch(messages);
   if (!rows.ok()) return rows.status();
   assign_timestamps(*rows, unix_now());
   return db_->write(
       [&](Connection& c) -> Status {
-        if (!lease_holder.empty()) HERMES_RETURN_IF_ERROR(verify_lease(c, old_session_id, lease_holder));
+        if (!lease_holder.empty())
+          HERMES_RETURN_IF_ERROR(verify_lease(c, old_session_id, lease_holder));
         auto parent = read_session(c, old_session_id);
         if (!parent.ok()) return parent.status();
         if (!parent->has_value()) return session_not_found(old_session_id);
@@ -139,7 +141,8 @@ Status SqliteStore::compact_in_place(const std::string& session_id,
   assign_timestamps(*rows, unix_now());
   return db_->write(
       [&](Connection& c) -> Status {
-        if (!lease_holder.empty()) HERMES_RETURN_IF_ERROR(verify_lease(c, session_id, lease_holder));
+        if (!lease_holder.empty())
+          HERMES_RETURN_IF_ERROR(verify_lease(c, session_id, lease_holder));
         HERMES_RETURN_IF_ERROR(check_appendable(c, session_id));
         auto live = live_rows(c, session_id);
         if (!live.ok()) return live.status();

@@ -1,6 +1,7 @@
 // The compression lease in the SQLite store: a compression_locks row per session.
-#include "store/compression_lease.hpp"
 #include "store/sqlite_lease.hpp"
+
+#include "store/compression_lease.hpp"
 #include "store/sqlite_store.hpp"
 
 namespace hermes::store {
@@ -44,8 +45,7 @@ Status verify_lease(Connection& db, const std::string& session_id, const std::st
 }
 
 Result<bool> SqliteStore::acquire_compression_lease(const std::string& session_id,
-                                                    const std::string& holder,
-                                                    double ttl_seconds) {
+                                                    const std::string& holder, double ttl_seconds) {
   HERMES_RETURN_IF_ERROR(check_holder(holder));
   HERMES_RETURN_IF_ERROR(check_ttl(ttl_seconds));
   bool acquired = false;

@@ -35,8 +35,8 @@ class SqliteReadPool {
   const int max_;
   std::mutex mutex_;
   std::condition_variable available_;
-  std::vector<std::unique_ptr<Connection>> idle_;  // Guarded by mutex_.
-  int open_ = 0;                                   // Guarded by mutex_.
+  std::vector<std::unique_ptr<Connection>> idle_;        // Guarded by mutex_.
+  int open_ = 0;                                         // Guarded by mutex_.
   std::chrono::steady_clock::time_point retry_after_{};  // Guarded by mutex_.
 };
 

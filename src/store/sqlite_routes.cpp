@@ -10,8 +10,8 @@ Result<std::optional<Json>> SqliteStore::load_route(const std::string& scope,
   std::optional<Json> entry;
   Status status = db_->read([&](Connection& c) -> Status {
     entry.reset();
-    auto stmt = c.prepare(
-        "SELECT entry_json FROM gateway_routing WHERE scope = ? AND session_key = ?");
+    auto stmt =
+        c.prepare("SELECT entry_json FROM gateway_routing WHERE scope = ? AND session_key = ?");
     if (!stmt.ok()) return stmt.status();
     stmt->bind(1, scope).bind(2, session_key);
     auto row = stmt->step();

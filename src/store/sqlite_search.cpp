@@ -67,8 +67,7 @@ SearchQuery match_query(const std::string& table, const std::string& match,
                         const SearchOptions& o) {
   SearchQuery q;
   q.sql = "SELECT m.id, m.session_id, m.role, snippet(" + table +
-          ", -1, '>>>', '<<<', '...', 40), rank, " + std::string(kHitTailColumns) +
-          " FROM " +
+          ", -1, '>>>', '<<<', '...', 40), rank, " + std::string(kHitTailColumns) + " FROM " +
           table + " JOIN messages m ON m.id = " + table +
           ".rowid JOIN sessions s ON s.id = m.session_id WHERE " + table + " MATCH ?";
   q.params.push_back(match);
@@ -179,7 +178,8 @@ Status add_neighbour(Connection& db, SearchHit& hit, bool before) {
   const std::string sql = std::string("SELECT ") + std::string(kMessageColumnsSql) +
                           " FROM messages m WHERE m.session_id = ? AND (m.active = 1 OR "
                           "m.compacted = 1) AND m.id " +
-                          (before ? "< ? ORDER BY m.id DESC" : "> ? ORDER BY m.id ASC") + " LIMIT 1";
+                          (before ? "< ? ORDER BY m.id DESC" : "> ? ORDER BY m.id ASC") +
+                          " LIMIT 1";
   auto stmt = db.prepare(sql);
   if (!stmt.ok()) return stmt.status();
   stmt->bind(1, hit.session_id).bind(2, hit.message_id);

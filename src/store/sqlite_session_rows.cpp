@@ -5,9 +5,9 @@
 
 #include "common/json_text.hpp"
 #include "common/utf8.hpp"
+#include "store/session_lineage.hpp"
 #include "store/session_title.hpp"
 #include "store/sha256.hpp"
-#include "store/session_lineage.hpp"
 #include "store/usage_accounting.hpp"
 
 namespace hermes::store {

@@ -1,5 +1,7 @@
 // session_search: discovery, scroll, read and browse over the session store. No model is
 // called; every mode returns stored messages.
+#include "hermes/session_search_tool.hpp"
+
 #include <algorithm>
 #include <array>
 #include <ctime>
@@ -8,7 +10,6 @@
 #include <string_view>
 
 #include "common/json_text.hpp"
-#include "hermes/session_search_tool.hpp"
 #include "tools/session_search.hpp"
 
 namespace hermes::tools {
@@ -23,8 +24,8 @@ constexpr int kDiscoverScanRows = 300;
 // Ends after which a session's transcript is in nobody's live context: compression (it was
 // summarised into the child) and resets (the child starts empty).
 constexpr std::array<std::string_view, 8> kLeftContextReasons = {
-    "session_reset", "session_switch", "idle", "daily", "suspended", "resume_pending_expired",
-    "new_session", "compression"};
+    "session_reset", "session_switch",         "idle",        "daily",
+    "suspended",     "resume_pending_expired", "new_session", "compression"};
 constexpr std::array<std::string_view, 2> kCompactionPrefixes = {"[CONTEXT COMPACTION",
                                                                  "[CONTEXT SUMMARY]:"};
 constexpr int kDiscoverWindow = 5;
@@ -229,7 +230,8 @@ Json bookend(const std::vector<StoredMessage>& rows, bool from_start) {
   std::vector<const StoredMessage*> picked;
   auto take = [&](const StoredMessage& m) {
     const bool turn = m.message.role == Role::kUser || m.message.role == Role::kAssistant;
-    if (turn && !m.message.content.empty() && !is_compaction_summary(m.message)) picked.push_back(&m);
+    if (turn && !m.message.content.empty() && !is_compaction_summary(m.message))
+      picked.push_back(&m);
     return picked.size() >= kBookendCount;
   };
   if (from_start) {
@@ -423,12 +425,14 @@ std::string discover(SessionStore& store, Lineages& lineages, const std::string&
                      const DiscoverRequest& request) {
   SearchOptions options;
   options.limit = kDiscoverScanRows;
-  options.roles = request.roles.empty() ? std::vector<std::string>{"user", "assistant"} : request.roles;
+  options.roles =
+      request.roles.empty() ? std::vector<std::string>{"user", "assistant"} : request.roles;
   options.exclude_sources = kHiddenSources;
   options.order = request.order;
   auto hits = store.search(request.query, options);
   if (!hits.ok()) return failure("search failed: " + hits.status().message());
-  const std::vector<SearchHit> picked = pick_hits(std::move(*hits), lineages, current, request.limit);
+  const std::vector<SearchHit> picked =
+      pick_hits(std::move(*hits), lineages, current, request.limit);
   Json results = Json::array();
   for (const SearchHit& hit : picked) {
     results.push_back(discovery_result(store, lineages, hit, request.full || results.empty()));
@@ -468,10 +472,12 @@ std::string run_session_search(SessionStore& store, const std::string& current,
   std::string session_id = string_arg(args, "session_id");
   // A pasted "@session:<profile>/<id>" link names the id after the slash.
   if (session_id.rfind("@session:", 0) == 0) session_id.erase(0, 9);
-  if (auto slash = session_id.rfind('/'); slash != std::string::npos) session_id.erase(0, slash + 1);
+  if (auto slash = session_id.rfind('/'); slash != std::string::npos)
+    session_id.erase(0, slash + 1);
   auto anchor = args.find("around_message_id");
   if (!session_id.empty() && anchor != args.end() && !anchor->is_null()) {
-    if (!anchor->is_number_integer()) return failure("scroll requires an integer around_message_id");
+    if (!anchor->is_number_integer())
+      return failure("scroll requires an integer around_message_id");
     return scroll(store, lineages, current, session_id, anchor->get<int64_t>(),
                   clamp_int(args, "window", 5, 1, 20));
   }
@@ -502,7 +508,8 @@ Status register_session_search_tool(ToolRegistry& registry) {
   spec.parallel_safe = true;
   spec.handler = [](const Json& arguments, ToolContext& context) -> Result<std::string> {
     if (context.store == nullptr) {
-      return Status::failed_precondition("session_search needs a session store; this agent has none");
+      return Status::failed_precondition(
+          "session_search needs a session store; this agent has none");
     }
     return tools::run_session_search(*context.store, context.session_id, arguments);
   };

@@ -38,13 +38,15 @@ TEST_CASE_TEMPLATE("rotation ends the parent and starts a numbered child with th
   parent.system_prompt = "be brief";
   REQUIRE(store.create_session(parent).ok());
   REQUIRE(store.set_title("p", "Fix the build").ok());
-  REQUIRE(store.append_messages("p", {Message::user("old question"), Message::assistant("old")}).ok());
+  REQUIRE(
+      store.append_messages("p", {Message::user("old question"), Message::assistant("old")}).ok());
   auto watermark = store.active_message_watermark("p");
   REQUIRE(watermark.ok());
   CHECK(*watermark > 0);
 
-  REQUIRE(store.rotate_for_compression("p", child_named("c"), {Message::user("[summary]")},
-                                       *watermark, "")
+  REQUIRE(store
+              .rotate_for_compression("p", child_named("c"), {Message::user("[summary]")},
+                                      *watermark, "")
               .ok());
   auto p = store.get_session("p");
   CHECK(p->end_reason == "compression");
@@ -75,8 +77,9 @@ TEST_CASE_TEMPLATE("rows appended during the summary call are copied into the ch
   const int64_t watermark = *store.active_message_watermark("p");
   REQUIRE(store.append_messages("p", {Message::user("arrived meanwhile")}).ok());
 
-  REQUIRE(store.rotate_for_compression("p", child_named("c"), {Message::user("[summary]")},
-                                       watermark, "")
+  REQUIRE(store
+              .rotate_for_compression("p", child_named("c"), {Message::user("[summary]")},
+                                      watermark, "")
               .ok());
   CHECK(contents(*store.load_messages("c")) ==
         std::vector<std::string>{"[summary]", "arrived meanwhile"});
@@ -88,8 +91,9 @@ TEST_CASE_TEMPLATE("a failed rotation changes nothing", B, STORE_BACKENDS) {
   auto& store = *backend.store;
   create(store, "p");
   create(store, "taken");
-  CHECK(store.rotate_for_compression("p", child_named("taken"), {Message::user("s")}, 0, "")
-            .code() == StatusCode::kAlreadyExists);
+  CHECK(
+      store.rotate_for_compression("p", child_named("taken"), {Message::user("s")}, 0, "").code() ==
+      StatusCode::kAlreadyExists);
   CHECK(store.get_session("p")->ended_at == 0);
 
   Message scaffold = Message::user("nudge");
@@ -127,15 +131,17 @@ TEST_CASE_TEMPLATE("in-place compaction archives the old rows and keeps the id",
   STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "s");
-  REQUIRE(store.append_messages("s", {Message::user("zebra question"), Message::assistant("long"),
-                                      Message::user("keep this tail")})
+  REQUIRE(store
+              .append_messages("s", {Message::user("zebra question"), Message::assistant("long"),
+                                     Message::user("keep this tail")})
               .ok());
   const int64_t watermark = *store.active_message_watermark("s");
   REQUIRE(store.append_messages("s", {Message::user("late arrival")}).ok());
 
-  REQUIRE(store.compact_in_place(
-                   "s", {Message::assistant("[summary: zebra]"), Message::user("keep this tail")},
-                   watermark, "")
+  REQUIRE(store
+              .compact_in_place(
+                  "s", {Message::assistant("[summary: zebra]"), Message::user("keep this tail")},
+                  watermark, "")
               .ok());
   CHECK(contents(*store.load_messages("s")) ==
         std::vector<std::string>{"[summary: zebra]", "keep this tail", "late arrival"});

@@ -50,12 +50,14 @@ TEST_CASE_TEMPLATE("resume applies the filters", B, STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "s");
-  REQUIRE(store.append_messages(
-                   "s", {Message::user("q"), calling("[web_search]", "c1", "web_search"),
-                         Message::tool("c1", "web_search", "results"),
-                         Message::user("Review the conversation above and update the skill library."),
-                         Message::assistant("Nothing to save.")})
-              .ok());
+  REQUIRE(
+      store
+          .append_messages(
+              "s", {Message::user("q"), calling("[web_search]", "c1", "web_search"),
+                    Message::tool("c1", "web_search", "results"),
+                    Message::user("Review the conversation above and update the skill library."),
+                    Message::assistant("Nothing to save.")})
+          .ok());
   auto loaded = store.load_messages("s");
   REQUIRE(loaded->size() == 3);
   CHECK((*loaded)[1].content.empty());

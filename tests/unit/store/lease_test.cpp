@@ -1,7 +1,6 @@
 // The compression lease: one holder at a time, stale holders taken over, and publishing
 // refused once the lease is lost.
 #include <doctest/doctest.h>
-
 #include <sys/wait.h>
 #include <unistd.h>
 

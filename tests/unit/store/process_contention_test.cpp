@@ -50,10 +50,11 @@ int run_processes(int count, const std::function<bool(int)>& work) {
 bool append_turns(SessionStore& store, int writer) {
   for (int turn = 0; turn < kTurnsPerProcess; ++turn) {
     const std::string tag = "w" + std::to_string(writer) + " t" + std::to_string(turn);
-    auto ids = store.append_messages("shared", {Message::user(tag + " question"),
-                                                Message::assistant(tag + " answer")});
+    auto ids = store.append_messages(
+        "shared", {Message::user(tag + " question"), Message::assistant(tag + " answer")});
     if (!ids.ok()) {
-      std::fprintf(stderr, "writer %d turn %d: %s\n", writer, turn, ids.status().to_string().c_str());
+      std::fprintf(stderr, "writer %d turn %d: %s\n", writer, turn,
+                   ids.status().to_string().c_str());
       return false;
     }
   }

@@ -25,10 +25,11 @@ TEST_CASE_TEMPLATE("a hit carries the messages around it, cut to 200 characters"
   STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "s");
-  REQUIRE(store.append_messages("s", {Message::user(std::string(300, 'x')),
-                                      Message::assistant("the walrus answer"),
-                                      Message::user("thanks")})
-              .ok());
+  REQUIRE(
+      store
+          .append_messages("s", {Message::user(std::string(300, 'x')),
+                                 Message::assistant("the walrus answer"), Message::user("thanks")})
+          .ok());
   SearchOptions options;
   options.include_context = true;
   auto hits = store.search("walrus", options);
@@ -63,8 +64,9 @@ TEST_CASE_TEMPLATE("hits can be ordered newest or oldest first", B, STORE_BACKEN
   STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "s");
-  REQUIRE(store.append_messages("s", {user_at("otter one", at(10)), user_at("otter two", at(20)),
-                                      user_at("otter three", at(15))})
+  REQUIRE(store
+              .append_messages("s", {user_at("otter one", at(10)), user_at("otter two", at(20)),
+                                     user_at("otter three", at(15))})
               .ok());
   SearchOptions newest;
   newest.order = SearchOrder::kNewest;
@@ -84,10 +86,14 @@ TEST_CASE_TEMPLATE("hostile queries never fail", B, STORE_BACKENDS) {
   auto& store = *backend.store;
   create(store, "s");
   REQUIRE(store.append_messages("s", {Message::user("plain text about NOT much")}).ok());
-  for (const char* query :
-       {"\"", "\"unbalanced", "AND", "OR OR", "NOT", "a AND AND b", "*", "***x", "(", ")(", "NEAR(",
-        "col:value", "^start", "{}[]<>", "'; DROP TABLE messages; --", "%_\\", "\x01\x02",
-        "\xff\xfe broken utf8", "日本", "テ", "a\"b\"c\"", "-", "--", "x* OR *y"}) {
+  for (const char* query : {"\"",     "\"unbalanced", "AND",
+                            "OR OR",  "NOT",          "a AND AND b",
+                            "*",      "***x",         "(",
+                            ")(",     "NEAR(",        "col:value",
+                            "^start", "{}[]<>",       "'; DROP TABLE messages; --",
+                            "%_\\",   "\x01\x02",     "\xff\xfe broken utf8",
+                            "日本",   "テ",           "a\"b\"c\"",
+                            "-",      "--",           "x* OR *y"}) {
     auto hits = store.search(query, SearchOptions{});
     CHECK_MESSAGE(hits.ok(), query << ": " << hits.status().to_string());
   }

@@ -1,7 +1,8 @@
 // The lane state machine, on every store that keeps routes.
+#include "hermes/session_router.hpp"
+
 #include <doctest/doctest.h>
 
-#include "hermes/session_router.hpp"
 #include "unit/store/store_backends.hpp"
 
 using hermes::ResetPolicy;
@@ -162,7 +163,8 @@ TEST_CASE_TEMPLATE("a lane follows its session through compression and recoverab
   Clocked clock;
   SessionRouter router(backend.store, clock.options());
   const auto first = *router.route(telegram_dm());
-  hermes::testing::rotate(store, first.session_id, "compressed_child", {hermes::Message::user("[s]")});
+  hermes::testing::rotate(store, first.session_id, "compressed_child",
+                          {hermes::Message::user("[s]")});
   CHECK(router.route(telegram_dm())->session_id == "compressed_child");
 
   REQUIRE(store.end_session("compressed_child", "agent_close").ok());

@@ -9,8 +9,8 @@
 #include <random>
 #include <string>
 
-#include "hermes/session_store.hpp"
 #include "hermes/postgres_store.hpp"
+#include "hermes/session_store.hpp"
 #include "support/temp_dir.hpp"
 
 namespace hermes::testing {
@@ -139,7 +139,7 @@ TYPE_TO_STRING(hermes::testing::PostgresBackend);
   B name;                      \
   if (!::hermes::testing::backend_available(name)) return
 
-#define STORE_BACKENDS                                                          \
-  hermes::testing::SqliteFileBackend, hermes::testing::SqliteTrigramBackend,    \
-      hermes::testing::SqliteMemoryBackend, hermes::testing::MemoryBackend,     \
+#define STORE_BACKENDS                                                       \
+  hermes::testing::SqliteFileBackend, hermes::testing::SqliteTrigramBackend, \
+      hermes::testing::SqliteMemoryBackend, hermes::testing::MemoryBackend,  \
       hermes::testing::PostgresBackend

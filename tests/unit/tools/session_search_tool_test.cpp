@@ -1,7 +1,8 @@
 // The session_search tool over a real store: its four modes, and what it must not show.
+#include "hermes/session_search_tool.hpp"
+
 #include <doctest/doctest.h>
 
-#include "hermes/session_search_tool.hpp"
 #include "hermes/session_store.hpp"
 #include "tools/session_search.hpp"
 
@@ -11,7 +12,9 @@ using hermes::SessionInfo;
 
 namespace {
 
-double at(double seconds) { return 1'750'000'000.0 + seconds; }
+double at(double seconds) {
+  return 1'750'000'000.0 + seconds;
+}
 
 struct Fixture {
   std::shared_ptr<hermes::SessionStore> store = hermes::make_memory_store();
@@ -86,8 +89,9 @@ TEST_CASE("hits in a compressed ancestor resolve to the lineage root") {
   SessionInfo child;
   child.id = "child";
   const int64_t watermark = *f.store->active_message_watermark("root");
-  REQUIRE(f.store->rotate_for_compression("root", child, {Message::user("[summary]")}, watermark, "")
-              .ok());
+  REQUIRE(
+      f.store->rotate_for_compression("root", child, {Message::user("[summary]")}, watermark, "")
+          .ok());
   f.session("other", "cli", 5, {Message::user("nothing here")});
   // From another conversation: one result, naming the session that holds the match.
   auto response = f.run({{"query", "ocelot"}}, "other");
