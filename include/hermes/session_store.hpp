@@ -5,14 +5,15 @@
 // batches, one transaction each, and read back in the order they were appended.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "hermes/export.hpp"
 #include "hermes/json.hpp"
 #include "hermes/message.hpp"
 #include "hermes/status.hpp"
@@ -22,21 +23,21 @@ namespace hermes {
 // One row of the sessions table.
 struct SessionInfo {
   std::string id;
-  std::string source = "cli";       // "cli", "api", "cron", "subagent", a platform name...
+  std::string source = "cli";  // "cli", "api", "cron", "subagent", a platform name...
   std::string model;
-  std::string parent_session_id;    // Empty for a root session.
+  std::string parent_session_id;  // Empty for a root session.
   std::string title;
   std::string system_prompt;
-  Json model_config;                // Free-form JSON, or null.
+  Json model_config;  // Free-form JSON, or null.
   std::string user_id;
-  std::string session_key;          // Lane key of a chat platform, if any.
-  double started_at = 0;            // Unix seconds; 0 means "now" when creating.
-  double ended_at = 0;              // 0 while the session is live.
-  std::string end_reason;           // "compression", "new_session", "user_exit", ...
+  std::string session_key;  // Lane key of a chat platform, if any.
+  double started_at = 0;    // Unix seconds; 0 means "now" when creating.
+  double ended_at = 0;      // 0 while the session is live.
+  std::string end_reason;   // "compression", "new_session", "user_exit", ...
   int64_t message_count = 0;
   int64_t tool_call_count = 0;
   int64_t api_call_count = 0;
-  Usage usage;                      // Token totals of the session.
+  Usage usage;  // Token totals of the session.
   double estimated_cost_usd = 0;
   std::string billing_provider;
   std::string billing_base_url;
@@ -47,18 +48,18 @@ struct UsageDelta {
   Usage usage;
   int64_t api_calls = 0;
   double estimated_cost_usd = 0;
-  std::string cost_status;      // "estimated", "unknown", ...
+  std::string cost_status;  // "estimated", "unknown", ...
   std::string cost_source;
-  std::string billing_provider; // Filled only while the session has none.
+  std::string billing_provider;  // Filled only while the session has none.
   std::string billing_base_url;
-  std::string model;            // Filled only while the session has none.
+  std::string model;  // Filled only while the session has none.
 };
 
 struct ListOptions {
   int limit = 50;
   int offset = 0;
-  std::string source;        // Only sessions of this source, when set.
-  bool roots_only = false;   // Hide compression continuations and sub-agent runs.
+  std::string source;       // Only sessions of this source, when set.
+  bool roots_only = false;  // Hide compression continuations and sub-agent runs.
 };
 
 struct LoadOptions {
@@ -68,13 +69,29 @@ struct LoadOptions {
   std::size_t max_messages = 20000;
 };
 
+// The order of search hits.
+enum class SearchOrder {
+  kRelevance,  // Best match first (bm25 rank; newest first for substring scans).
+  kNewest,     // Newest message first, then by relevance.
+  kOldest,     // Oldest message first, then by relevance.
+};
+
 struct SearchOptions {
   int limit = 20;
   int offset = 0;
   std::vector<std::string> roles;            // Only these roles, when set.
   std::vector<std::string> sources;          // Only sessions of these sources, when set.
   std::vector<std::string> exclude_sources;  // Never sessions of these sources.
-  bool resolve_roots = false;                // Fill SearchHit::root_session_id.
+  SearchOrder order = SearchOrder::kRelevance;
+  bool resolve_roots = false;    // Fill SearchHit::root_session_id.
+  bool include_context = false;  // Fill SearchHit::context.
+};
+
+// A message next to a search hit, cut short.
+struct SearchContextMessage {
+  int64_t message_id = 0;
+  std::string role;
+  std::string content;  // At most the first 200 characters.
 };
 
 // One row of a full-text search over stored messages.
@@ -82,13 +99,32 @@ struct SearchHit {
   std::string session_id;
   int64_t message_id = 0;
   std::string role;
-  std::string snippet;      // The matching text, the match marked by >>> and <<<.
+  std::string snippet;  // The matching text, the match marked by >>> and <<<.
   double timestamp = 0;
-  double rank = 0;          // Lower is better, as SQLite's bm25().
+  double rank = 0;  // Lower is better, as SQLite's bm25().
   std::string tool_name;
   std::string source;
   std::string model;
+  double session_started = 0;
+  // Archived by an in-place compaction: searchable, but no longer in the live transcript.
+  bool archived = false;
   std::string root_session_id;  // The lineage root, when resolve_roots was set.
+  // The messages just before and just after the hit in its session (one or two), when
+  // include_context was set.
+  std::vector<SearchContextMessage> context;
+};
+
+// A stored message with its row id (the canonical order of a transcript).
+struct StoredMessage {
+  int64_t id = 0;
+  Message message;
+  bool archived = false;  // Archived by an in-place compaction.
+};
+
+struct ReadOptions {
+  bool include_archived = true;  // Also rows archived by in-place compaction.
+  int64_t after_id = 0;          // Only rows with a larger id.
+  std::size_t limit = 0;         // At most this many rows; 0 for all.
 };
 
 // A SessionStore keeps sessions and their messages durably.
@@ -123,7 +159,10 @@ class HERMES_API SessionStore {
   virtual Result<std::vector<int64_t>> append_messages(const std::string& session_id,
                                                        const std::vector<Message>& messages) = 0;
 
-  // The session's live messages in the order they were appended.
+  // The session's live messages in the order they were appended, as a conversation to
+  // resume: rows that were persisted by a background memory/skill review (the review
+  // prompt and the reply to it) are left out, and an assistant tool-call message whose
+  // whole text is a bare "[tool_name]" marker comes back with empty content.
   virtual Result<std::vector<Message>> load_messages(const std::string& session_id,
                                                      const LoadOptions& options = {}) = 0;
 
@@ -142,12 +181,29 @@ class HERMES_API SessionStore {
   // AlreadyExists when another session holds it.
   virtual Status set_title(const std::string& session_id, const std::string& title) = 0;
 
-  // --- Lineage and compaction. A store that does not support them returns
-  // Unimplemented; the agent then keeps compacted transcripts in memory only. ---
+  // --- Optional operations. A store that does not support one returns Unimplemented
+  // (or, where noted, a trivial answer); the agent then keeps compacted transcripts in
+  // memory only. ---
 
-  // The compression tip of `session_id`: following continuation children (sessions
-  // created by compression rotation) to the newest one that has messages. A session
-  // without continuations is its own tip.
+  // The stored rows of the session with their ids, in order (no post-load filtering):
+  // what a transcript viewer or the session_search tool reads.
+  virtual Result<std::vector<StoredMessage>> read_messages(const std::string& session_id,
+                                                           const ReadOptions& options = {});
+
+  // Clears the end of a session so it can take messages again (a recoverable close).
+  // FailedPrecondition for a session ended by compression: its conversation continues in
+  // the compression child.
+  virtual Status reopen_session(const std::string& session_id);
+
+  // The compression tip of `session_id`: the end of its chain of compression
+  // continuations, preferring at each step a child itself ended by compression, then a
+  // live child, then the most recently started. A session without continuations is its
+  // own tip. (The default answers `session_id`.)
+  virtual Result<std::string> compression_tip(const std::string& session_id);
+
+  // The session to resume when the user names `session_id`: its compression tip, then
+  // forward through continuation children to the deepest one that has messages (the
+  // input itself when none has). (The default answers `session_id`.)
   virtual Result<std::string> resolve_resume_session_id(const std::string& session_id);
 
   // The session's ancestors and itself, root first (parent_session_id chain).
@@ -157,36 +213,80 @@ class HERMES_API SessionStore {
   // compaction starts, so rows appended while the summary is written are not lost.
   virtual Result<int64_t> active_message_watermark(const std::string& session_id);
 
-  // Rotation, in one transaction: ends `old_session_id` with end_reason "compression",
-  // creates `child` (parent_session_id = old_session_id; when the parent has a title the
-  // child gets the next "<title> #n"), appends `messages` to it, and copies to it any
-  // rows the parent received after `watermark`. FailedPrecondition if `lease_holder` is
-  // set and does not hold the session's compression lease. Nothing changes on failure.
+  // Rotation, in one transaction: ends `old_session_id` with end_reason "compression";
+  // creates `child` with parent_session_id = old_session_id (model, user, lane key,
+  // model_config, system prompt and billing route default to the parent's; when the
+  // parent has a title and the child none, the child gets the next "<title> #n"); appends
+  // `messages` to it; then copies after them the parent's live rows with an id above
+  // `watermark` (they arrived while the summary was written). FailedPrecondition when the
+  // parent is already ended, or when `lease_holder` is set and no longer holds the
+  // parent's compression lease; AlreadyExists when the child id is taken. Nothing
+  // changes on failure.
   virtual Status rotate_for_compression(const std::string& old_session_id, const SessionInfo& child,
                                         const std::vector<Message>& messages, int64_t watermark,
                                         const std::string& lease_holder);
 
-  // In-place compaction, in one transaction: the live rows become archived (still
-  // searchable, not loaded for resume), `messages` become the live transcript, and rows
-  // appended after `watermark` are carried over after them. The session id stays.
-  virtual Status compact_in_place(const std::string& session_id, const std::vector<Message>& messages,
-                                  int64_t watermark, const std::string& lease_holder);
+  // In-place compaction, in one transaction: the live rows up to `watermark` become
+  // archived (still searchable, never loaded for resume), `messages` become the live
+  // transcript, and live rows above `watermark` are carried over after them with new ids.
+  // Originals that now have a verbatim live copy (the carried-over rows, and the trailing
+  // originals that `messages` repeats unchanged) are taken out of search, so a search
+  // never finds the same message twice. The counters are recomputed; the id stays.
+  // FailedPrecondition as for rotation when the lease was lost or the session is closed
+  // by compression.
+  virtual Status compact_in_place(const std::string& session_id,
+                                  const std::vector<Message>& messages, int64_t watermark,
+                                  const std::string& lease_holder);
 
   // The compression lease: at most one holder per session, expiring after `ttl_seconds`
   // unless renewed. Acquire returns false (not an error) when someone else holds a live
-  // lease; stale leases (expired, or held by a local process that no longer exists) are
-  // taken over. `holder` should contain "pid=<n>".
+  // lease, and true when the caller holds it (re-acquiring extends it); stale leases
+  // (expired, or held by a process of this host that no longer exists, see
+  // compression_lease_holder()) are taken over. Renew extends the caller's lease and fails
+  // with FailedPrecondition when the lease was lost; release removes it if the caller
+  // still holds it.
   virtual Result<bool> acquire_compression_lease(const std::string& session_id,
                                                  const std::string& holder, double ttl_seconds);
   virtual Status renew_compression_lease(const std::string& session_id, const std::string& holder,
                                          double ttl_seconds);
-  virtual Status release_compression_lease(const std::string& session_id, const std::string& holder);
+  virtual Status release_compression_lease(const std::string& session_id,
+                                           const std::string& holder);
+
+  // --- Chat-lane routing (see hermes/session_router.hpp): one JSON entry per lane key,
+  // within a scope (an installation, a profile). ---
+
+  // The entry stored for `session_key`, or nullopt.
+  virtual Result<std::optional<Json>> load_route(const std::string& scope,
+                                                 const std::string& session_key);
+  // Stores (replacing) the entry for `session_key`.
+  virtual Status save_route(const std::string& scope, const std::string& session_key,
+                            const Json& entry);
+  // Removes the entry; removing a missing entry is not an error.
+  virtual Status delete_route(const std::string& scope, const std::string& session_key);
+  // Every entry of the scope as (session_key, entry), ordered by key.
+  virtual Result<std::vector<std::pair<std::string, Json>>> list_routes(const std::string& scope);
 };
+
+// A compression lease holder name for this process: "host=<hostname>:pid=<pid>:<random>".
+// Leases whose holder names this host and a pid that no longer runs are taken over.
+HERMES_API std::string compression_lease_holder();
+
+// Writes the session as JSON Lines: a first line {"type":"session", ...the session row}
+// then one {"type":"message","id":...,"message":{...}} line per stored row, archived rows
+// included (flagged "archived":true). With `include_ancestors`, the compression
+// ancestors come first, root first, each with its own session line. ResourceExhausted
+// past `max_messages` rows in all (0 disables the guard).
+HERMES_API Result<std::string> export_session_jsonl(SessionStore& store,
+                                                    const std::string& session_id,
+                                                    bool include_ancestors = false,
+                                                    std::size_t max_messages = 20000);
 
 // Appends the new part of a growing transcript to a store: each call writes the
 // messages after the cursor (skipping scaffolding) in one transaction and then advances
 // the cursor, so repeating a flush writes nothing twice and a failed flush is retried
-// whole by the next one.
+// whole by the next one. When the session was closed by compression elsewhere (another
+// process rotated it), the writer adopts the live compression tip and writes there,
+// once; session_id() then names the tip.
 //
 // Thread-safety: not thread-safe; one writer per transcript.
 class HERMES_API TranscriptWriter {
@@ -222,13 +322,16 @@ struct SqliteStoreOptions {
   bool trigram_index = false;
   // Open without writing anything (no schema changes, no appends).
   bool read_only = false;
+  // Read-only connections that reads borrow instead of waiting for the writer, used
+  // once the file is confirmed to be in WAL mode; 0 makes every read use the writer.
+  int read_connections = 4;
 };
 
 // Opens (creating if needed, mode 0600) the SQLite store at `path`. A file that is not a
 // hermes/upstream state database, or whose schema is newer than this library knows,
 // fails with DataLoss and is left untouched.
-HERMES_API Result<std::shared_ptr<SessionStore>> open_sqlite_store(const std::string& path,
-                                                        const SqliteStoreOptions& options = {});
+HERMES_API Result<std::shared_ptr<SessionStore>> open_sqlite_store(
+    const std::string& path, const SqliteStoreOptions& options = {});
 
 // A store that keeps everything in memory, for tests and ephemeral agents.
 HERMES_API std::shared_ptr<SessionStore> make_memory_store();

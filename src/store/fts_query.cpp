@@ -345,9 +345,11 @@ std::vector<LikeGroup> like_groups(std::string_view query) {
       negate_next = true;
       continue;
     }
-    const Text term = strip(trim_chars(trim_chars(token, U'"'), U'*'));
+    const Text unquoted = trim_chars(token, U'"');
+    const Text term = strip(trim_chars(unquoted, U'*'));
     if (term.empty()) continue;
-    groups.back().push_back({encode(term), negate_next});
+    const bool prefix = !unquoted.empty() && unquoted.back() == U'*';
+    groups.back().push_back({encode(term), negate_next, prefix});
     negate_next = false;
   }
   std::erase_if(groups, [](const LikeGroup& group) {

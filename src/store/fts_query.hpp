@@ -47,6 +47,7 @@ bool trigram_can_answer_words(std::string_view query);
 struct LikeTerm {
   std::string text;
   bool negated = false;  // Preceded by NOT: rows containing it are excluded.
+  bool prefix = false;   // Written with a trailing "*": a word prefix for word indexes.
 };
 using LikeGroup = std::vector<LikeTerm>;
 // Groups without any positive term are dropped (they would match everything).

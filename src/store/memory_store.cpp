@@ -1,16 +1,15 @@
-// The in-memory store: the SessionStore contract without a file, for tests and ephemeral
-// agents. Messages are kept in their stored row form (message_codec), so what comes back
-// is exactly what the SQLite store would return; search is a substring scan.
+// The in-memory store: session rows, appends, loading and search. Lineage, compaction,
+// leases and routing live in memory_lineage.cpp.
+#include "store/memory_store.hpp"
+
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <set>
 
 #include "common/utf8.hpp"
-#include "hermes/session_store.hpp"
 #include "store/code_points.hpp"
+#include "store/conversation_filters.hpp"
 #include "store/fts_query.hpp"
-#include "store/message_codec.hpp"
+#include "store/search_context.hpp"
 #include "store/session_lineage.hpp"
 #include "store/session_title.hpp"
 #include "store/usage_accounting.hpp"
@@ -21,16 +20,6 @@ namespace {
 // Snippets of substring hits: this many characters before the match, this many in all.
 constexpr std::size_t kSnippetLead = 40;
 constexpr std::size_t kSnippetLength = 120;
-
-struct StoredMessage {
-  int64_t id = 0;
-  MessageRow row;
-};
-
-struct SessionRecord {
-  SessionInfo info;
-  std::vector<StoredMessage> messages;
-};
 
 Status session_not_found(const std::string& id) {
   return Status::not_found("no session '" + id + "'");
@@ -86,46 +75,19 @@ bool passes_filters(const SessionInfo& session, const MessageRow& row, const Sea
   return o.roles.empty() || listed(o.roles, row.role);
 }
 
-// Thread-safety: every call holds one mutex.
-class MemoryStore final : public SessionStore {
- public:
-  Status create_session(const SessionInfo& info) override;
-  Status end_session(const std::string& session_id, const std::string& end_reason) override;
-  Result<SessionInfo> get_session(const std::string& session_id) override;
-  Result<std::vector<SessionInfo>> list_sessions(const ListOptions& options) override;
-  Status delete_session(const std::string& session_id) override;
-  Result<std::vector<int64_t>> append_messages(const std::string& session_id,
-                                               const std::vector<Message>& messages) override;
-  Result<std::vector<Message>> load_messages(const std::string& session_id,
-                                             const LoadOptions& options) override;
-  Result<std::vector<SearchHit>> search(const std::string& query,
-                                        const SearchOptions& options) override;
-  Status record_usage(const std::string& session_id, const UsageDelta& delta) override;
-  Status set_system_prompt(const std::string& session_id, const std::string& prompt) override;
-  Status set_title(const std::string& session_id, const std::string& title) override;
+}  // namespace
 
- private:
-  SessionRecord* find(const std::string& id);
-  std::vector<const SessionRecord*> compression_ancestors(const SessionRecord& record);
-  std::string lineage_root(const std::string& id);
-  const SessionRecord* title_holder(const std::string& title, const std::string& except);
-
-  std::mutex mutex_;
-  std::map<std::string, SessionRecord> sessions_;  // Guarded by mutex_.
-  int64_t next_message_id_ = 1;                    // Guarded by mutex_.
-};
-
-SessionRecord* MemoryStore::find(const std::string& id) {
+MemoryStore::Record* MemoryStore::find(const std::string& id) {
   auto it = sessions_.find(id);
   return it == sessions_.end() ? nullptr : &it->second;
 }
 
-std::vector<const SessionRecord*> MemoryStore::compression_ancestors(const SessionRecord& record) {
-  std::vector<const SessionRecord*> chain;
+std::vector<const MemoryStore::Record*> MemoryStore::compression_ancestors(const Record& record) {
+  std::vector<const Record*> chain;
   std::set<std::string> seen = {record.info.id};
-  const SessionRecord* child = &record;
+  const Record* child = &record;
   while (chain.size() < kMaxLineageDepth && seen.insert(child->info.parent_session_id).second) {
-    const SessionRecord* parent = find(child->info.parent_session_id);
+    const Record* parent = find(child->info.parent_session_id);
     if (parent == nullptr || !is_compression_continuation(child->info, parent->info)) break;
     chain.push_back(parent);
     child = parent;
@@ -138,7 +100,7 @@ std::string MemoryStore::lineage_root(const std::string& id) {
   std::string current = id;
   std::set<std::string> seen = {id};
   for (std::size_t depth = 0; depth < kMaxLineageDepth; ++depth) {
-    const SessionRecord* record = find(current);
+    const Record* record = find(current);
     if (record == nullptr) break;
     const std::string& parent = record->info.parent_session_id;
     if (parent.empty() || find(parent) == nullptr || !seen.insert(parent).second) break;
@@ -147,8 +109,8 @@ std::string MemoryStore::lineage_root(const std::string& id) {
   return current;
 }
 
-const SessionRecord* MemoryStore::title_holder(const std::string& title,
-                                               const std::string& except) {
+const MemoryStore::Record* MemoryStore::title_holder(const std::string& title,
+                                                     const std::string& except) {
   for (const auto& [id, record] : sessions_) {
     if (id != except && record.info.title == title) return &record;
   }
@@ -166,7 +128,7 @@ Status MemoryStore::create_session(const SessionInfo& info) {
     return Status::not_found("parent session '" + info.parent_session_id + "' does not exist");
   }
   if (*title) {
-    if (const SessionRecord* holder = title_holder(**title, info.id)) {
+    if (const Record* holder = title_holder(**title, info.id)) {
       return Status::already_exists("title '" + **title + "' is already used by session '" +
                                     holder->info.id + "'");
     }
@@ -190,7 +152,7 @@ Status MemoryStore::create_session(const SessionInfo& info) {
 
 Status MemoryStore::end_session(const std::string& session_id, const std::string& end_reason) {
   std::lock_guard lock(mutex_);
-  SessionRecord* record = find(session_id);
+  Record* record = find(session_id);
   if (record == nullptr) return session_not_found(session_id);
   if (record->info.ended_at == 0) {
     record->info.ended_at = unix_now();
@@ -201,7 +163,7 @@ Status MemoryStore::end_session(const std::string& session_id, const std::string
 
 Result<SessionInfo> MemoryStore::get_session(const std::string& session_id) {
   std::lock_guard lock(mutex_);
-  const SessionRecord* record = find(session_id);
+  const Record* record = find(session_id);
   if (record == nullptr) return session_not_found(session_id);
   return record->info;
 }
@@ -212,7 +174,7 @@ Result<std::vector<SessionInfo>> MemoryStore::list_sessions(const ListOptions& o
   for (const auto& [id, record] : sessions_) {
     if (!options.source.empty() && record.info.source != options.source) continue;
     if (options.roots_only) {
-      const SessionRecord* parent = find(record.info.parent_session_id);
+      const Record* parent = find(record.info.parent_session_id);
       if (!is_listed_as_root(record.info, parent != nullptr ? &parent->info : nullptr)) continue;
     }
     listed.push_back(record.info);
@@ -236,37 +198,23 @@ Status MemoryStore::delete_session(const std::string& session_id) {
     if (record.info.parent_session_id == session_id) record.info.parent_session_id.clear();
   }
   sessions_.erase(session_id);
+  leases_.erase(session_id);
   return {};
 }
 
 Result<std::vector<int64_t>> MemoryStore::append_messages(const std::string& session_id,
                                                           const std::vector<Message>& messages) {
-  std::vector<MessageRow> rows;
-  rows.reserve(messages.size());
-  for (std::size_t i = 0; i < messages.size(); ++i) {
-    auto row = encode_message(messages[i]);
-    if (!row.ok()) {
-      return Status::invalid_argument("messages[" + std::to_string(i) +
-                                      "]: " + row.status().message());
-    }
-    rows.push_back(std::move(*row));
-  }
-  if (rows.empty()) return std::vector<int64_t>();
-  assign_timestamps(rows, unix_now());
+  auto rows = encode_batch(messages);
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return std::vector<int64_t>();
+  assign_timestamps(*rows, unix_now());
   std::lock_guard lock(mutex_);
-  SessionRecord* record = find(session_id);
-  if (record == nullptr) return session_not_found(session_id);
-  if (record->info.ended_at != 0 && record->info.end_reason == "compression") {
-    return Status::failed_precondition("session '" + session_id +
-                                       "' was closed by compression; its conversation continues "
-                                       "in the compression child");
-  }
+  HERMES_RETURN_IF_ERROR(check_appendable(session_id));
+  Record& record = *find(session_id);
   std::vector<int64_t> ids;
-  for (auto& row : rows) {
-    record->info.message_count += 1;
-    record->info.tool_call_count += row.tool_call_count;
+  for (auto& row : *rows) {
     ids.push_back(next_message_id_);
-    record->messages.push_back({next_message_id_++, std::move(row)});
+    append_row(record, std::move(row));
   }
   return ids;
 }
@@ -274,24 +222,29 @@ Result<std::vector<int64_t>> MemoryStore::append_messages(const std::string& ses
 Result<std::vector<Message>> MemoryStore::load_messages(const std::string& session_id,
                                                         const LoadOptions& options) {
   std::lock_guard lock(mutex_);
-  const SessionRecord* record = find(session_id);
+  const Record* record = find(session_id);
   if (record == nullptr) return session_not_found(session_id);
-  std::vector<const SessionRecord*> chain;
+  std::vector<const Record*> chain;
   if (options.include_ancestors) chain = compression_ancestors(*record);
   chain.push_back(record);
   std::size_t total = 0;
-  for (const SessionRecord* r : chain) total += r->messages.size();
+  for (const Record* r : chain) {
+    total += static_cast<std::size_t>(
+        std::count_if(r->rows.begin(), r->rows.end(), [](const Row& row) { return row.active; }));
+  }
   if (options.max_messages > 0 && total > options.max_messages) {
     return Status::resource_exhausted(
         "session '" + session_id + "' has more than " + std::to_string(options.max_messages) +
         " messages to load; raise LoadOptions::max_messages (0 disables the limit) to load it");
   }
   std::vector<Message> conversation;
-  for (const SessionRecord* r : chain) {
+  for (const Record* r : chain) {
     std::vector<Message> segment;
-    for (const auto& stored : r->messages) {
+    for (const Row& stored : r->rows) {
+      if (!stored.active) continue;
       if (auto m = decode_message(stored.row)) segment.push_back(std::move(*m));
     }
+    apply_resume_filters(segment);
     if (options.include_ancestors) {
       append_lineage_segment(conversation, std::move(segment));
     } else {
@@ -311,7 +264,8 @@ Result<std::vector<SearchHit>> MemoryStore::search(const std::string& query,
   std::lock_guard lock(mutex_);
   std::vector<SearchHit> hits;
   for (const auto& [id, record] : sessions_) {
-    for (const auto& stored : record.messages) {
+    for (const Row& stored : record.rows) {
+      if (!stored.active && !stored.compacted) continue;  // Taken back by rewind.
       if (!passes_filters(record.info, stored.row, options) || !row_matches(stored.row, groups)) {
         continue;
       }
@@ -324,12 +278,17 @@ Result<std::vector<SearchHit>> MemoryStore::search(const std::string& query,
       hit.tool_name = stored.row.tool_name.value_or("");
       hit.source = record.info.source;
       hit.model = record.info.model;
+      hit.session_started = record.info.started_at;
+      hit.archived = !stored.active;
       if (options.resolve_roots) hit.root_session_id = lineage_root(id);
+      if (options.include_context) hit.context = context_of(record, stored.id);
       hits.push_back(std::move(hit));
     }
   }
-  std::sort(hits.begin(), hits.end(), [](const SearchHit& a, const SearchHit& b) {
-    return a.timestamp != b.timestamp ? a.timestamp > b.timestamp : a.message_id > b.message_id;
+  const bool oldest_first = options.order == SearchOrder::kOldest;
+  std::sort(hits.begin(), hits.end(), [&](const SearchHit& a, const SearchHit& b) {
+    if (a.timestamp != b.timestamp) return (a.timestamp < b.timestamp) == oldest_first;
+    return (a.message_id < b.message_id) == oldest_first;
   });
   const auto offset = std::min(hits.size(), static_cast<std::size_t>(std::max(options.offset, 0)));
   hits.erase(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(offset));
@@ -341,7 +300,7 @@ Result<std::vector<SearchHit>> MemoryStore::search(const std::string& query,
 
 Status MemoryStore::record_usage(const std::string& session_id, const UsageDelta& delta) {
   std::lock_guard lock(mutex_);
-  SessionRecord* record = find(session_id);
+  Record* record = find(session_id);
   if (record == nullptr) return session_not_found(session_id);
   apply_usage_delta(record->info, delta);
   return {};
@@ -349,7 +308,7 @@ Status MemoryStore::record_usage(const std::string& session_id, const UsageDelta
 
 Status MemoryStore::set_system_prompt(const std::string& session_id, const std::string& prompt) {
   std::lock_guard lock(mutex_);
-  SessionRecord* record = find(session_id);
+  Record* record = find(session_id);
   if (record == nullptr) return session_not_found(session_id);
   record->info.system_prompt = internal::sanitize_utf8(prompt);
   return {};
@@ -359,10 +318,10 @@ Status MemoryStore::set_title(const std::string& session_id, const std::string& 
   auto clean = sanitize_title(title);
   if (!clean.ok()) return clean.status();
   std::lock_guard lock(mutex_);
-  SessionRecord* record = find(session_id);
+  Record* record = find(session_id);
   if (record == nullptr) return session_not_found(session_id);
   if (*clean) {
-    if (const SessionRecord* holder = title_holder(**clean, session_id)) {
+    if (const Record* holder = title_holder(**clean, session_id)) {
       const auto ancestors = compression_ancestors(*record);
       if (std::find(ancestors.begin(), ancestors.end(), holder) == ancestors.end()) {
         return Status::already_exists("title '" + **clean + "' is already used by session '" +
@@ -375,7 +334,6 @@ Status MemoryStore::set_title(const std::string& session_id, const std::string& 
   return {};
 }
 
-}  // namespace
 }  // namespace hermes::store
 
 namespace hermes {

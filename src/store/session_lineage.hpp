@@ -8,6 +8,9 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "hermes/message.hpp"
@@ -29,5 +32,32 @@ bool is_listed_as_root(const SessionInfo& session, const SessionInfo* parent);
 // Appends `segment` to `conversation`, dropping user messages that a compression replayed
 // into the child (the same user text again with no assistant answer in between).
 void append_lineage_segment(std::vector<Message>& conversation, std::vector<Message> segment);
+
+// The row a compression child is created with: `child` as given, with the parent's model,
+// user, lane key, model_config, system prompt and billing route where `child` has none,
+// and parent_session_id set to the parent. The title is left to the store.
+SessionInfo continuation_row(const SessionInfo& parent, const SessionInfo& child);
+
+// The direct children of a session (any kind; the walks below pick the continuations).
+using ChildrenOf = std::function<Result<std::vector<SessionInfo>>(const std::string& parent_id)>;
+// Whether a session has any live message.
+using HasMessages = std::function<Result<bool>(const std::string& session_id)>;
+
+// The preferred compression continuation among `children` of `parent`: one itself ended by
+// compression, then a live one, then the most recently started, then the greatest id.
+// nullptr when none continues `parent`.
+const SessionInfo* preferred_continuation(const SessionInfo& parent,
+                                          const std::vector<SessionInfo>& children);
+
+// The compression tip of `start` (see SessionStore::compression_tip).
+Result<std::string> walk_to_compression_tip(
+    const SessionInfo& start, const ChildrenOf& children,
+    const std::function<Result<std::optional<SessionInfo>>(const std::string&)>& get);
+
+// The session to resume for `start` (see SessionStore::resolve_resume_session_id).
+Result<std::string> walk_to_resume_session(
+    const SessionInfo& start, const ChildrenOf& children,
+    const std::function<Result<std::optional<SessionInfo>>(const std::string&)>& get,
+    const HasMessages& has_messages);
 
 }  // namespace hermes::store

@@ -20,6 +20,8 @@ constexpr int kBusyTimeoutMs = 1000;
 constexpr uint64_t kCheckpointEveryWrites = 50;
 // Short sleeps while contention is young, longer ones once it is clearly not.
 constexpr milliseconds kEagerRetryWindow{2000};
+constexpr int kReadIoRetries = 3;
+constexpr milliseconds kReadIoRetryDelay{50};
 
 milliseconds retry_delay(Clock::duration waited) {
   thread_local std::mt19937 rng{std::random_device{}()};
@@ -51,23 +53,44 @@ Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& 
       new SqliteDatabase(path, std::move(*connection), read_only));
 }
 
-Status SqliteDatabase::enable_write_ahead_log() {
+Status SqliteDatabase::enable_write_ahead_log(int read_connections) {
   std::lock_guard lock(mutex_);
   auto mode = connection_->query_text("PRAGMA journal_mode=WAL");
-  if (mode.ok()) return {};
+  if (mode.ok()) {
+    if (mode->value_or("") == "wal" && read_connections > 0 && !read_only_) {
+      read_pool_ = std::make_unique<SqliteReadPool>(path_, read_connections);
+    }
+    return {};
+  }
   if (!wal_unsupported(mode.status())) return mode.status();
   HERMES_LOG_WARN("{}: WAL is not supported here ({}); using the DELETE journal", path_,
                   mode.status().message());
   return connection_->query_text("PRAGMA journal_mode=DELETE").status();
 }
 
-Status SqliteDatabase::attempt(const char* begin_sql, const TransactionBody& body) {
-  HERMES_RETURN_IF_ERROR(connection_->exec(begin_sql));
-  Status status = body(*connection_);
-  if (status.ok()) status = connection_->exec("COMMIT");
-  if (!status.ok() && !sqlite3_get_autocommit(connection_->handle())) {
-    connection_->exec("ROLLBACK");  // Best effort: the error that matters is `status`.
+Status SqliteDatabase::attempt(Connection& connection, const char* begin_sql,
+                               const TransactionBody& body) {
+  HERMES_RETURN_IF_ERROR(connection.exec(begin_sql));
+  Status status = body(connection);
+  if (status.ok()) status = connection.exec("COMMIT");
+  if (!status.ok() && !sqlite3_get_autocommit(connection.handle())) {
+    connection.exec("ROLLBACK");  // Best effort: the error that matters is `status`.
   }
+  return status;
+}
+
+std::optional<Status> SqliteDatabase::pooled_read(const TransactionBody& body) {
+  if (read_pool_ == nullptr) return std::nullopt;
+  std::unique_ptr<Connection> connection = read_pool_->borrow();
+  if (connection == nullptr) return std::nullopt;
+  Status status;
+  // A transient I/O error of a read-only connection is worth a few quick retries.
+  for (int attempt_number = 0; attempt_number < kReadIoRetries; ++attempt_number) {
+    status = attempt(*connection, "BEGIN", body);
+    if (status.code() != StatusCode::kIoError) break;
+    std::this_thread::sleep_for(kReadIoRetryDelay);
+  }
+  read_pool_->give_back(std::move(connection), status.code() != StatusCode::kIoError);
   return status;
 }
 
@@ -77,8 +100,10 @@ Status SqliteDatabase::run_with_patience(const char* begin_sql, const Transactio
   const auto deadline = start + patience;
   for (;;) {
     {
-      std::lock_guard lock(mutex_);
-      Status status = attempt(begin_sql, body);
+      std::optional<Status> pooled = is_write ? std::nullopt : pooled_read(body);
+      std::unique_lock lock(mutex_, std::defer_lock);
+      if (!pooled) lock.lock();
+      Status status = pooled ? *pooled : attempt(*connection_, begin_sql, body);
       if (status.code() != StatusCode::kUnavailable) {
         if (status.ok() && is_write) after_successful_write();
         return status;

@@ -7,10 +7,12 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "hermes/status.hpp"
 #include "store/sqlite_connection.hpp"
+#include "store/sqlite_read_pool.hpp"
 
 namespace hermes::store {
 
@@ -25,9 +27,9 @@ using TransactionBody = std::function<Status(Connection&)>;
 
 // The connection a store reads and writes through.
 //
-// Thread-safety: safe to use from many threads; transactions are serialised by a mutex.
-// Reads currently share the writer connection under the same mutex; a pool of read-only
-// connections can replace read() without touching its callers.
+// Thread-safety: safe to use from many threads; write transactions are serialised by a
+// mutex. Once the file is in WAL mode, reads run on a pool of read-only connections and
+// do not wait for the writer; otherwise they share the writer connection and its mutex.
 class SqliteDatabase {
  public:
   // Opens the connection at `path` and applies the connection settings (busy timeout,
@@ -36,8 +38,9 @@ class SqliteDatabase {
   static Result<std::unique_ptr<SqliteDatabase>> open(const std::string& path, bool read_only);
 
   // Switches the file to WAL, or to DELETE where WAL cannot work (network file systems).
-  // Call only once the file is known to be a state database.
-  Status enable_write_ahead_log();
+  // Call only once the file is known to be a state database. When WAL is confirmed and
+  // `read_connections` > 0, reads move to a pool of that many read-only connections.
+  Status enable_write_ahead_log(int read_connections = 0);
 
   // Runs `body` inside BEGIN IMMEDIATE ... COMMIT, replaying the whole transaction with a
   // random back-off while the database is busy, for at most `patience`.
@@ -57,8 +60,10 @@ class SqliteDatabase {
   SqliteDatabase(std::string path, std::unique_ptr<Connection> connection, bool read_only)
       : path_(std::move(path)), connection_(std::move(connection)), read_only_(read_only) {}
 
-  // One attempt: begin, body, commit; rolls back on any failure.
-  Status attempt(const char* begin_sql, const TransactionBody& body);
+  // One attempt on `connection`: begin, body, commit; rolls back on any failure.
+  static Status attempt(Connection& connection, const char* begin_sql, const TransactionBody& body);
+  // A read on a pooled connection; nullopt when the pool has none to lend.
+  std::optional<Status> pooled_read(const TransactionBody& body);
   Status run_with_patience(const char* begin_sql, const TransactionBody& body,
                            std::chrono::milliseconds patience, bool is_write);
   void after_successful_write();
@@ -68,6 +73,7 @@ class SqliteDatabase {
   std::unique_ptr<Connection> connection_;  // Guarded by mutex_.
   uint64_t successful_writes_ = 0;          // Guarded by mutex_.
   bool read_only_;
+  std::unique_ptr<SqliteReadPool> read_pool_;  // Set once, before concurrent use.
 };
 
 }  // namespace hermes::store

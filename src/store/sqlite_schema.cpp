@@ -173,6 +173,17 @@ CREATE INDEX IF NOT EXISTS idx_sessions_effective_activity
     ON sessions(COALESCE(last_activity_at, started_at) DESC, started_at DESC);
 )sql";
 
+// Tables a store uses but does not require: a file without them opens read-only fine.
+constexpr std::string_view kOptionalTables = R"sql(
+CREATE TABLE IF NOT EXISTS gateway_routing (
+    scope TEXT NOT NULL DEFAULT '',
+    session_key TEXT NOT NULL,
+    entry_json TEXT NOT NULL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (scope, session_key)
+);
+)sql";
+
 // Old files may hold duplicate titles; the index is then skipped rather than failing open.
 constexpr std::string_view kTitleIndex =
     "CREATE UNIQUE INDEX IF NOT EXISTS idx_sessions_title_unique ON sessions(title) "
@@ -330,6 +341,7 @@ Result<SchemaProbe> probe_schema(Connection& db, const std::string& path) {
 Status install_schema(Connection& db, const SchemaProbe& probe, const FtsInstallOptions& options) {
   for (const Table& table : kTables) HERMES_RETURN_IF_ERROR(db.exec(create_table_sql(table)));
   HERMES_RETURN_IF_ERROR(reconcile_columns(db));
+  HERMES_RETURN_IF_ERROR(db.exec(kOptionalTables));
   HERMES_RETURN_IF_ERROR(db.exec(kBaseIndexes));
   HERMES_RETURN_IF_ERROR(db.exec(kDeferredIndexes));
   if (Status s = db.exec(kTitleIndex); !s.ok()) {

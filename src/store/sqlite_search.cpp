@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "store/search_context.hpp"
+#include "store/sqlite_message_rows.hpp"
 #include "store/sqlite_session_rows.hpp"
 #include "store/sqlite_store.hpp"
 
@@ -45,17 +47,32 @@ void append_filters(SearchQuery& q, const SearchOptions& o) {
   }
 }
 
+// The columns every route selects after the snippet's.
+constexpr std::string_view kHitTailColumns =
+    "m.timestamp, m.tool_name, s.source, s.model, s.started_at, m.active";
+
+std::string order_by(SearchOrder order, std::string_view relevance) {
+  switch (order) {
+    case SearchOrder::kNewest:
+      return " ORDER BY m.timestamp DESC, " + std::string(relevance);
+    case SearchOrder::kOldest:
+      return " ORDER BY m.timestamp ASC, " + std::string(relevance);
+    case SearchOrder::kRelevance:
+      break;
+  }
+  return " ORDER BY " + std::string(relevance);
+}
+
 SearchQuery match_query(const std::string& table, const std::string& match,
                         const SearchOptions& o) {
   SearchQuery q;
   q.sql = "SELECT m.id, m.session_id, m.role, snippet(" + table +
-          ", -1, '>>>', '<<<', '...', 40), m.timestamp, m.tool_name, s.source, s.model, rank "
-          "FROM " +
+          ", -1, '>>>', '<<<', '...', 40), rank, " + std::string(kHitTailColumns) + " FROM " +
           table + " JOIN messages m ON m.id = " + table +
           ".rowid JOIN sessions s ON s.id = m.session_id WHERE " + table + " MATCH ?";
   q.params.push_back(match);
   append_filters(q, o);
-  q.sql += " ORDER BY rank LIMIT ? OFFSET ?";
+  q.sql += order_by(o.order, "rank") + " LIMIT ? OFFSET ?";
   return q;
 }
 
@@ -68,8 +85,9 @@ SearchQuery like_query(const std::vector<LikeGroup>& groups, const std::string& 
   SearchQuery q;
   q.sql =
       "SELECT m.id, m.session_id, m.role, "
-      "substr(m.content, max(1, instr(m.content, ?) - 40), 120), m.timestamp, m.tool_name, "
-      "s.source, s.model, 0 FROM messages m JOIN sessions s ON s.id = m.session_id WHERE (";
+      "substr(m.content, max(1, instr(m.content, ?) - 40), 120), 0, " +
+      std::string(kHitTailColumns) +
+      " FROM messages m JOIN sessions s ON s.id = m.session_id WHERE (";
   q.params.push_back(anchor);
   for (std::size_t g = 0; g < groups.size(); ++g) {
     q.sql += g == 0 ? "(" : " OR (";
@@ -85,7 +103,9 @@ SearchQuery like_query(const std::vector<LikeGroup>& groups, const std::string& 
   }
   q.sql += ")";
   append_filters(q, o);
-  q.sql += " ORDER BY m.timestamp DESC, m.id DESC LIMIT ? OFFSET ?";
+  q.sql += o.order == SearchOrder::kOldest ? " ORDER BY m.timestamp ASC, m.id ASC"
+                                           : " ORDER BY m.timestamp DESC, m.id DESC";
+  q.sql += " LIMIT ? OFFSET ?";
   return q;
 }
 
@@ -124,11 +144,13 @@ Result<std::vector<SearchHit>> run_query(Connection& db, const SearchQuery& q,
     hit.session_id = stmt->text(1);
     hit.role = stmt->text(2);
     hit.snippet = stmt->text(3);
-    hit.timestamp = stmt->real(4);
-    hit.tool_name = stmt->text(5);
-    hit.source = stmt->text(6);
-    hit.model = stmt->text(7);
-    hit.rank = stmt->real(8);
+    hit.rank = stmt->real(4);
+    hit.timestamp = stmt->real(5);
+    hit.tool_name = stmt->text(6);
+    hit.source = stmt->text(7);
+    hit.model = stmt->text(8);
+    hit.session_started = stmt->real(9);
+    hit.archived = stmt->int64(10) == 0;
     hits.push_back(std::move(hit));
   }
 }
@@ -147,6 +169,32 @@ Status resolve_roots(Connection& db, std::vector<SearchHit>& hits) {
       known = roots.emplace(hit.session_id, std::move(*root)).first;
     }
     hit.root_session_id = known->second;
+  }
+  return {};
+}
+
+// The visible row next to `id` in its session: the one before or the one after.
+Status add_neighbour(Connection& db, SearchHit& hit, bool before) {
+  const std::string sql = std::string("SELECT ") + std::string(kMessageColumnsSql) +
+                          " FROM messages m WHERE m.session_id = ? AND (m.active = 1 OR "
+                          "m.compacted = 1) AND m.id " +
+                          (before ? "< ? ORDER BY m.id DESC" : "> ? ORDER BY m.id ASC") +
+                          " LIMIT 1";
+  auto stmt = db.prepare(sql);
+  if (!stmt.ok()) return stmt.status();
+  stmt->bind(1, hit.session_id).bind(2, hit.message_id);
+  auto row = stmt->step();
+  if (!row.ok()) return row.status();
+  if (!*row) return {};
+  SelectedRow selected = read_message_row(*stmt);
+  hit.context.push_back(context_message(selected.id, selected.row));
+  return {};
+}
+
+Status add_context(Connection& db, std::vector<SearchHit>& hits) {
+  for (auto& hit : hits) {
+    HERMES_RETURN_IF_ERROR(add_neighbour(db, hit, /*before=*/true));
+    HERMES_RETURN_IF_ERROR(add_neighbour(db, hit, /*before=*/false));
   }
   return {};
 }
@@ -232,6 +280,7 @@ Result<std::vector<SearchHit>> SqliteStore::search(const std::string& query,
     auto found = run_search(c, sanitized, options);
     if (!found.ok()) return found.status();
     hits = std::move(*found);
+    if (options.include_context) HERMES_RETURN_IF_ERROR(add_context(c, hits));
     return options.resolve_roots ? resolve_roots(c, hits) : Status();
   });
   if (!status.ok()) return status;

@@ -4,7 +4,10 @@
 #include <set>
 
 #include "common/json_text.hpp"
+#include "common/utf8.hpp"
 #include "store/session_lineage.hpp"
+#include "store/session_title.hpp"
+#include "store/sha256.hpp"
 #include "store/usage_accounting.hpp"
 
 namespace hermes::store {
@@ -91,6 +94,21 @@ Result<std::vector<SessionInfo>> compression_ancestors(Connection& db, const Ses
   return chain;
 }
 
+Result<std::vector<SessionInfo>> all_ancestors(Connection& db, const SessionInfo& session) {
+  std::vector<SessionInfo> chain;
+  std::set<std::string> seen = {session.id};
+  std::string parent_id = session.parent_session_id;
+  while (!parent_id.empty() && chain.size() < kMaxLineageDepth && seen.insert(parent_id).second) {
+    auto parent = read_session(db, parent_id);
+    if (!parent.ok()) return parent.status();
+    if (!parent->has_value()) break;
+    parent_id = (*parent)->parent_session_id;
+    chain.push_back(std::move(**parent));
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
 Result<std::string> lineage_root(Connection& db, const std::string& id) {
   std::string current = id;
   std::set<std::string> seen = {id};
@@ -109,6 +127,75 @@ Result<std::string> lineage_root(Connection& db, const std::string& id) {
     current = std::move(parent);
   }
   return current;
+}
+
+// Stores `prompt` content-addressed and points the session at it (the inline column is
+// the pre-dedupe layout and stays NULL).
+Status store_system_prompt(Connection& db, const std::string& session_id,
+                           const std::string& prompt) {
+  std::optional<std::string> hash;
+  if (!prompt.empty()) {
+    const std::string text = internal::sanitize_utf8(prompt);
+    hash = sha256_hex(text);
+    auto insert = db.prepare("INSERT OR IGNORE INTO system_prompts(hash, prompt) VALUES (?, ?)");
+    if (!insert.ok()) return insert.status();
+    HERMES_RETURN_IF_ERROR(insert->bind(1, *hash).bind(2, text).run());
+  }
+  auto update =
+      db.prepare("UPDATE sessions SET system_prompt_hash = ?, system_prompt = NULL WHERE id = ?");
+  if (!update.ok()) return update.status();
+  return update->bind(1, hash).bind(2, session_id).run();
+}
+
+Status insert_session(Connection& db, const SessionInfo& info,
+                      const std::optional<std::string>& title, double started_at) {
+  auto stmt = db.prepare(
+      "INSERT OR IGNORE INTO sessions (id, source, model, model_config, parent_session_id, "
+      "user_id, session_key, started_at, title, billing_provider, billing_base_url) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (!stmt.ok()) return stmt.status();
+  stmt->bind(1, info.id).bind(2, info.source).bind_or_null(3, info.model);
+  if (info.model_config.is_null()) {
+    stmt->bind(4, nullptr);
+  } else {
+    stmt->bind(4, internal::dump_json(info.model_config));
+  }
+  stmt->bind_or_null(5, info.parent_session_id)
+      .bind_or_null(6, info.user_id)
+      .bind_or_null(7, info.session_key)
+      .bind(8, started_at)
+      .bind(9, title)
+      .bind_or_null(10, info.billing_provider)
+      .bind_or_null(11, info.billing_base_url);
+  return stmt->run();
+}
+
+Result<std::vector<SessionInfo>> child_sessions(Connection& db, const std::string& parent_id) {
+  auto stmt = db.prepare(std::string(kSelectSessionSql) + "WHERE s.parent_session_id = ?");
+  if (!stmt.ok()) return stmt.status();
+  stmt->bind(1, parent_id);
+  std::vector<SessionInfo> children;
+  for (;;) {
+    auto row = stmt->step();
+    if (!row.ok()) return row.status();
+    if (!*row) return children;
+    children.push_back(read_session_row(*stmt));
+  }
+}
+
+Result<std::string> next_lineage_title(Connection& db, const std::string& parent_title) {
+  const std::string base = title_base(parent_title);
+  auto stmt = db.prepare("SELECT title FROM sessions WHERE title = ? OR title LIKE ? ESCAPE '\\'");
+  if (!stmt.ok()) return stmt.status();
+  stmt->bind(1, base).bind(2, numbered_title_pattern(base));
+  std::vector<std::string> used;
+  for (;;) {
+    auto row = stmt->step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    used.push_back(stmt->text(0));
+  }
+  return next_title_in_lineage(parent_title, used);
 }
 
 }  // namespace hermes::store

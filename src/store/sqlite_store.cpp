@@ -8,9 +8,7 @@
 
 #include "common/json_text.hpp"
 #include "common/log.hpp"
-#include "common/utf8.hpp"
 #include "store/session_title.hpp"
-#include "store/sha256.hpp"
 #include "store/sqlite_file.hpp"
 #include "store/sqlite_session_rows.hpp"
 
@@ -65,24 +63,6 @@ Status check_session_id(const std::string& id) {
   return {};
 }
 
-// Stores `prompt` content-addressed and points the session at it (the inline column is
-// the pre-dedupe layout and stays NULL).
-Status store_system_prompt(Connection& db, const std::string& session_id,
-                           const std::string& prompt) {
-  std::optional<std::string> hash;
-  if (!prompt.empty()) {
-    const std::string text = internal::sanitize_utf8(prompt);
-    hash = sha256_hex(text);
-    auto insert = db.prepare("INSERT OR IGNORE INTO system_prompts(hash, prompt) VALUES (?, ?)");
-    if (!insert.ok()) return insert.status();
-    HERMES_RETURN_IF_ERROR(insert->bind(1, *hash).bind(2, text).run());
-  }
-  auto update =
-      db.prepare("UPDATE sessions SET system_prompt_hash = ?, system_prompt = NULL WHERE id = ?");
-  if (!update.ok()) return update.status();
-  return update->bind(1, hash).bind(2, session_id).run();
-}
-
 // The holder of `title` other than `session_id`, if any.
 Result<std::optional<std::string>> title_holder(Connection& db, const std::string& title,
                                                 const std::string& session_id) {
@@ -114,29 +94,6 @@ Status claim_title(Connection& db, const SessionInfo& session, const std::string
   auto clear = db.prepare("UPDATE sessions SET title = NULL, title_source = NULL WHERE id = ?");
   if (!clear.ok()) return clear.status();
   return clear->bind(1, **holder).run();
-}
-
-Status insert_session(Connection& db, const SessionInfo& info,
-                      const std::optional<std::string>& title, double started_at) {
-  auto stmt = db.prepare(
-      "INSERT OR IGNORE INTO sessions (id, source, model, model_config, parent_session_id, "
-      "user_id, session_key, started_at, title, billing_provider, billing_base_url) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  if (!stmt.ok()) return stmt.status();
-  stmt->bind(1, info.id).bind(2, info.source).bind_or_null(3, info.model);
-  if (info.model_config.is_null()) {
-    stmt->bind(4, nullptr);
-  } else {
-    stmt->bind(4, internal::dump_json(info.model_config));
-  }
-  stmt->bind_or_null(5, info.parent_session_id)
-      .bind_or_null(6, info.user_id)
-      .bind_or_null(7, info.session_key)
-      .bind(8, started_at)
-      .bind(9, title)
-      .bind_or_null(10, info.billing_provider)
-      .bind_or_null(11, info.billing_base_url);
-  return stmt->run();
 }
 
 Status open_failed(const std::string& path, const Status& status) {
@@ -171,8 +128,8 @@ Status inspect(SqliteDatabase& db, SchemaProbe& probe, Capabilities& caps) {
 
 // Creates or upgrades the schema in one write transaction. The file is probed again inside
 // it: another process may have initialised it since the first look.
-Status install(SqliteDatabase& db, const FtsInstallOptions& options) {
-  HERMES_RETURN_IF_ERROR(db.enable_write_ahead_log());
+Status install(SqliteDatabase& db, const FtsInstallOptions& options, int read_connections) {
+  HERMES_RETURN_IF_ERROR(db.enable_write_ahead_log(read_connections));
   return db.write([&](Connection& c) -> Status {
     auto probe = probe_schema(c, db.path());
     if (!probe.ok()) return probe.status();
@@ -202,7 +159,8 @@ Result<std::shared_ptr<SessionStore>> SqliteStore::open(const std::string& path,
   Status status = inspect(**db, probe, caps);
   if (status.ok() && options.read_only) status = check_read_only_schema(path, probe);
   if (status.ok() && !options.read_only) {
-    status = install(**db, {caps.fts5, caps.trigram_tokenizer, options.trigram_index});
+    status = install(**db, {caps.fts5, caps.trigram_tokenizer, options.trigram_index},
+                     options.read_connections);
     if (status.ok()) status = inspect(**db, probe, caps);  // See what the install left.
   }
   if (!status.ok()) return open_failed(path, status);

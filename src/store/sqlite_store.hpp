@@ -36,6 +36,40 @@ class SqliteStore final : public SessionStore {
   Status set_system_prompt(const std::string& session_id, const std::string& prompt) override;
   Status set_title(const std::string& session_id, const std::string& title) override;
 
+  // sqlite_messages.cpp
+  Result<std::vector<StoredMessage>> read_messages(const std::string& session_id,
+                                                   const ReadOptions& options) override;
+
+  // sqlite_lineage.cpp
+  Status reopen_session(const std::string& session_id) override;
+  Result<std::string> compression_tip(const std::string& session_id) override;
+  Result<std::string> resolve_resume_session_id(const std::string& session_id) override;
+  Result<std::vector<SessionInfo>> lineage(const std::string& session_id) override;
+
+  // sqlite_compaction.cpp
+  Result<int64_t> active_message_watermark(const std::string& session_id) override;
+  Status rotate_for_compression(const std::string& old_session_id, const SessionInfo& child,
+                                const std::vector<Message>& messages, int64_t watermark,
+                                const std::string& lease_holder) override;
+  Status compact_in_place(const std::string& session_id, const std::vector<Message>& messages,
+                          int64_t watermark, const std::string& lease_holder) override;
+
+  // sqlite_lease.cpp
+  Result<bool> acquire_compression_lease(const std::string& session_id, const std::string& holder,
+                                         double ttl_seconds) override;
+  Status renew_compression_lease(const std::string& session_id, const std::string& holder,
+                                 double ttl_seconds) override;
+  Status release_compression_lease(const std::string& session_id,
+                                   const std::string& holder) override;
+
+  // sqlite_routes.cpp
+  Result<std::optional<Json>> load_route(const std::string& scope,
+                                         const std::string& session_key) override;
+  Status save_route(const std::string& scope, const std::string& session_key,
+                    const Json& entry) override;
+  Status delete_route(const std::string& scope, const std::string& session_key) override;
+  Result<std::vector<std::pair<std::string, Json>>> list_routes(const std::string& scope) override;
+
  private:
   // What the file and this SQLite build can do for search, fixed at open.
   struct SearchIndexes {

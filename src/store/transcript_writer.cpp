@@ -2,6 +2,22 @@
 #include "hermes/session_store.hpp"
 
 namespace hermes {
+namespace {
+
+// When another writer rotated the session (compression in another process), the
+// conversation continues in the live compression tip: the writer moves there, once.
+Result<std::string> live_compression_tip(SessionStore& store, const std::string& session_id) {
+  auto session = store.get_session(session_id);
+  if (!session.ok()) return session.status();
+  if (session->end_reason != "compression") return std::string();
+  auto tip = store.compression_tip(session_id);
+  if (!tip.ok() || *tip == session_id) return std::string();
+  auto row = store.get_session(*tip);
+  if (!row.ok() || row->ended_at != 0) return std::string();
+  return *tip;
+}
+
+}  // namespace
 
 Status TranscriptWriter::flush(const std::vector<Message>& transcript) {
   if (store_ == nullptr) return {};
@@ -20,6 +36,15 @@ Status TranscriptWriter::flush(const std::vector<Message>& transcript) {
   }
   if (!pending.empty()) {
     auto ids = store_->append_messages(session_id_, pending);
+    if (!ids.ok() && ids.status().code() == StatusCode::kFailedPrecondition) {
+      auto tip = live_compression_tip(*store_, session_id_);
+      if (tip.ok() && !tip->empty()) {
+        HERMES_LOG_WARN("session {} was closed by compression; continuing in {}", session_id_,
+                        *tip);
+        session_id_ = std::move(*tip);
+        ids = store_->append_messages(session_id_, pending);
+      }
+    }
     // The cursor stays put on failure, so the next flush writes the same messages again.
     if (!ids.ok()) return ids.status();
   }

@@ -35,7 +35,7 @@ std::vector<std::string> sessions_found(hermes::SessionStore& store, const std::
 
 TEST_CASE_TEMPLATE("Chinese words of two, three and four characters are found inside sentences", B,
                    STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   seed(*backend.store);
   CHECK(sessions_found(*backend.store, "机器学习") == std::vector<std::string>{"zh"});
   CHECK(sessions_found(*backend.store, "计算机") == std::vector<std::string>{"zh"});
@@ -45,7 +45,7 @@ TEST_CASE_TEMPLATE("Chinese words of two, three and four characters are found in
 
 TEST_CASE_TEMPLATE("Japanese words of two, three and four characters are found inside sentences", B,
                    STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   seed(*backend.store);
   CHECK(sessions_found(*backend.store, "ラーメン") == std::vector<std::string>{"ja"});
   CHECK(sessions_found(*backend.store, "日本語") == std::vector<std::string>{"ja"});
@@ -54,7 +54,7 @@ TEST_CASE_TEMPLATE("Japanese words of two, three and four characters are found i
 }
 
 TEST_CASE_TEMPLATE("a CJK hit's snippet marks the match", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   seed(*backend.store);
   auto long_word = backend.store->search("自然语言");
   REQUIRE(long_word.ok());
@@ -67,7 +67,7 @@ TEST_CASE_TEMPLATE("a CJK hit's snippet marks the match", B, STORE_BACKENDS) {
 }
 
 TEST_CASE_TEMPLATE("short CJK words of an OR query each find their rows", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   seed(*backend.store);
   auto found = sessions_found(*backend.store, "学习 OR 東京");
   std::sort(found.begin(), found.end());
@@ -89,7 +89,7 @@ TEST_CASE("a CJK word of three characters is answered by the trigram index") {
 
 TEST_CASE_TEMPLATE("a Latin word glued to CJK text is found as a substring", B,
                    hermes::testing::SqliteTrigramBackend, hermes::testing::MemoryBackend) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   REQUIRE(backend.store->append_messages("s1", {Message::user("请修改youer服务端的配置")}).ok());
   auto hits = backend.store->search("youer");

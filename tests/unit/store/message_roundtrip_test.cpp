@@ -57,7 +57,7 @@ std::vector<Message> every_kind() {
 }  // namespace
 
 TEST_CASE_TEMPLATE("every kind of message survives a store round trip", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   const auto messages = every_kind();
   auto ids = backend.store->append_messages("s1", messages);
@@ -73,7 +73,7 @@ TEST_CASE_TEMPLATE("every kind of message survives a store round trip", B, STORE
 
 TEST_CASE_TEMPLATE("appended messages get increasing ids and load in append order", B,
                    STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   auto first =
       backend.store->append_messages("s1", {Message::user("one"), Message::assistant("two")});
@@ -98,7 +98,7 @@ TEST_CASE_TEMPLATE("appended messages get increasing ids and load in append orde
 }
 
 TEST_CASE_TEMPLATE("tool calls are counted on the session", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   REQUIRE(backend.store->append_messages("s1", {assistant_with_calls()}).ok());
   CHECK(backend.store->get_session("s1")->tool_call_count == 2);
@@ -106,7 +106,7 @@ TEST_CASE_TEMPLATE("tool calls are counted on the session", B, STORE_BACKENDS) {
 
 TEST_CASE_TEMPLATE("messages without a timestamp get the clock, never going backwards", B,
                    STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   std::vector<Message> batch(5, Message::user("tick"));
   batch[2].timestamp = 12.5;  // Not a plausible date: replaced like a missing one.
@@ -122,7 +122,7 @@ TEST_CASE_TEMPLATE("messages without a timestamp get the clock, never going back
 
 TEST_CASE_TEMPLATE("an image part is stored as [screenshot] and never as its payload", B,
                    STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   auto parsed = hermes::message_from_json(Json::parse(R"({"role":"user","content":[
       {"type":"text","text":"what is this?"},
@@ -142,7 +142,7 @@ TEST_CASE_TEMPLATE("an image part is stored as [screenshot] and never as its pay
 }
 
 TEST_CASE_TEMPLATE("reasoning is kept only on assistant messages", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   Message user = Message::user("hi");
   user.reasoning = "should not be stored";
@@ -155,7 +155,7 @@ TEST_CASE_TEMPLATE("reasoning is kept only on assistant messages", B, STORE_BACK
 }
 
 TEST_CASE_TEMPLATE("a batch with a scaffolding message is refused whole", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   Message nudge = Message::user("Please answer with text.");
   nudge.scaffolding = true;
@@ -166,7 +166,7 @@ TEST_CASE_TEMPLATE("a batch with a scaffolding message is refused whole", B, STO
 }
 
 TEST_CASE_TEMPLATE("appends into a session closed by compression are refused", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   REQUIRE(backend.store->end_session("s1", "compression").ok());
   auto ids = backend.store->append_messages("s1", {Message::user("late")});
@@ -179,7 +179,7 @@ TEST_CASE_TEMPLATE("appends into a session closed by compression are refused", B
 
 TEST_CASE_TEMPLATE("loading more messages than the guard allows is refused clearly", B,
                    STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   REQUIRE(backend.store->append_messages("s1", std::vector<Message>(5, Message::user("x"))).ok());
 
@@ -197,7 +197,7 @@ TEST_CASE_TEMPLATE("loading more messages than the guard allows is refused clear
 
 TEST_CASE_TEMPLATE("ancestors load root first without the user message replayed into the child", B,
                    STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "root", "cli", at(1));
   REQUIRE(store
@@ -226,7 +226,7 @@ TEST_CASE_TEMPLATE("ancestors load root first without the user message replayed 
 }
 
 TEST_CASE_TEMPLATE("a sub-agent's parent is not loaded as its ancestor", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "parent", "cli", at(1));
   REQUIRE(store.append_messages("parent", {Message::user("delegate this")}).ok());

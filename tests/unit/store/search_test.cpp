@@ -25,7 +25,7 @@ void seed(hermes::SessionStore& store) {
 }  // namespace
 
 TEST_CASE_TEMPLATE("search finds a message and marks the match in the snippet", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   seed(*backend.store);
   auto hits = backend.store->search("photosynthesis");
   REQUIRE(hits.ok());
@@ -40,7 +40,7 @@ TEST_CASE_TEMPLATE("search finds a message and marks the match in the snippet", 
 }
 
 TEST_CASE_TEMPLATE("search filters by role and source", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   seed(*backend.store);
   SearchOptions assistant_only;
   assistant_only.roles = {"assistant"};
@@ -58,7 +58,7 @@ TEST_CASE_TEMPLATE("search filters by role and source", B, STORE_BACKENDS) {
 }
 
 TEST_CASE_TEMPLATE("a tool-result search reads the tool output", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   seed(*backend.store);
   SearchOptions tools;
   tools.roles = {"tool"};
@@ -69,7 +69,7 @@ TEST_CASE_TEMPLATE("a tool-result search reads the tool output", B, STORE_BACKEN
 }
 
 TEST_CASE_TEMPLATE("search honours limit and offset", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   REQUIRE(backend.store->append_messages("s1", std::vector<Message>(5, Message::user("repeat me")))
               .ok());
@@ -83,7 +83,7 @@ TEST_CASE_TEMPLATE("search honours limit and offset", B, STORE_BACKENDS) {
 }
 
 TEST_CASE_TEMPLATE("search can name the root of each hit's lineage", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "root", "cli", at(1));
   REQUIRE(store.end_session("root", "compression").ok());
@@ -101,7 +101,7 @@ TEST_CASE_TEMPLATE("search can name the root of each hit's lineage", B, STORE_BA
 }
 
 TEST_CASE_TEMPLATE("hostile queries return results or nothing, never an error", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   seed(*backend.store);
   const std::vector<std::string> queries = {
       "",

@@ -11,7 +11,7 @@ using hermes::testing::at;
 using hermes::testing::create;
 
 TEST_CASE_TEMPLATE("a created session reads back with its fields", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   SessionInfo info;
   info.id = "20250101_120000_abc123";
   info.source = "telegram";
@@ -38,7 +38,7 @@ TEST_CASE_TEMPLATE("a created session reads back with its fields", B, STORE_BACK
 }
 
 TEST_CASE_TEMPLATE("creating a session twice leaves the first row unchanged", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1", "cli", at(1));
   SessionInfo again;
   again.id = "s1";
@@ -52,7 +52,7 @@ TEST_CASE_TEMPLATE("creating a session twice leaves the first row unchanged", B,
 }
 
 TEST_CASE_TEMPLATE("a session without a start time starts now", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   auto got = backend.store->get_session("s1");
   REQUIRE(got.ok());
@@ -60,7 +60,7 @@ TEST_CASE_TEMPLATE("a session without a start time starts now", B, STORE_BACKEND
 }
 
 TEST_CASE_TEMPLATE("an empty session id and a missing parent are refused", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   SessionInfo info;
   CHECK(backend.store->create_session(info).code() == StatusCode::kInvalidArgument);
   info.id = "child";
@@ -69,7 +69,7 @@ TEST_CASE_TEMPLATE("an empty session id and a missing parent are refused", B, ST
 }
 
 TEST_CASE_TEMPLATE("an unknown session is not found by any operation", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   CHECK(store.get_session("nope").status().code() == StatusCode::kNotFound);
   CHECK(store.end_session("nope", "user_exit").code() == StatusCode::kNotFound);
@@ -83,7 +83,7 @@ TEST_CASE_TEMPLATE("an unknown session is not found by any operation", B, STORE_
 }
 
 TEST_CASE_TEMPLATE("the first end of a session wins", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   REQUIRE(backend.store->end_session("s1", "user_exit").ok());
   auto first = backend.store->get_session("s1");
@@ -99,7 +99,7 @@ TEST_CASE_TEMPLATE("the first end of a session wins", B, STORE_BACKENDS) {
 }
 
 TEST_CASE_TEMPLATE("sessions are listed most recent first, filtered and paged", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "old", "cli", at(1));
   create(*backend.store, "mid", "telegram", at(2));
   create(*backend.store, "new", "cli", at(3));
@@ -129,7 +129,7 @@ TEST_CASE_TEMPLATE("sessions are listed most recent first, filtered and paged", 
 
 TEST_CASE_TEMPLATE("listing roots hides compression continuations and sub-agent runs", B,
                    STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "root", "cli", at(1));
   create(store, "subagent", "subagent", at(2), "root");
@@ -154,7 +154,7 @@ TEST_CASE_TEMPLATE("listing roots hides compression continuations and sub-agent 
 
 TEST_CASE_TEMPLATE("deleting a session removes its messages and orphans its children", B,
                    STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "parent", "cli", at(1));
   create(store, "child", "cli", at(2), "parent");
@@ -171,7 +171,7 @@ TEST_CASE_TEMPLATE("deleting a session removes its messages and orphans its chil
 }
 
 TEST_CASE_TEMPLATE("usage deltas add up and the first billing route wins", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "s1");
   UsageDelta first;
@@ -210,7 +210,7 @@ TEST_CASE_TEMPLATE("usage deltas add up and the first billing route wins", B, ST
 }
 
 TEST_CASE_TEMPLATE("the system prompt can be set and replaced", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   REQUIRE(backend.store->set_system_prompt("s1", "first prompt").ok());
   REQUIRE(backend.store->set_system_prompt("s1", "second prompt").ok());
@@ -220,7 +220,7 @@ TEST_CASE_TEMPLATE("the system prompt can be set and replaced", B, STORE_BACKEND
 }
 
 TEST_CASE_TEMPLATE("titles are cleaned, limited to 100 characters and unique", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "a", "cli", at(1));
   create(store, "b", "cli", at(2));
@@ -241,7 +241,7 @@ TEST_CASE_TEMPLATE("titles are cleaned, limited to 100 characters and unique", B
 
 TEST_CASE_TEMPLATE("a title moves from a compression ancestor to its continuation", B,
                    STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "root", "cli", at(1));
   REQUIRE(store.set_title("root", "Trip planning").ok());
@@ -254,7 +254,7 @@ TEST_CASE_TEMPLATE("a title moves from a compression ancestor to its continuatio
 }
 
 TEST_CASE_TEMPLATE("creating a session with a taken title is refused", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "a");
   REQUIRE(backend.store->set_title("a", "Same").ok());
   SessionInfo b;

@@ -10,7 +10,7 @@ using hermes::TranscriptWriter;
 using hermes::testing::create;
 
 TEST_CASE_TEMPLATE("flushing twice writes each message once", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   TranscriptWriter writer(backend.store, "s1");
   std::vector<Message> transcript = {Message::user("hi"), Message::assistant("hello")};
@@ -28,7 +28,7 @@ TEST_CASE_TEMPLATE("flushing twice writes each message once", B, STORE_BACKENDS)
 }
 
 TEST_CASE_TEMPLATE("scaffolding is skipped but counted as flushed", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   TranscriptWriter writer(backend.store, "s1");
   Message nudge = Message::user("Your last reply was empty; answer again.");
@@ -42,7 +42,7 @@ TEST_CASE_TEMPLATE("scaffolding is skipped but counted as flushed", B, STORE_BAC
 }
 
 TEST_CASE_TEMPLATE("a failed flush is retried whole by the next one", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   TranscriptWriter writer(backend.store, "late");
   std::vector<Message> transcript = {Message::user("one"), Message::assistant("two")};
   // The session row does not exist yet, so the append fails and nothing moves.
@@ -59,7 +59,7 @@ TEST_CASE_TEMPLATE("a failed flush is retried whole by the next one", B, STORE_B
 }
 
 TEST_CASE_TEMPLATE("a writer resumed after history writes only the new part", B, STORE_BACKENDS) {
-  B backend;
+  STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   REQUIRE(backend.store->append_messages("s1", {Message::user("old")}).ok());
   auto history = backend.store->load_messages("s1");

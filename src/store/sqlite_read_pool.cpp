@@ -1,0 +1,73 @@
+#include "store/sqlite_read_pool.hpp"
+
+#include "common/log.hpp"
+
+namespace hermes::store {
+namespace {
+
+// Readers wait longer than the writer: they hold no lock anyone else waits for.
+constexpr int kReadBusyTimeoutMs = 5000;
+constexpr std::chrono::seconds kOpenBackoff{60};
+
+// `path` as a SQLite URI filename, so "mode=ro" can be given.
+std::string read_only_uri(const std::string& path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string uri = "file:";
+  for (unsigned char c : path) {
+    if (c == '%' || c == '?' || c == '#' || c < 0x20) {
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 0xF];
+    } else {
+      uri += static_cast<char>(c);
+    }
+  }
+  return uri + "?mode=ro";
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Connection>> SqliteReadPool::open_one() const {
+  auto connection = Connection::open(read_only_uri(path_),
+                                     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX);
+  if (!connection.ok()) return connection.status();
+  sqlite3_busy_timeout((*connection)->handle(), kReadBusyTimeoutMs);
+  return connection;
+}
+
+std::unique_ptr<Connection> SqliteReadPool::borrow() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    if (!idle_.empty()) {
+      auto connection = std::move(idle_.back());
+      idle_.pop_back();
+      return connection;
+    }
+    if (std::chrono::steady_clock::now() < retry_after_) return nullptr;
+    if (open_ < max_) break;
+    available_.wait(lock);
+  }
+  ++open_;
+  lock.unlock();
+  auto connection = open_one();
+  if (connection.ok()) return std::move(*connection);
+  HERMES_LOG_WARN("{}: cannot open a read-only connection ({}); reading on the writer for a while",
+                  path_, connection.status().message());
+  lock.lock();
+  --open_;
+  retry_after_ = std::chrono::steady_clock::now() + kOpenBackoff;
+  available_.notify_all();
+  return nullptr;
+}
+
+void SqliteReadPool::give_back(std::unique_ptr<Connection> connection, bool healthy) {
+  std::lock_guard lock(mutex_);
+  if (healthy) {
+    idle_.push_back(std::move(connection));
+  } else {
+    --open_;
+  }
+  available_.notify_one();
+}
+
+}  // namespace hermes::store
