@@ -46,6 +46,11 @@ endfunction()
 function(_hermes_imported_targets items out)
   set(result "")
   foreach(item IN LISTS items)
+    # ::@(directory) ... ::@ bracket the items target_link_libraries() added from another
+    # directory (src/store links libpq); the markers themselves are no dependency.
+    if(item MATCHES "^::@")
+      continue()
+    endif()
     if(item MATCHES "^\\$<(BUILD_INTERFACE|LINK_ONLY):")
       continue()
     elseif(item MATCHES "^\\$<")

@@ -10,6 +10,7 @@
 #include "hermes/builtin_tools.hpp"
 #include "hermes/context_compressor.hpp"
 #include "hermes/redaction.hpp"
+#include "hermes/session_search_tool.hpp"
 #include "hermes/todo.hpp"
 #include "common/log.hpp"
 #include "hermes/home.hpp"
@@ -53,13 +54,17 @@ void AgentCore::start_new_session() {
 
 namespace {
 
-// The registry of agents created without one: the built-in toolsets, shared by every such
-// agent (tools keep their state per agent, so sharing is safe and costs nothing per agent).
+// The registry of agents created without one: the built-in toolsets and session_search,
+// shared by every such agent (tools keep their state per agent, so sharing is safe and
+// costs nothing per agent).
 std::shared_ptr<ToolRegistry> default_tool_registry() {
   static const std::shared_ptr<ToolRegistry> registry = [] {
     auto r = std::make_shared<ToolRegistry>();
     if (Status s = register_builtin_tools(*r); !s.ok()) {
       HERMES_LOG_ERROR("could not register the built-in tools: {}", s.to_string());
+    }
+    if (Status s = register_session_search_tool(*r); !s.ok()) {
+      HERMES_LOG_ERROR("could not register session_search: {}", s.to_string());
     }
     return r;
   }();
