@@ -1,4 +1,5 @@
-// Command-line and environment configuration of the hermes CLI.
+// The command line of the hermes CLI: what the user asked for on this run. Values left
+// unset here fall back to the environment and <home>/config.json (see settings.hpp).
 #pragma once
 
 #include <optional>
@@ -8,25 +9,27 @@
 namespace hermes_cli {
 
 struct CliOptions {
-  std::string model;        // --model, $HERMES_MODEL
-  std::string provider;     // --provider, $HERMES_PROVIDER
-  std::string base_url;     // --base-url, $OPENAI_BASE_URL
-  std::string api_key;      // $OPENAI_API_KEY
-  std::string home;         // --home, $HERMES_HOME
-  std::vector<std::string> toolsets;  // --toolsets a,b
-  std::string resume;       // --resume ID
-  std::optional<std::string> query;   // -q TEXT: one question, then exit
-  std::optional<std::string> search;  // --search QUERY
-  bool list = false;        // --list
-  bool quiet = false;       // --quiet: only the answer
-  bool no_stream = false;   // --no-stream
-  int max_iterations = 90;
+  std::optional<std::string> model;                  // --model
+  std::optional<std::string> provider;               // --provider
+  std::optional<std::string> base_url;               // --base-url
+  std::optional<std::string> home;                   // --home
+  std::optional<std::vector<std::string>> toolsets;  // --toolsets a,b
+  std::optional<int> max_iterations;                 // --max-iterations
+  std::optional<bool> stream;                        // --no-stream sets false
+  std::optional<bool> quiet;                         // --quiet
+  std::string resume;                                // --resume ID
+  std::optional<std::string> query;                  // -q TEXT: one question, then exit
+  std::optional<std::string> search;                 // --search QUERY
+  bool list = false;                                 // --list
   bool help = false;
   bool version = false;
 };
 
-// Parses argv and the environment. Returns an error message for bad arguments.
+// Parses argv. Returns an error message for bad arguments.
 std::optional<std::string> parse_cli(int argc, char** argv, CliOptions& out);
+
+// "a,b,,c" -> {"a", "b", "c"}.
+std::vector<std::string> split_commas(const std::string& text);
 
 const char* usage_text();
 

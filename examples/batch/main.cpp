@@ -1,0 +1,142 @@
+// hermes-batch — runs a file of prompts through fresh agents and writes trajectories.
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "batch_runner.hpp"
+#include "hermes/hermes.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    R"(usage: hermes-batch --input PROMPTS.jsonl --output OUT.jsonl [options]
+
+Runs each prompt ({"id": "...", "prompt": "..."} per line) in a fresh agent and appends
+one trajectory per line to the output. Prompts already in the output are skipped, so
+running the same command again resumes an interrupted batch.
+
+options:
+  --workers N           prompts run at once (default 4)
+  --model NAME          model name            (env HERMES_MODEL)
+  --provider NAME       provider name         (env HERMES_PROVIDER)
+  --base-url URL        API base URL          (env OPENAI_BASE_URL)
+  --home DIR            hermes home: skills and memories (env HERMES_HOME)
+  --toolsets A,B        toolsets offered (default: headless)
+  --max-iterations N    model calls per prompt (default 90)
+  --quiet               no progress output
+  -h, --help            this text
+
+The API key is read from OPENAI_API_KEY. Exit status: 0 when every prompt completed,
+1 when a prompt failed or an input line was skipped, 2 for a usage error.
+)";
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? v : fallback;
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+std::optional<int> positive(const std::string& text) {
+  char* end = nullptr;
+  long n = std::strtol(text.c_str(), &end, 10);
+  if (end == text.c_str() || *end != '\0' || n < 1 || n > 1024) return std::nullopt;
+  return static_cast<int>(n);
+}
+
+// Parses argv into `c`; returns an error message.
+std::optional<std::string> parse(int argc, char** argv, hermes_batch::BatchConfig& c, bool& help) {
+  hermes::AgentOptions& a = c.agent;
+  a.model = env_or("HERMES_MODEL", "gpt-4.1-mini");
+  a.provider = env_or("HERMES_PROVIDER", "");
+  a.base_url = env_or("OPENAI_BASE_URL", a.base_url);
+  a.api_key = env_or("OPENAI_API_KEY", "");
+  a.home = env_or("HERMES_HOME", "");
+  a.enabled_toolsets = {"headless"};
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "-h" || flag == "--help") {
+      help = true;
+      continue;
+    }
+    if (flag == "--quiet") {
+      c.show_progress = false;
+      continue;
+    }
+    if (i + 1 >= argc)
+      return flag == "--input" || flag == "--output" ? flag + " needs a value"
+                                                     : "unknown option: " + flag;
+    const std::string v = argv[++i];
+    if (flag == "--input") {
+      c.input = v;
+    } else if (flag == "--output") {
+      c.output = v;
+    } else if (flag == "--workers" || flag == "--max-iterations") {
+      std::optional<int> n = positive(v);
+      if (!n) return flag + ": not a number from 1 to 1024: " + v;
+      (flag == "--workers" ? c.workers : a.max_iterations) = *n;
+    } else if (flag == "--model") {
+      a.model = v;
+    } else if (flag == "--provider") {
+      a.provider = v;
+    } else if (flag == "--base-url") {
+      a.base_url = v;
+    } else if (flag == "--home") {
+      a.home = v;
+    } else if (flag == "--toolsets") {
+      a.enabled_toolsets = split_commas(v);
+    } else {
+      return "unknown option: " + flag;
+    }
+  }
+  if (!help && (c.input.empty() || c.output.empty())) return "--input and --output are required";
+  return std::nullopt;
+}
+
+void print_summary(const hermes_batch::BatchSummary& s) {
+  std::fprintf(
+      stderr,
+      "hermes-batch: %d prompts: %d completed, %d failed, %d skipped (already in the output), "
+      "%d broken input lines; %d model calls, %lld input + %lld output tokens; %.1fs\n",
+      s.prompts, s.completed, s.failed, s.skipped, s.broken_lines, s.api_calls,
+      static_cast<long long>(s.usage.input_tokens), static_cast<long long>(s.usage.output_tokens),
+      s.seconds);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  hermes_batch::BatchConfig config;
+  bool help = false;
+  if (auto err = parse(argc, argv, config, help)) {
+    std::fprintf(stderr, "hermes-batch: %s\n\n%s", err->c_str(), kUsage);
+    return 2;
+  }
+  if (help) {
+    std::printf("%s", kUsage);
+    return 0;
+  }
+  auto tools = std::make_shared<hermes::ToolRegistry>();
+  if (hermes::Status s = hermes::register_builtin_tools(*tools); !s.ok()) {
+    std::fprintf(stderr, "hermes-batch: %s\n", s.to_string().c_str());
+    return 2;
+  }
+  config.agent.tools = tools;
+  hermes_batch::BatchSummary summary = hermes_batch::run_batch(config);
+  if (!summary.input_readable) return 2;
+  if (!summary.output_writable) {
+    std::fprintf(stderr, "hermes-batch: cannot write %s\n", config.output.c_str());
+    return 2;
+  }
+  print_summary(summary);
+  return summary.failed == 0 && summary.broken_lines == 0 ? 0 : 1;
+}

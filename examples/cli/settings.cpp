@@ -1,0 +1,89 @@
+#include "settings.hpp"
+
+#include <cstdlib>
+
+#include "config_file.hpp"
+
+namespace hermes_cli {
+namespace {
+
+// `slot` takes the first set value of: option, environment variable, config value.
+void layer(std::string& slot, const std::optional<std::string>& option, const char* env,
+           const std::optional<std::string>& config) {
+  const char* from_env = env != nullptr ? std::getenv(env) : nullptr;
+  if (option) {
+    slot = *option;
+  } else if (from_env != nullptr && *from_env != '\0') {
+    slot = from_env;
+  } else if (config) {
+    slot = *config;
+  }
+}
+
+template <typename T>
+void layer(T& slot, const std::optional<T>& option, const std::optional<T>& config) {
+  if (option) {
+    slot = *option;
+  } else if (config) {
+    slot = *config;
+  }
+}
+
+hermes::ApprovalMode approval_mode(const std::string& name) {
+  if (name == "off") return hermes::ApprovalMode::kOff;
+  if (name == "smart") return hermes::ApprovalMode::kSmart;
+  return hermes::ApprovalMode::kManual;
+}
+
+}  // namespace
+
+Settings resolve_settings(const CliOptions& cli) {
+  Settings s;
+  s.home = cli.home ? *cli.home : hermes::default_home();
+  ConfigFile file = load_config_file(s.home + "/config.json");
+  s.warnings = file.problems;
+  layer(s.model, cli.model, "HERMES_MODEL", file.model);
+  layer(s.provider, cli.provider, "HERMES_PROVIDER", file.provider);
+  layer(s.base_url, cli.base_url, "OPENAI_BASE_URL", file.base_url);
+  layer(s.api_key, std::nullopt, "OPENAI_API_KEY", std::nullopt);
+  layer(s.reasoning_effort, std::nullopt, nullptr, file.reasoning_effort);
+  layer(s.toolsets, cli.toolsets, file.toolsets);
+  layer(s.disabled_toolsets, std::optional<std::vector<std::string>>(), file.disabled_toolsets);
+  layer(s.max_iterations, cli.max_iterations, file.max_iterations);
+  layer(s.stream, cli.stream, file.stream);
+  layer(s.quiet, cli.quiet, file.quiet);
+  if (file.approval_mode) s.approvals.mode = approval_mode(*file.approval_mode);
+  if (file.approval_timeout_seconds) {
+    s.approvals.timeout = std::chrono::seconds(*file.approval_timeout_seconds);
+  }
+  s.skills.external_dirs = file.skill_dirs;
+  s.skills.disabled = file.disabled_skills;
+  if (s.toolsets.empty()) s.toolsets = hermes::default_toolsets();
+  return s;
+}
+
+hermes::Result<std::shared_ptr<hermes::ToolRegistry>> make_tool_registry(const Settings& settings) {
+  auto registry = std::make_shared<hermes::ToolRegistry>();
+  hermes::BuiltinToolOptions builtins;
+  builtins.approvals = settings.approvals;
+  builtins.skills = settings.skills;
+  if (hermes::Status s = hermes::register_builtin_tools(*registry, builtins); !s.ok()) return s;
+  return registry;
+}
+
+hermes::AgentOptions make_agent_options(const Settings& settings) {
+  hermes::AgentOptions o;
+  o.model = settings.model;
+  o.provider = settings.provider;
+  o.base_url = settings.base_url;
+  o.api_key = settings.api_key;
+  o.home = settings.home;
+  o.enabled_toolsets = settings.toolsets;
+  o.disabled_toolsets = settings.disabled_toolsets;
+  o.max_iterations = settings.max_iterations;
+  o.stream = settings.stream;
+  o.reasoning_effort = settings.reasoning_effort;
+  return o;
+}
+
+}  // namespace hermes_cli

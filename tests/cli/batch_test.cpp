@@ -1,0 +1,128 @@
+// hermes-batch run on files against the mock model server.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <vector>
+
+#include "cli/cli_harness.hpp"
+#include "cli/pty_session.hpp"
+
+namespace hermes::testing {
+namespace {
+
+std::vector<Json> read_lines(const std::string& path) {
+  std::vector<Json> lines;
+  std::istringstream in(read_text(path));
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(Json::parse(line));
+  }
+  return lines;
+}
+
+int run_batch(const CliHarness& h, const std::vector<std::string>& args) {
+  PtySession run(HERMES_BATCH_BINARY, args, h.env());
+  std::optional<int> status = run.wait_exit(std::chrono::seconds(120));
+  REQUIRE(status.has_value());
+  return *status;
+}
+
+}  // namespace
+
+TEST_CASE("each prompt becomes one ShareGPT trajectory line with its tool calls and results") {
+  CliHarness h;
+  h.script("todo_then_answer.json");
+  h.script("plain_answer.json");
+  const std::string out = h.home.file("out.jsonl");
+  PtySession run(HERMES_BATCH_BINARY,
+                 {"--input", cli_fixture("batch_prompts.jsonl"), "--output", out, "--workers", "1",
+                  "--toolsets", "todo"},
+                 h.env());
+  CHECK(run.expect("batch_prompts.jsonl:2: not valid JSON; skipped"));
+  CHECK(run.expect("batch_prompts.jsonl:4: \"prompt\" must be a non-empty string; skipped"));
+  CHECK(run.expect("2 prompts: 2 completed, 0 failed, 0 skipped"));
+  CHECK(run.wait_exit() == 1);  // Broken lines make the run unclean, though every prompt ran.
+
+  std::vector<Json> lines = read_lines(out);
+  REQUIRE(lines.size() == 2);
+  const Json& picnic = lines[0];
+  CHECK(picnic["id"] == "picnic");
+  CHECK(picnic["completed"] == true);
+  CHECK(picnic["api_calls"] == 2);
+  CHECK(picnic["usage"]["input_tokens"] == 460);
+  CHECK(picnic["tool_stats"]["todo_list"]["calls"] == 1);
+  const Json& conv = picnic["conversations"];
+  REQUIRE(conv.size() == 5);
+  CHECK(conv[0]["from"] == "system");
+  CHECK(conv[0]["value"].get<std::string>().find("\"name\":\"todo_list\"") != std::string::npos);
+  CHECK(conv[1] == Json{{"from", "human"}, {"value", "Make me a picnic list"}});
+  CHECK(conv[2]["from"] == "gpt");
+  CHECK(conv[2]["value"].get<std::string>().find(
+            "<think>\n</think>\n<tool_call>\n{\"name\":\"todo_list\"") == 0);
+  CHECK(conv[3]["from"] == "tool");
+  CHECK(conv[3]["value"].get<std::string>().find(
+            "<tool_response>\n{\"tool_call_id\":\"call_todo_1\"") == 0);
+  CHECK(conv[4] ==
+        Json{{"from", "gpt"},
+             {"value", "<think>\n</think>\nYour list has one item: pack the picnic basket."}});
+  CHECK(lines[1]["id"] == "capital");
+  CHECK(lines[1]["conversations"].size() == 3);
+}
+
+TEST_CASE("a batch resumes: prompts already in the output are not run again") {
+  CliHarness h;
+  h.script("plain_answer.json");
+  const std::string out = h.home.file("out.jsonl");
+  // A finished "picnic" line and a line cut short by a crash.
+  write_text(out, "{\"id\": \"picnic\", \"completed\": true}\n{\"id\": \"capi");
+  PtySession run(HERMES_BATCH_BINARY,
+                 {"--input", cli_fixture("batch_prompts.jsonl"), "--output", out}, h.env());
+  CHECK(run.expect("1 completed, 0 failed, 1 skipped"));
+  run.wait_exit();
+  CHECK(h.server.request_count() == 1);
+  std::vector<std::string> ids;
+  std::istringstream in(read_text(out));
+  for (std::string line; std::getline(in, line);) {
+    Json j = Json::parse(line, nullptr, false);
+    if (!j.is_discarded()) ids.push_back(j["id"]);
+  }
+  CHECK(ids == std::vector<std::string>{"picnic", "capital"});
+}
+
+TEST_CASE("prompts run in parallel workers and every one is written once") {
+  CliHarness h;
+  h.server.set_default(
+      mock_response_from_json(Json{{"chat_text", "ok"}, {"stream", true}}).value());
+  std::string prompts;
+  for (int i = 0; i < 7; ++i)
+    prompts += "{\"id\": \"p" + std::to_string(i) + "\", \"prompt\": \"hello\"}\n";
+  write_text(h.home.file("prompts.jsonl"), prompts);
+  const std::string out = h.home.file("out.jsonl");
+  CHECK(run_batch(
+            h, {"--input", h.home.file("prompts.jsonl"), "--output", out, "--workers", "3"}) == 0);
+  std::set<std::string> ids;
+  for (const Json& line : read_lines(out)) {
+    CHECK(line["completed"] == true);
+    ids.insert(line["id"].get<std::string>());
+  }
+  CHECK(ids.size() == 7);
+  CHECK(read_lines(out).size() == 7);
+}
+
+TEST_CASE(
+    "a prompt whose model call fails is written as not completed and the exit status says so") {
+  CliHarness h;
+  h.server.set_default(mock_response_from_json(Json{{"chat_error",
+                                                     {{"status", 401},
+                                                      {"message", "Incorrect API key provided"},
+                                                      {"code", "invalid_api_key"}}}})
+                           .value());
+  write_text(h.home.file("prompts.jsonl"), "{\"id\": \"only\", \"prompt\": \"hello\"}\n");
+  const std::string out = h.home.file("out.jsonl");
+  CHECK(run_batch(h, {"--input", h.home.file("prompts.jsonl"), "--output", out}) == 1);
+  std::vector<Json> lines = read_lines(out);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0]["completed"] == false);
+  CHECK_FALSE(lines[0]["exit_reason"].get<std::string>().empty());
+}
+
+}  // namespace hermes::testing

@@ -1,0 +1,207 @@
+// The hermes CLI driven through a pseudo-terminal against the mock model server.
+#include <doctest/doctest.h>
+
+#include <thread>
+
+#include "cli/cli_harness.hpp"
+#include "cli/pty_session.hpp"
+
+namespace hermes::testing {
+namespace {
+
+PtySession start_chat(const CliHarness& h, std::vector<std::string> args = {}) {
+  return PtySession(HERMES_CLI_BINARY, args, h.env());
+}
+
+// Waits until the server has received `count` requests (a request still in flight when
+// Ctrl+C is pressed must have reached the server, or its scripted reply would be served
+// to the next turn).
+bool wait_for_requests(const CliHarness& h, std::size_t count) {
+  for (int i = 0; i < 300 && h.server.request_count() < count; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return h.server.request_count() >= count;
+}
+
+}  // namespace
+
+TEST_CASE("a chat turn streams the answer and the prompt comes back") {
+  CliHarness h;
+  h.script("plain_answer.json");
+  PtySession cli = start_chat(h);
+  REQUIRE(cli.expect("\xE2\x80\xBA "));
+  cli.send_line("What is the capital of France?");
+  CHECK(cli.expect("The capital of France is Paris."));
+  CHECK(cli.expect("\xE2\x80\xBA "));
+  cli.send_line("/exit");
+  CHECK(cli.wait_exit() == 0);
+  CHECK(h.server.request_count() == 1);
+}
+
+TEST_CASE("a tool call is shown while the turn runs and its completion is listed") {
+  CliHarness h;
+  h.script("todo_then_answer.json");
+  PtySession cli = start_chat(h);
+  REQUIRE(cli.expect("\xE2\x80\xBA "));
+  cli.send_line("Make me a picnic list");
+  CHECK(cli.expect("\xE2\x9C\x93 todo_list"));
+  CHECK(cli.expect("Your list has one item"));
+  cli.send_line("/exit");
+  CHECK(cli.wait_exit() == 0);
+}
+
+TEST_CASE("/sessions lists the current session and /search finds what was said") {
+  CliHarness h;
+  h.script("plain_answer.json");
+  PtySession cli = start_chat(h);
+  REQUIRE(cli.expect("\xE2\x80\xBA "));
+  cli.send_line("Which city is the capital of France?");
+  REQUIRE(cli.expect("Paris."));
+  REQUIRE(cli.expect("\xE2\x80\xBA "));  // The turn is over and recorded.
+  cli.send_line("/sessions");
+  CHECK(cli.expect("* "));
+  CHECK(cli.expect("msgs"));
+  cli.send_line("/search capital");
+  CHECK(cli.expect(">>>capital<<<"));
+  cli.send_line("/search zeppelin");
+  CHECK(cli.expect("(no matches for \"zeppelin\")"));
+  cli.send_line("/exit");
+  CHECK(cli.wait_exit() == 0);
+}
+
+TEST_CASE("/new starts another session and /usage counts only its turns") {
+  CliHarness h;
+  h.script("plain_answer.json");
+  PtySession cli = start_chat(h);
+  REQUIRE(cli.expect("\xE2\x80\xBA "));
+  cli.send_line("Capital of France?");
+  REQUIRE(cli.expect("Paris."));
+  REQUIRE(cli.expect("\xE2\x80\xBA "));
+  cli.send_line("/usage");
+  REQUIRE(cli.expect("input tokens"));
+  CHECK(cli.expect("120"));
+  REQUIRE(cli.expect("total tokens"));
+  CHECK(cli.expect("128"));
+  cli.send_line("/new");
+  CHECK(cli.expect("new session "));
+  cli.send_line("/usage");
+  REQUIRE(cli.expect("(0 turns, 0 model calls"));
+  cli.send_line("/exit");
+  CHECK(cli.wait_exit() == 0);
+}
+
+TEST_CASE("an unknown slash command is named and /help is suggested") {
+  CliHarness h;
+  PtySession cli = start_chat(h);
+  REQUIRE(cli.expect("\xE2\x80\xBA "));
+  cli.send_line("/frobnicate now");
+  CHECK(cli.expect("Unknown command: /frobnicate. Type /help"));
+  cli.send_line("/help");
+  CHECK(cli.expect("/steer"));
+  cli.send_line("/exit");
+  CHECK(cli.wait_exit() == 0);
+  CHECK(h.server.request_count() == 0);
+}
+
+TEST_CASE("Ctrl+C interrupts the running turn and the chat goes on; twice exits") {
+  CliHarness h;
+  h.script("slow_answer.json");
+  h.script("plain_answer.json");
+  PtySession cli = start_chat(h);
+  REQUIRE(cli.expect("\xE2\x80\xBA "));
+  cli.send_line("Tell me slowly");
+  REQUIRE(wait_for_requests(h, 1));
+  cli.send_ctrl_c();
+  CHECK(cli.expect("interrupted"));
+  REQUIRE(cli.expect("\xE2\x80\xBA "));
+  cli.send_line("And now quickly?");
+  CHECK(cli.expect("Paris."));
+  REQUIRE(cli.expect("\xE2\x80\xBA "));
+  cli.send_ctrl_c();
+  CHECK(cli.expect("Ctrl+C again to exit"));
+  cli.send_ctrl_c();
+  CHECK(cli.wait_exit() == 0);
+}
+
+TEST_CASE("/stop ends a running turn from the live input") {
+  CliHarness h;
+  h.script("slow_answer.json");
+  PtySession cli = start_chat(h);
+  REQUIRE(cli.expect("\xE2\x80\xBA "));
+  cli.send_line("Tell me slowly");
+  REQUIRE(cli.expect("thinking"));
+  REQUIRE(wait_for_requests(h, 1));
+  cli.send_line("/stop");
+  CHECK(cli.expect("interrupted"));
+  cli.send_line("/exit");
+  CHECK(cli.wait_exit() == 0);
+}
+
+TEST_CASE(
+    "a dangerous command waits for approval in the terminal, and a denial keeps it from running") {
+  CliHarness h;
+  const std::string victim = h.home.file("keep-me");
+  write_text(victim + ".txt", "precious");
+  h.enqueue(Json{
+      {"chat_tool_calls",
+       Json::array({{{"id", "call_rm"},
+                     {"name", "terminal"},
+                     {"arguments", {{"command", "rm -rf " + h.home.path() + "/keep-me.txt"}}}}})},
+      {"stream", true}});
+  h.enqueue(Json{{"chat_text", "I did not delete it."}, {"stream", true}});
+  PtySession cli = start_chat(h, {"--toolsets", "terminal"});
+  REQUIRE(cli.expect("\xE2\x80\xBA "));
+  cli.send_line("Clean up my file");
+  REQUIRE(cli.expect("Dangerous command"));
+  REQUIRE(cli.expect("Allow?"));
+  cli.send_line("d");
+  CHECK(cli.expect("denied"));
+  CHECK(cli.expect("I did not delete it."));
+  CHECK(read_text(victim + ".txt") == "precious");
+  cli.send_line("/exit");
+  CHECK(cli.wait_exit() == 0);
+}
+
+TEST_CASE("-q exits 0 when the turn completed and prints only the answer on stdout") {
+  CliHarness h;
+  h.script("plain_answer.json");
+  PtySession cli = start_chat(h, {"-q", "Capital of France?"});
+  CHECK(cli.expect("The capital of France is Paris."));
+  CHECK(cli.wait_exit() == 0);
+}
+
+TEST_CASE("-q exits non-zero when the model call fails") {
+  CliHarness h;
+  h.script("auth_failure.json");
+  h.server.set_default(
+      mock_response_from_json(Json::parse(read_text(cli_fixture("auth_failure.json")))[0]).value());
+  PtySession cli = start_chat(h, {"-q", "Capital of France?"});
+  CHECK(cli.expect("did not complete"));
+  CHECK(cli.wait_exit() == 1);
+}
+
+TEST_CASE("a malformed config file is reported by line and the defaults are used") {
+  CliHarness h;
+  h.script("plain_answer.json");
+  write_text(h.home.file("config.json"), read_text(cli_fixture("config_broken.json")));
+  PtySession cli = start_chat(h, {"-q", "Capital?"});
+  CHECK(cli.expect("config.json: not valid JSON at line 5"));
+  CHECK(cli.expect("Paris."));
+  CHECK(cli.wait_exit() == 0);
+}
+
+TEST_CASE("a config key of the wrong type is named, and the rest of the file still applies") {
+  CliHarness h;
+  h.script("plain_answer.json");
+  write_text(h.home.file("config.json"), read_text(cli_fixture("config_bad_key.json")));
+  auto env = h.env();
+  env.erase("HERMES_MODEL");
+  PtySession cli(HERMES_CLI_BINARY, {"-q", "Capital?"}, env);
+  CHECK(cli.expect("\"max_iterations\" must be"));
+  CHECK(cli.expect("unknown key \"colour\""));
+  CHECK(cli.wait_exit() == 0);
+  REQUIRE(h.server.request_count() == 1);
+  CHECK(h.server.requests()[0].json()["model"] == "from-config");
+}
+
+}  // namespace hermes::testing
