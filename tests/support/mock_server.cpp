@@ -271,8 +271,12 @@ std::shared_ptr<const PreparedResponse> MockServer::Impl::take_response(const st
     if (looping_) queue_.push_back(response);
     return response;
   }
-  if (fallback_) return fallback_;
-  return probe ? nullptr : nothing_left_;
+  if (!probe) return fallback_ ? fallback_ : nothing_left_;
+  if (fallback_ && !fallback_->path_prefix.empty() &&
+      path.compare(0, fallback_->path_prefix.size(), fallback_->path_prefix) == 0) {
+    return fallback_;
+  }
+  return nullptr;
 }
 
 // Recorded before the response is written, so a client that has its answer also finds

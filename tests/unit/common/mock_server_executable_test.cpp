@@ -146,14 +146,14 @@ TEST_CASE("the executable serves a script in a loop, with its default for other 
     CHECK(answers[0].find(R"("content":"first")") != std::string::npos);
     CHECK(answers[1].find(R"("content":"second")") != std::string::npos);
     CHECK(answers[2].find(R"("content":"first")") != std::string::npos);
-    HttpReply other = client.request("GET", "/v1/models");
+    HttpReply other = client.request("GET", "/v1/files");
     CHECK(other.status == 503);
     CHECK(Json::parse(other.body)["error"]["message"] == "no script for this path");
     CHECK(Json::parse(client.request("GET", "/_mock/pending").body)["pending"] == 2);
   }
   process.signal(SIGTERM);
   CHECK(process.wait_exit() == 0);
-  CHECK(process.stderr_text().find("GET /v1/models -> 503") != std::string::npos);
+  CHECK(process.stderr_text().find("GET /v1/files -> 503") != std::string::npos);
 }
 
 TEST_CASE("the executable stops on SIGINT") {

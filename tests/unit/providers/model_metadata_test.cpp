@@ -177,6 +177,7 @@ TEST_CASE("a refused key stops probing; no probes when they are turned off") {
   MockResponse denied;
   denied.status = 401;
   denied.body = R"({"error":{"message":"bad key"}})";
+  denied.path_prefix = "/";  // Every path, the metadata probes included.
   server.set_default(denied);
   CHECK(get_model_context_length("gpt-4o", server.base_url(), "openai", std::nullopt,
                                  options_in(home)) == 128000);
