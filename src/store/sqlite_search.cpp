@@ -29,10 +29,14 @@ bool contains(const std::vector<std::string>& list, std::string_view value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
 
-// Visibility and the caller's filters, shared by every route. Rows taken back by rewind
-// (active = 0, compacted = 0) and hidden scaffolding are never found.
+// Rows that are never found, whatever the query: taken back by rewind (active = 0,
+// compacted = 0), or hidden scaffolding.
+constexpr std::string_view kVisibleSql =
+    "(m.active = 1 OR m.compacted = 1) AND COALESCE(m.display_kind, '') <> 'hidden'";
+
+// Visibility and the caller's filters, shared by every route.
 void append_filters(SearchQuery& q, const SearchOptions& o) {
-  q.sql += " AND (m.active = 1 OR m.compacted = 1) AND COALESCE(m.display_kind, '') <> 'hidden'";
+  q.sql += " AND " + std::string(kVisibleSql);
   if (!o.sources.empty()) {
     q.sql += " AND s.source IN (" + placeholders(o.sources.size()) + ")";
     q.params.insert(q.params.end(), o.sources.begin(), o.sources.end());
@@ -51,29 +55,160 @@ void append_filters(SearchQuery& q, const SearchOptions& o) {
 constexpr std::string_view kHitTailColumns =
     "m.timestamp, m.tool_name, s.source, s.model, s.started_at, m.active";
 
-std::string order_by(SearchOrder order, std::string_view relevance) {
+// A row id chosen by the ranking step, with its bm25() rank.
+struct RankedRow {
+  int64_t id = 0;
+  double rank = 0;
+};
+
+// Ranking orders by bm25() rather than FTS5's rank column (the same value: the store never
+// configures another rank function). ORDER BY rank makes FTS5 score and sort every match,
+// position lists included, before LIMIT applies; an expression lets SQLite keep only the
+// best rows in a bounded sorter. The row id settles ties, so every plan agrees.
+std::string rank_expression(const std::string& table) {
+  return "bm25(" + table + ")";
+}
+
+std::string order_by(SearchOrder order) {
   switch (order) {
     case SearchOrder::kNewest:
-      return " ORDER BY m.timestamp DESC, " + std::string(relevance);
+      return " ORDER BY m.timestamp DESC, r, m.id";
     case SearchOrder::kOldest:
-      return " ORDER BY m.timestamp ASC, " + std::string(relevance);
+      return " ORDER BY m.timestamp ASC, r, m.id";
     case SearchOrder::kRelevance:
       break;
   }
-  return " ORDER BY " + std::string(relevance);
+  return " ORDER BY r, m.id";
 }
 
-SearchQuery match_query(const std::string& table, const std::string& match,
-                        const SearchOptions& o) {
+// The ranking step with every filter applied in SQL: one join per match.
+SearchQuery ranked_joined_query(const std::string& table, const std::string& match,
+                                const SearchOptions& o) {
   SearchQuery q;
-  q.sql = "SELECT m.id, m.session_id, m.role, snippet(" + table +
-          ", -1, '>>>', '<<<', '...', 40), rank, " + std::string(kHitTailColumns) + " FROM " +
-          table + " JOIN messages m ON m.id = " + table +
+  q.sql = "SELECT m.id, " + rank_expression(table) + " AS r FROM " + table +
+          " JOIN messages m ON m.id = " + table +
           ".rowid JOIN sessions s ON s.id = m.session_id WHERE " + table + " MATCH ?";
   q.params.push_back(match);
   append_filters(q, o);
-  q.sql += order_by(o.order, "rank") + " LIMIT ? OFFSET ?";
+  q.sql += order_by(o.order) + " LIMIT ? OFFSET ?";
   return q;
+}
+
+// SQLite's generic error code: for a MATCH, the query text was not acceptable.
+bool rejected_by_engine(Connection& db) {
+  return (sqlite3_errcode(db.handle()) & 0xFF) == SQLITE_ERROR;
+}
+
+// A failed step: a MATCH the engine refused is the caller's input, anything else is not.
+Status step_failure(Connection& db, const Status& status) {
+  if (rejected_by_engine(db)) return Status::invalid_argument(status.message());
+  return status;
+}
+
+Result<std::vector<RankedRow>> collect_ranked(Connection& db, Statement& stmt) {
+  std::vector<RankedRow> rows;
+  for (;;) {
+    auto row = stmt.step();
+    if (!row.ok()) return step_failure(db, row.status());
+    if (!*row) return rows;
+    rows.push_back({stmt.int64(0), stmt.real(1)});
+  }
+}
+
+Result<std::vector<RankedRow>> rank_joined(Connection& db, const std::string& table,
+                                           const std::string& match, const SearchOptions& o) {
+  const SearchQuery q = ranked_joined_query(table, match, o);
+  auto stmt = db.prepare_uncached(q.sql);
+  if (!stmt.ok()) return stmt.status();
+  int index = 1;
+  for (const auto& p : q.params) stmt->bind(index++, p);
+  stmt->bind(index, int64_t{o.limit});
+  stmt->bind(index + 1, int64_t{std::max(o.offset, 0)});
+  return collect_ranked(db, *stmt);
+}
+
+// The best `count` matches by rank from the index alone, with no join per match.
+Result<std::vector<RankedRow>> rank_index_only(Connection& db, const std::string& table,
+                                               const std::string& match, int64_t count) {
+  auto stmt = db.prepare("SELECT rowid, " + rank_expression(table) + " AS r FROM " + table +
+                         " WHERE " + table + " MATCH ? ORDER BY r, rowid LIMIT ?");
+  if (!stmt.ok()) return stmt.status();
+  stmt->bind(1, match).bind(2, count);
+  return collect_ranked(db, *stmt);
+}
+
+// Whether message `id` may be found: visible, and in a session that exists.
+Result<bool> findable(Connection& db, int64_t id) {
+  auto stmt = db.prepare(
+      "SELECT 1 FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.id = ? AND " +
+      std::string(kVisibleSql));
+  if (!stmt.ok()) return stmt.status();
+  stmt->bind(1, id);
+  return stmt->step();
+}
+
+// Ranking without caller filters: nearly every match is findable, so the index alone
+// ranks, and only the rows it returns are checked. Exact when every one of them passes,
+// or when the index ran out of matches; otherwise nullopt (rank with the joins instead).
+Result<std::optional<std::vector<RankedRow>>> rank_unfiltered(Connection& db,
+                                                              const std::string& table,
+                                                              const std::string& match,
+                                                              const SearchOptions& o) {
+  const int64_t offset = std::max(o.offset, 0);
+  const int64_t wanted = offset + o.limit;
+  auto ranked = rank_index_only(db, table, match, wanted);
+  if (!ranked.ok()) return ranked.status();
+  std::vector<RankedRow> kept;
+  for (const RankedRow& row : *ranked) {
+    auto ok = findable(db, row.id);
+    if (!ok.ok()) return ok.status();
+    if (*ok) kept.push_back(row);
+  }
+  if (kept.size() < ranked->size() && static_cast<int64_t>(ranked->size()) == wanted) {
+    return std::optional<std::vector<RankedRow>>();
+  }
+  kept.erase(kept.begin(), kept.begin() + std::min<int64_t>(offset, kept.size()));
+  return std::optional(std::move(kept));
+}
+
+Result<std::vector<RankedRow>> rank_matches(Connection& db, const std::string& table,
+                                            const std::string& match, const SearchOptions& o) {
+  const bool caller_filters =
+      !o.sources.empty() || !o.exclude_sources.empty() || !o.roles.empty();
+  if (o.order == SearchOrder::kRelevance && !caller_filters) {
+    auto ranked = rank_unfiltered(db, table, match, o);
+    if (!ranked.ok()) return ranked.status();
+    if (ranked->has_value()) return std::move(**ranked);
+  }
+  return rank_joined(db, table, match, o);
+}
+
+// The hit for one ranked row; the snippet is made only for rows that are returned.
+Result<SearchHit> hit_details(Connection& db, const std::string& table, const std::string& match,
+                              const RankedRow& ranked) {
+  auto stmt = db.prepare("SELECT m.session_id, m.role, snippet(" + table +
+                         ", -1, '>>>', '<<<', '...', 40), " + std::string(kHitTailColumns) +
+                         " FROM " + table + " JOIN messages m ON m.id = " + table +
+                         ".rowid JOIN sessions s ON s.id = m.session_id WHERE " + table +
+                         " MATCH ? AND " + table + ".rowid = ?");
+  if (!stmt.ok()) return stmt.status();
+  stmt->bind(1, match).bind(2, ranked.id);
+  auto row = stmt->step();
+  if (!row.ok()) return step_failure(db, row.status());
+  if (!*row) return Status::internal("a ranked search hit vanished inside its transaction");
+  SearchHit hit;
+  hit.message_id = ranked.id;
+  hit.rank = ranked.rank;
+  hit.session_id = stmt->text(0);
+  hit.role = stmt->text(1);
+  hit.snippet = stmt->text(2);
+  hit.timestamp = stmt->real(3);
+  hit.tool_name = stmt->text(4);
+  hit.source = stmt->text(5);
+  hit.model = stmt->text(6);
+  hit.session_started = stmt->real(7);
+  hit.archived = stmt->int64(8) == 0;
+  return hit;
 }
 
 constexpr std::string_view kLikeTermSql =
@@ -118,11 +253,6 @@ std::string first_positive_term(const std::vector<LikeGroup>& groups) {
   return {};
 }
 
-// SQLite's generic error code: for a MATCH, the query text was not acceptable.
-bool rejected_by_engine(Connection& db) {
-  return (sqlite3_errcode(db.handle()) & 0xFF) == SQLITE_ERROR;
-}
-
 Result<std::vector<SearchHit>> run_query(Connection& db, const SearchQuery& q,
                                          const SearchOptions& o) {
   auto stmt = db.prepare_uncached(q.sql);
@@ -134,10 +264,7 @@ Result<std::vector<SearchHit>> run_query(Connection& db, const SearchQuery& q,
   std::vector<SearchHit> hits;
   for (;;) {
     auto row = stmt->step();
-    if (!row.ok()) {
-      if (rejected_by_engine(db)) return Status::invalid_argument(row.status().message());
-      return row.status();
-    }
+    if (!row.ok()) return step_failure(db, row.status());
     if (!*row) return hits;
     SearchHit hit;
     hit.message_id = stmt->int64(0);
@@ -204,7 +331,16 @@ Status add_context(Connection& db, std::vector<SearchHit>& hits) {
 Result<std::vector<SearchHit>> SqliteStore::match_search(Connection& db, const std::string& table,
                                                          const std::string& match,
                                                          const SearchOptions& options) {
-  return run_query(db, match_query(table, match, options), options);
+  auto ranked = rank_matches(db, table, match, options);
+  if (!ranked.ok()) return ranked.status();
+  std::vector<SearchHit> hits;
+  hits.reserve(ranked->size());
+  for (const RankedRow& row : *ranked) {
+    auto hit = hit_details(db, table, match, row);
+    if (!hit.ok()) return hit.status();
+    hits.push_back(std::move(*hit));
+  }
+  return hits;
 }
 
 Result<std::vector<SearchHit>> SqliteStore::like_search(Connection& db,

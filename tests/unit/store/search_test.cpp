@@ -146,3 +146,31 @@ TEST_CASE_TEMPLATE("hostile queries return results or nothing, never an error", 
   REQUIRE(quoted.ok());
   CHECK(quoted->size() == 1);
 }
+
+TEST_CASE_TEMPLATE("hidden rows among the best matches do not shorten a page", B, STORE_BACKENDS) {
+  STORE_BACKEND(B, backend);
+  create(*backend.store, "s1");
+  Message hidden = Message::user("comet comet comet");
+  hidden.display_kind = "hidden";
+  REQUIRE(backend.store
+              ->append_messages("s1", {hidden, Message::user("a comet passed by the moon tonight"),
+                                       Message::assistant("that comet returns in seventy years"),
+                                       Message::user("comet")})
+              .ok());
+  SearchOptions page;
+  page.limit = 2;
+  auto first = backend.store->search("comet", page);
+  REQUIRE(first.ok());
+  REQUIRE(first->size() == 2);
+  page.offset = 2;
+  auto second = backend.store->search("comet", page);
+  REQUIRE(second.ok());
+  REQUIRE(second->size() == 1);
+  std::vector<std::string> found;
+  for (const auto* hits : {&*first, &*second}) {
+    for (const auto& hit : *hits) found.push_back(hit.snippet);
+  }
+  for (const auto& snippet : found) CHECK(snippet.find("comet comet") == std::string::npos);
+  CHECK((*first)[0].rank <= (*first)[1].rank);
+  CHECK((*first)[1].rank <= (*second)[0].rank);
+}
