@@ -57,6 +57,8 @@ PYBIND11_MODULE(_native, m) {
   m.attr("__version__") = hermes::version();
   hermes::python::register_exceptions(m);
   hermes::python::register_tools(m);
+  hermes::python::register_session_store(m);
+  hermes::python::register_turn_stream(m);
   hermes::python::register_agent(m);
   hermes::python::register_utilities(m);
 }

@@ -3,140 +3,70 @@
 // only to call back into Python.
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <optional>
+
+#include "agent_kwargs.hpp"
+#include "hermes/agent.hpp"
 #include "json_convert.hpp"
 #include "py_common.hpp"
-#include "hermes/agent.hpp"
+#include "py_turn_stream.hpp"
 
 namespace py = pybind11;
 
 namespace hermes::python {
 namespace {
 
-template <typename T>
-std::optional<T> opt(const py::object& o) {
-  if (o.is_none()) return std::nullopt;
-  return o.cast<T>();
-}
+// The arguments of one turn, converted while the GIL is held.
+struct TurnRequest {
+  std::string user_message;
+  std::optional<std::string> system_message;
+  std::optional<std::vector<Message>> history;
+  std::string task_id;
+};
 
-// Wraps a Python callable as a C++ callback that takes the GIL, and never lets a Python
-// exception escape into the loop (it is printed as an unraisable error instead).
-template <typename... Args>
-std::function<void(Args...)> callback(const py::object& fn) {
-  if (fn.is_none()) return nullptr;
-  auto ref = std::make_shared<PyRef>(fn);
-  return [ref](Args... args) {
-    py::gil_scoped_acquire gil;
-    try {
-      ref->get()(std::forward<Args>(args)...);
-    } catch (py::error_already_set& e) {
-      e.discard_as_unraisable("hermes callback");
+TurnRequest turn_request(const std::string& user_message, const py::object& system_message,
+                         const py::object& conversation_history, const py::object& task_id) {
+  TurnRequest r;
+  r.user_message = user_message;
+  if (!system_message.is_none()) r.system_message = system_message.cast<std::string>();
+  if (!conversation_history.is_none()) {
+    auto parsed = messages_from_json(from_python(conversation_history, "conversation_history"));
+    if (!parsed.ok()) {
+      raise_status(Status::invalid_argument("conversation_history: " + parsed.status().message()));
     }
-  };
+    r.history = std::move(*parsed);
+  }
+  if (!task_id.is_none()) r.task_id = task_id.cast<std::string>();
+  return r;
 }
 
-// One entry of fallback_providers: a dict with model and any of provider, base_url,
-// api_key, api_mode. Unknown keys are refused so that a typo does not silently drop a key.
-ProviderConfig fallback_from_python(const py::handle& entry) {
-  if (!py::isinstance<py::dict>(entry)) {
-    throw py::type_error("fallback_providers: each entry must be a dict");
-  }
-  ProviderConfig config;
-  for (auto [key, value] : entry.cast<py::dict>()) {
-    const auto name = key.cast<std::string>();
-    const auto text = value.is_none() ? std::string() : value.cast<std::string>();
-    if (name == "model") config.model = text;
-    else if (name == "provider") config.provider = text;
-    else if (name == "base_url") config.base_url = text;
-    else if (name == "api_key") config.api_key = text;
-    else if (name == "api_mode") config.api_mode = text;
-    else throw py::value_error("fallback_providers: unknown key '" + name + "'");
-  }
-  if (config.model.empty()) throw py::value_error("fallback_providers: every entry needs a model");
-  return config;
+py::dict compress_result_to_python(const CompressResult& r) {
+  py::dict d;
+  d["compacted"] = r.compacted;
+  d["messages_before"] = r.messages_before;
+  d["messages_after"] = r.messages_after;
+  d["tokens_before"] = r.tokens_before;
+  d["tokens_after"] = r.tokens_after;
+  d["session_id"] = r.session_id;
+  d["note"] = r.note;
+  return d;
 }
 
 class PyAgent {
  public:
-  PyAgent(const std::string& model, const std::string& base_url, const py::object& api_key,
-          const std::string& provider, const std::string& api_mode, const py::object& home,
-          int max_iterations, const py::list& tools, const py::object& enabled_toolsets,
-          const py::object& disabled_toolsets, const py::object& session_id,
-          bool persist_sessions, bool stream, const py::object& max_tokens,
-          const py::object& temperature, const std::string& ephemeral_system_prompt,
-          int max_retries, const py::object& stream_callback,
-          const py::object& tool_progress_callback, const py::object& status_callback,
-          const py::object& fallback_providers, const std::string& reasoning_effort) {
-    AgentOptions o;
-    o.model = model;
-    o.base_url = base_url;
-    if (py::isinstance<py::str>(api_key)) {
-      o.api_key = api_key.cast<std::string>();
-    } else if (!api_key.is_none()) {
-      auto keys = api_key.cast<std::vector<std::string>>();
-      if (!keys.empty()) {
-        o.api_key = keys.front();
-        o.extra_api_keys.assign(keys.begin() + 1, keys.end());
-      }
-    }
-    o.provider = provider;
-    o.api_mode = api_mode;
-    if (!home.is_none()) o.home = py::str(home);
-    o.max_iterations = max_iterations;
-    if (!enabled_toolsets.is_none()) o.enabled_toolsets = enabled_toolsets.cast<std::vector<std::string>>();
-    if (!disabled_toolsets.is_none()) o.disabled_toolsets = disabled_toolsets.cast<std::vector<std::string>>();
-    if (!session_id.is_none()) o.session_id = session_id.cast<std::string>();
-    o.persist_sessions = persist_sessions;
-    o.stream = stream;
-    o.max_tokens = opt<int64_t>(max_tokens);
-    o.temperature = opt<double>(temperature);
-    o.ephemeral_system_prompt = ephemeral_system_prompt;
-    o.max_retries = max_retries;
-    o.reasoning_effort = reasoning_effort;
-    if (!fallback_providers.is_none()) {
-      for (auto entry : fallback_providers) o.fallback_providers.push_back(fallback_from_python(entry));
-    }
-
-    auto registry = std::make_shared<ToolRegistry>();
-    for (auto tool : tools) {
-      Status s = registry->register_tool(tool_spec_from_python(tool));
-      if (!s.ok()) raise_status(s);
-    }
-    o.tools = registry;
-
-    o.callbacks.on_stream_delta = callback<std::string_view>(stream_callback);
-    if (!tool_progress_callback.is_none()) {
-      auto ref = std::make_shared<PyRef>(tool_progress_callback);
-      o.callbacks.on_tool_progress = [ref](const ToolProgress& p) {
-        py::gil_scoped_acquire gil;
-        try {
-          py::dict event;
-          event["phase"] = p.phase == ToolProgress::Phase::kStarted ? "started" : "completed";
-          event["call_id"] = p.call_id;
-          event["name"] = p.name;
-          event["preview"] = p.preview;
-          if (p.arguments != nullptr) event["arguments"] = to_python(*p.arguments);
-          if (p.phase == ToolProgress::Phase::kCompleted) {
-            event["duration"] = static_cast<double>(p.duration.count()) / 1000.0;
-            event["is_error"] = p.is_error;
-            event["result"] = std::string(p.result);
-          }
-          ref->get()(event);
-        } catch (py::error_already_set& e) {
-          e.discard_as_unraisable("hermes tool_progress_callback");
-        }
-      };
-    }
-    o.callbacks.on_status = callback<std::string_view, std::string_view>(status_callback);
-
+  explicit PyAgent(const py::kwargs& kwargs) {
+    AgentOptions options = agent_options_from_kwargs(kwargs, tap_);
     Result<std::unique_ptr<Agent>> agent = [&] {
       py::gil_scoped_release release;  // Opening the store may touch the disk.
-      return Agent::create(std::move(o));
+      return Agent::create(std::move(options));
     }();
     if (!agent.ok()) raise_status(agent.status());
     agent_ = std::move(*agent);
   }
 
   std::string chat(const std::string& message) {
+    Slot slot(*this);
     Result<std::string> answer = [&] {
       py::gil_scoped_release release;
       return agent_->chat(message);
@@ -147,21 +77,52 @@ class PyAgent {
 
   py::dict run_conversation(const std::string& user_message, const py::object& system_message,
                             const py::object& conversation_history, const py::object& task_id) {
-    std::optional<std::string> system = opt<std::string>(system_message);
-    std::optional<std::vector<Message>> history;
-    if (!conversation_history.is_none()) {
-      auto parsed = messages_from_json(from_python(conversation_history, "conversation_history"));
-      if (!parsed.ok()) {
-        raise_status(Status::invalid_argument("conversation_history: " + parsed.status().message()));
-      }
-      history = std::move(*parsed);
-    }
-    std::string task = task_id.is_none() ? "" : task_id.cast<std::string>();
-    ConversationResult result = [&] {
+    TurnRequest r = turn_request(user_message, system_message, conversation_history, task_id);
+    Slot slot(*this);
+    Json result = [&] {
       py::gil_scoped_release release;
-      return agent_->run_conversation(user_message, system, history, task);
+      return run(r);
     }();
-    return to_python(result.to_json()).cast<py::dict>();
+    return to_python(result).cast<py::dict>();
+  }
+
+  // The stream holds the slot until its thread has finished the turn.
+  std::unique_ptr<TurnStream> stream(const std::string& user_message,
+                                     const py::object& system_message,
+                                     const py::object& conversation_history,
+                                     const py::object& task_id) {
+    TurnRequest r = turn_request(user_message, system_message, conversation_history, task_id);
+    Slot slot(*this);
+    auto queue = std::make_shared<TurnEventQueue>();
+    tap_->attach(queue);
+    std::unique_ptr<TurnStream> stream;
+    try {
+      stream = std::make_unique<TurnStream>(
+          std::move(queue),
+          [this, r = std::move(r)] {
+            Json result = run(r);
+            tap_->detach();
+            busy_ = false;  // The slot handed over below.
+            return result;
+          },
+          [this] { agent_->interrupt(); });
+    } catch (...) {
+      tap_->detach();
+      throw;  // The slot is still ours and clears itself.
+    }
+    slot.release();
+    return stream;
+  }
+
+  py::dict compress(const py::object& focus) {
+    const std::string topic = focus.is_none() ? "" : focus.cast<std::string>();
+    Slot slot(*this);
+    Result<CompressResult> result = [&] {
+      py::gil_scoped_release release;
+      return agent_->compress(topic);
+    }();
+    if (!result.ok()) raise_status(result.status());
+    return compress_result_to_python(*result);
   }
 
   void interrupt(const std::string& message) { agent_->interrupt(message); }
@@ -172,15 +133,19 @@ class PyAgent {
   }
 
   std::string session_id() const { return agent_->session_id(); }
-  py::list history() const { return to_python(messages_to_json(agent_->history())).cast<py::list>(); }
+  py::list history() const {
+    return to_python(messages_to_json(agent_->history())).cast<py::list>();
+  }
   std::string system_prompt() const { return agent_->system_prompt(); }
 
   void new_session() {
+    Slot slot(*this);
     Status s = agent_->new_session();
     if (!s.ok()) raise_status(s);
   }
 
   void resume(const std::string& session_id) {
+    Slot slot(*this);
     Status s = [&] {
       py::gil_scoped_release release;
       return agent_->resume(session_id);
@@ -189,38 +154,70 @@ class PyAgent {
   }
 
  private:
+  // The agent runs one call at a time; a second one (from another thread, or while a
+  // stream is open) is refused rather than racing the first.
+  class Slot {
+   public:
+    explicit Slot(PyAgent& agent) : busy_(&agent.busy_) {
+      if (busy_->exchange(true)) {
+        raise_status(Status::failed_precondition(
+            "the agent is busy: another call or an open stream is running a turn"));
+      }
+    }
+    ~Slot() {
+      if (busy_ != nullptr) *busy_ = false;
+    }
+    Slot(const Slot&) = delete;
+    Slot& operator=(const Slot&) = delete;
+    // The slot is handed over to someone who clears it later.
+    void release() { busy_ = nullptr; }
+
+   private:
+    std::atomic<bool>* busy_;
+  };
+
+  Json run(const TurnRequest& r) {
+    return agent_->run_conversation(r.user_message, r.system_message, r.history, r.task_id)
+        .to_json();
+  }
+
+  std::shared_ptr<EventTap> tap_ = std::make_shared<EventTap>();
+  std::atomic<bool> busy_{false};
   std::unique_ptr<Agent> agent_;
 };
 
-}  // namespace
-
-void register_agent(py::module_& m) {
-  py::class_<PyAgent>(m, "Agent", R"doc(
+constexpr const char* kAgentDoc = R"doc(
 An agent: a conversation with a model that can call tools.
 
     agent = hermes.Agent(model="gpt-4.1-mini", api_key="sk-...", tools=[(fn, schema)])
     print(agent.chat("What is 2 + 2?"))
 
+Keyword arguments only; model is required. The model: model, base_url, api_key (a str,
+or a list of keys rotated on rate limits), provider, api_mode, fallback_providers (dicts
+with model and any of provider, base_url, api_key, api_mode), stream, max_tokens,
+temperature, reasoning_effort, max_retries. The loop: max_iterations,
+ephemeral_system_prompt. Tools: tools (hermes.Tool, (callable, schema) pairs or dicts
+with "handler"), offered next to the built-in toolsets; enabled_toolsets and
+disabled_toolsets choose among them. Sessions: home, session_id (resume it),
+persist_sessions, session_store (a hermes.SessionStore to share). Context compression:
+compression, context_length, compression_threshold, protect_last_n. Callbacks:
+stream_callback(delta), reasoning_callback(delta), tool_progress_callback(event),
+status_callback(kind, message), step_callback(api_call_count, previous_tools),
+clarify_callback(question, choices) -> str | None, approval_callback(command,
+description) -> "deny" | "once" | "session" | "always". Callbacks run on the turn's
+threads; an exception raised in one goes to sys.unraisablehook and never into the turn
+(a failed clarify counts as no answer, a failed approval as a denial).
+
 Every turn is persisted to the SQLite session store at <home>/state.db unless
-persist_sessions=False. Only one turn may run at a time; interrupt() and steer() may be
-called from other threads while a turn runs.)doc")
-      .def(py::init<const std::string&, const std::string&, const py::object&, const std::string&,
-                    const std::string&, const py::object&, int, const py::list&, const py::object&,
-                    const py::object&, const py::object&, bool, bool, const py::object&,
-                    const py::object&, const std::string&, int, const py::object&,
-                    const py::object&, const py::object&, const py::object&,
-                    const std::string&>(),
-           py::kw_only(), py::arg("model"), py::arg("base_url") = "https://api.openai.com/v1",
-           py::arg("api_key") = py::none(), py::arg("provider") = "", py::arg("api_mode") = "",
-           py::arg("home") = py::none(), py::arg("max_iterations") = 90,
-           py::arg("tools") = py::list(), py::arg("enabled_toolsets") = py::none(),
-           py::arg("disabled_toolsets") = py::none(), py::arg("session_id") = py::none(),
-           py::arg("persist_sessions") = true, py::arg("stream") = true,
-           py::arg("max_tokens") = py::none(), py::arg("temperature") = py::none(),
-           py::arg("ephemeral_system_prompt") = "", py::arg("max_retries") = 3,
-           py::arg("stream_callback") = py::none(), py::arg("tool_progress_callback") = py::none(),
-           py::arg("status_callback") = py::none(), py::arg("fallback_providers") = py::none(),
-           py::arg("reasoning_effort") = "")
+persist_sessions=False. One call at a time: a second call while a turn runs (or while a
+stream is open) raises hermes.HermesError. interrupt() and steer() may be called from
+other threads while a turn runs.)doc";
+
+}  // namespace
+
+void register_agent(py::module_& m) {
+  py::class_<PyAgent>(m, "Agent", kAgentDoc)
+      .def(py::init<const py::kwargs&>())
       .def("chat", &PyAgent::chat, py::arg("message"),
            "Runs one turn and returns the answer. Raises hermes.HermesError when the turn fails.")
       .def("run_conversation", &PyAgent::run_conversation, py::arg("user_message"),
@@ -228,15 +225,28 @@ called from other threads while a turn runs.)doc")
            py::arg("task_id") = py::none(),
            "Runs one turn and returns the result dict (final_response, messages, api_calls, "
            "completed, exit_reason, session_id, token counts, error, ...).")
+      .def("stream", &PyAgent::stream, py::arg("user_message"),
+           py::arg("system_message") = py::none(), py::arg("conversation_history") = py::none(),
+           py::arg("task_id") = py::none(), py::keep_alive<0, 1>(),
+           "Runs one turn on a background thread and returns a hermes.TurnStream of its "
+           "events; the last one is {'type': 'done', 'result': <run_conversation() dict>}. "
+           "Leaving the loop early interrupts the turn.")
+      .def("compress", &PyAgent::compress, py::arg("focus") = py::none(),
+           "Compacts the conversation now, giving `focus` most of the summary. Returns a dict: "
+           "compacted, messages_before, messages_after, tokens_before, tokens_after, "
+           "session_id (where the conversation continues), note (why nothing happened). "
+           "Raises hermes.HermesError when compression is off or the summary call fails.")
       .def("interrupt", &PyAgent::interrupt, py::arg("message") = "",
            "Stops the running turn as soon as possible. Safe from any thread.")
       .def("steer", &PyAgent::steer, py::arg("text"),
            "Queues guidance for the running turn. Safe from any thread.")
       .def("new_session", &PyAgent::new_session, "Ends the session and starts an empty one.")
       .def("resume", &PyAgent::resume, py::arg("session_id"), "Switches to a stored session.")
-      .def_property_readonly("session_id", &PyAgent::session_id)
-      .def_property_readonly("history", &PyAgent::history)
-      .def_property_readonly("system_prompt", &PyAgent::system_prompt);
+      .def_property_readonly("session_id", &PyAgent::session_id, "The current session id.")
+      .def_property_readonly("history", &PyAgent::history,
+                             "The transcript as chat message dicts (no system prompt).")
+      .def_property_readonly("system_prompt", &PyAgent::system_prompt,
+                             "The session's system prompt, built on the first turn.");
 }
 
 }  // namespace hermes::python

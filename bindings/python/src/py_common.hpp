@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "hermes/session_store.hpp"
 #include "hermes/status.hpp"
 #include "hermes/tool.hpp"
 
@@ -38,7 +39,12 @@ std::string describe_python_error(pybind11::error_already_set& error);
 // pair, or a dict with "handler" and the schema keys. Raises TypeError/ValueError.
 ToolSpec tool_spec_from_python(const pybind11::handle& tool);
 
+// The store behind a hermes.SessionStore. Raises TypeError for anything else.
+std::shared_ptr<SessionStore> session_store_from_python(const pybind11::handle& store);
+
 void register_tools(pybind11::module_& m);
+void register_session_store(pybind11::module_& m);
+void register_turn_stream(pybind11::module_& m);
 void register_agent(pybind11::module_& m);
 void register_utilities(pybind11::module_& m);
 

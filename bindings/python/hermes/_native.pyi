@@ -1,0 +1,346 @@
+"""Type stubs of hermes._native, the native part of the hermes package."""
+from os import PathLike
+from types import TracebackType
+from typing import Any, Callable, Iterator, Literal, Optional, Sequence, Tuple, TypedDict, Union
+
+__version__: str
+
+Json = Any
+"""A JSON value: dict, list, str, int, float, bool or None."""
+
+Message = dict[str, Any]
+"""A chat message: role, content, and tool_calls / tool_call_id / name where they apply."""
+
+class HermesError(RuntimeError):
+    """Base class of hermes errors."""
+
+class InvalidArgumentError(HermesError):
+    """A bad argument; the message names it."""
+
+class NotFoundError(HermesError):
+    """A session, tool or file does not exist."""
+
+class ApiError(HermesError):
+    """The model provider failed."""
+
+class CancelledError(HermesError):
+    """The turn was interrupted."""
+
+class DataLossError(HermesError):
+    """Stored data is corrupt or of a newer format."""
+
+class StoreError(HermesError):
+    """The file system or database failed."""
+
+ToolHandler = Callable[[dict[str, Any]], Any]
+"""Receives the arguments as a dict; returns a str (sent as is) or a JSON value."""
+
+class Tool:
+    """A tool the model can call: a Python callable plus its JSON schema."""
+
+    name: str
+    description: str
+    toolset: str
+    parallel_safe: bool
+    def __init__(
+        self,
+        handler: ToolHandler,
+        name: str = "",
+        description: str = "",
+        parameters: Optional[dict[str, Any]] = None,
+        toolset: str = "python",
+        parallel_safe: bool = True,
+    ) -> None: ...
+
+ToolLike = Union[Tool, Tuple[ToolHandler, dict[str, Any]], dict[str, Any]]
+"""A hermes.Tool, a (callable, schema) pair, or a schema dict with a "handler" key."""
+
+class FallbackProvider(TypedDict, total=False):
+    model: str  # Required.
+    provider: str
+    base_url: str
+    api_key: str
+    api_mode: str
+
+class ToolProgressEvent(TypedDict, total=False):
+    """tool_progress_callback's argument; "duration", "is_error" and "result" only when completed."""
+
+    phase: Literal["started", "completed"]
+    call_id: str
+    name: str
+    preview: str
+    arguments: dict[str, Any]
+    duration: float  # Seconds.
+    is_error: bool
+    result: str
+
+class PreviousTool(TypedDict):
+    """One tool of the previous iteration, as step_callback sees it."""
+
+    name: str
+    arguments: str  # The arguments as JSON text.
+    result: str
+
+ApprovalAnswer = Literal["deny", "once", "session", "always"]
+
+class ConversationResult(TypedDict, total=False):
+    """What run_conversation() returns (the upstream runtime's result keys)."""
+
+    final_response: Optional[str]
+    last_reasoning: Optional[str]
+    messages: list[Message]
+    api_calls: int
+    completed: bool
+    failed: bool
+    partial: bool
+    interrupted: bool
+    exit_reason: str
+    turn_exit_reason: str
+    error: str  # Only when the turn failed; likewise the three keys below when they apply.
+    failure_reason: str
+    interrupt_message: str
+    pending_steer: str
+    session_id: str
+    turn_id: str
+    model: str
+    provider: str
+    base_url: str
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int
+    cache_write_tokens: int
+    reasoning_tokens: int
+    total_tokens: int
+    prompt_tokens: int
+    completion_tokens: int
+    last_prompt_tokens: int
+    estimated_cost_usd: float
+    cost_status: str
+
+class CompressResult(TypedDict):
+    """What Agent.compress() returns."""
+
+    compacted: bool  # False: nothing to compress, or another process was at it.
+    messages_before: int
+    messages_after: int
+    tokens_before: int  # Rough estimates.
+    tokens_after: int
+    session_id: str  # The session the conversation continues in.
+    note: str  # Why nothing happened, when nothing did.
+
+class TextEvent(TypedDict):
+    type: Literal["text", "reasoning"]
+    text: str  # A delta.
+
+class ToolEvent(ToolProgressEvent, total=False):
+    type: Literal["tool"]
+
+class StatusEvent(TypedDict):
+    type: Literal["status"]
+    kind: str  # "lifecycle", "warning", "compacted", "fallback", "retry", ...
+    message: str
+
+class DoneEvent(TypedDict):
+    type: Literal["done"]
+    result: ConversationResult
+
+StreamEvent = Union[TextEvent, ToolEvent, StatusEvent, DoneEvent]
+
+class TurnStream(Iterator[StreamEvent]):
+    """The events of one turn, from Agent.stream(); the last one has type "done".
+
+    Leaving the loop early (break, an exception, close()) interrupts the turn and waits
+    for it to stop.
+    """
+
+    def __iter__(self) -> TurnStream: ...
+    def __next__(self) -> StreamEvent: ...
+    def close(self) -> None:
+        """Interrupts the turn if it still runs and waits for it to stop. Idempotent."""
+    def __enter__(self) -> TurnStream: ...
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None: ...
+
+class SessionInfo(TypedDict):
+    id: str
+    source: str
+    model: str
+    title: Optional[str]
+    parent_session_id: Optional[str]  # Set on compression continuations.
+    started_at: float  # Unix seconds.
+    ended_at: Optional[float]
+    end_reason: Optional[str]
+    message_count: int
+    tool_call_count: int
+    api_call_count: int
+    input_tokens: int
+    output_tokens: int
+    estimated_cost_usd: float
+
+class SearchHit(TypedDict):
+    session_id: str
+    message_id: int
+    role: str
+    snippet: str  # The match marked by >>> and <<<.
+    timestamp: float
+    rank: float  # Lower is better (bm25).
+    tool_name: Optional[str]
+    source: str
+    model: str
+    session_started: float
+    archived: bool  # Compacted away: searchable, no longer in the live transcript.
+
+class SessionStore:
+    """Where conversations are kept: the SQLite database agents persist to.
+
+    path=None opens the default database (<default home>/state.db); ":memory:" makes a
+    store that lives in this process only. Safe to use from many threads.
+    """
+
+    def __init__(self, path: Union[str, PathLike[str], None] = None) -> None: ...
+    @property
+    def path(self) -> str: ...
+    def search(self, query: str, limit: int = 20) -> list[SearchHit]:
+        """Full-text search over stored messages, best match first."""
+    def list(self, limit: int = 50) -> list[SessionInfo]:
+        """Sessions, most recently started first."""
+    def get(self, session_id: str) -> SessionInfo:
+        """One session. Raises NotFoundError."""
+    def load(self, session_id: str) -> list[Message]:
+        """The session's messages. Raises NotFoundError."""
+    def delete(self, session_id: str) -> None:
+        """Deletes the session and its messages. Raises NotFoundError."""
+
+class Agent:
+    """An agent: a conversation with a model that can call tools.
+
+    One call at a time: a second call while a turn runs (or a stream is open) raises
+    HermesError. interrupt() and steer() may be called from any thread.
+    """
+
+    def __init__(
+        self,
+        *,
+        model: str,
+        base_url: str = "https://api.openai.com/v1",
+        api_key: Union[str, Sequence[str], None] = None,
+        provider: str = "",
+        api_mode: str = "",
+        home: Union[str, PathLike[str], None] = None,
+        max_iterations: int = 90,
+        tools: Sequence[ToolLike] = (),
+        enabled_toolsets: Optional[Sequence[str]] = None,
+        disabled_toolsets: Optional[Sequence[str]] = None,
+        session_id: Optional[str] = None,
+        persist_sessions: bool = True,
+        session_store: Optional[SessionStore] = None,
+        stream: bool = True,
+        max_tokens: Optional[int] = None,
+        temperature: Optional[float] = None,
+        ephemeral_system_prompt: str = "",
+        max_retries: int = 3,
+        reasoning_effort: str = "",
+        fallback_providers: Optional[Sequence[FallbackProvider]] = None,
+        compression: bool = True,
+        context_length: Optional[int] = None,
+        compression_threshold: float = 0.5,
+        protect_last_n: int = 20,
+        stream_callback: Optional[Callable[[str], Any]] = None,
+        reasoning_callback: Optional[Callable[[str], Any]] = None,
+        tool_progress_callback: Optional[Callable[[ToolProgressEvent], Any]] = None,
+        status_callback: Optional[Callable[[str, str], Any]] = None,
+        step_callback: Optional[Callable[[int, list[PreviousTool]], Any]] = None,
+        clarify_callback: Optional[Callable[[str, list[str]], Optional[str]]] = None,
+        approval_callback: Optional[Callable[[str, str], ApprovalAnswer]] = None,
+    ) -> None: ...
+    def chat(self, message: str) -> str:
+        """Runs one turn and returns the answer. Raises HermesError when the turn fails."""
+    def run_conversation(
+        self,
+        user_message: str,
+        system_message: Optional[str] = None,
+        conversation_history: Optional[Sequence[Message]] = None,
+        task_id: Optional[str] = None,
+    ) -> ConversationResult:
+        """Runs one turn and returns the result dict."""
+    def stream(
+        self,
+        user_message: str,
+        system_message: Optional[str] = None,
+        conversation_history: Optional[Sequence[Message]] = None,
+        task_id: Optional[str] = None,
+    ) -> TurnStream:
+        """Runs one turn on a background thread; iterate the result for its events."""
+    def compress(self, focus: Optional[str] = None) -> CompressResult:
+        """Compacts the conversation now, giving `focus` most of the summary."""
+    def interrupt(self, message: str = "") -> None:
+        """Stops the running turn as soon as possible. Safe from any thread."""
+    def steer(self, text: str) -> None:
+        """Queues guidance for the running turn. Safe from any thread."""
+    def new_session(self) -> None:
+        """Ends the session and starts an empty one."""
+    def resume(self, session_id: str) -> None:
+        """Switches to a stored session."""
+    @property
+    def session_id(self) -> str: ...
+    @property
+    def history(self) -> list[Message]: ...
+    @property
+    def system_prompt(self) -> str: ...
+
+class ApiErrorClassification(TypedDict):
+    reason: str
+    retryable: bool
+    should_compress: bool
+    should_rotate_credential: bool
+    should_fallback: bool
+    status_code: Optional[int]
+    message: str
+    error_code: str
+    retry_after: Optional[float]
+
+def classify_api_error(
+    *,
+    status_code: Optional[int] = None,
+    message: str = "",
+    body: Union[str, bytes, Json] = None,
+    transport: Literal["", "none", "timeout", "connect", "ssl", "disconnect"] = "",
+    provider: str = "",
+    model: str = "",
+    approx_tokens: int = 0,
+    context_length: int = 0,
+    num_messages: int = 0,
+) -> ApiErrorClassification:
+    """Classifies a failed model call the way the agent does."""
+
+def parse_context_limit_from_error(message: str) -> Optional[int]:
+    """The context window an error message states, or None."""
+
+def get_model_context_length(
+    model: str,
+    base_url: str = "",
+    provider: str = "",
+    config_context_length: Optional[int] = None,
+    *,
+    api_key: Optional[str] = None,
+    home: Union[str, PathLike[str], None] = None,
+) -> int:
+    """The context window of `model` in tokens."""
+
+class CommandCheck(TypedDict):
+    dangerous: bool
+    hardline: bool  # Refused whatever the approval.
+    description: str
+
+def detect_dangerous_command(command: str) -> CommandCheck:
+    """Whether a shell command needs approval, and why."""
+
+def redact_sensitive_text(text: str) -> str:
+    """`text` with API keys, tokens and other secrets masked."""
+
+def estimate_tokens_rough(text: str) -> int:
+    """A rough token count (about four characters per token)."""

@@ -1,0 +1,72 @@
+"""Builds hermes._native with CMake: the whole hermes project (the C++ library and the
+module, nothing else) in a build directory of its own, then copies the module into the
+package.
+
+Environment:
+  HERMES_SOURCE_DIR   the hermes source tree (default: two directories up)
+  HERMES_BUILD_DIR    the CMake build directory (default: under setuptools' build_temp);
+                      kept between builds, so a rebuild is incremental
+  HERMES_CMAKE_ARGS   extra arguments for the CMake configure step
+  CMAKE_BUILD_PARALLEL_LEVEL, CMAKE_CXX_COMPILER_LAUNCHER  as CMake reads them
+"""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+SOURCE_DIR = Path(os.environ.get("HERMES_SOURCE_DIR", HERE.parent.parent)).resolve()
+
+
+def project_version():
+    text = (SOURCE_DIR / "CMakeLists.txt").read_text()
+    match = re.search(r"project\(\s*hermes\s+VERSION\s+([0-9][0-9.]*)", text)
+    if not match:
+        raise RuntimeError("no project version in %s/CMakeLists.txt" % SOURCE_DIR)
+    return match.group(1)
+
+
+class CMakeExtension(Extension):
+    def __init__(self, name):
+        super().__init__(name, sources=[])
+
+
+class CMakeBuild(build_ext):
+    def build_extension(self, ext):
+        build_dir = Path(os.environ.get("HERMES_BUILD_DIR") or Path(self.build_temp) / "cmake").resolve()
+        configure = [
+            "cmake", "-S", str(SOURCE_DIR), "-B", str(build_dir),
+            "-DCMAKE_BUILD_TYPE=Release",
+            "-DHERMES_BUILD_PYTHON=ON",
+            "-DHERMES_BUILD_TESTS=OFF",
+            "-DHERMES_BUILD_EXAMPLES=OFF",
+            "-DHERMES_BUILD_BENCHMARKS=OFF",
+            "-DHERMES_INSTALL=OFF",
+            # The interpreter doing the install is the one the module must fit.
+            "-DPython_EXECUTABLE=%s" % sys.executable,
+        ]
+        if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
+            configure += ["-G", "Ninja"]
+        configure += shlex.split(os.environ.get("HERMES_CMAKE_ARGS", ""))
+        subprocess.check_call(configure)
+        subprocess.check_call(["cmake", "--build", str(build_dir), "--target", "hermes_python"])
+
+        built = sorted((build_dir / "python" / "hermes").glob("_native*.so"))
+        if not built:
+            raise RuntimeError("the build produced no hermes/_native*.so in %s" % build_dir)
+        destination = Path(self.get_ext_fullpath(ext.name))
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(built[-1], destination)
+
+
+setup(
+    version=project_version(),
+    ext_modules=[CMakeExtension("hermes._native")],
+    cmdclass={"build_ext": CMakeBuild},
+)

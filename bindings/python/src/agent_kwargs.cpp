@@ -1,0 +1,221 @@
+#include "agent_kwargs.hpp"
+
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hermes/builtin_tools.hpp"
+#include "hermes/session_search_tool.hpp"
+#include "py_callbacks.hpp"
+#include "py_common.hpp"
+
+namespace py = pybind11;
+
+namespace hermes::python {
+namespace {
+
+std::string type_name(const py::handle& value) {
+  return py::str(py::type::handle_of(value).attr("__name__"));
+}
+
+// Takes keyword arguments off a copy of the kwargs, checking each one's type; whatever
+// is left at the end was not a keyword hermes.Agent knows.
+class KwargReader {
+ public:
+  explicit KwargReader(const py::kwargs& kwargs) : rest_(py::dict(kwargs)) {}
+
+  // The argument, or None when it was not given.
+  py::object take(const char* name) {
+    if (!rest_.contains(name)) return py::none();
+    return rest_.attr("pop")(name);
+  }
+
+  void text(const char* name, std::string& out) {
+    if (py::object v = take_checked(name, is_str, "str"); !v.is_none()) out = v.cast<std::string>();
+  }
+
+  template <typename Int>
+  void integer(const char* name, Int& out) {
+    if (py::object v = take_checked(name, is_int, "int"); !v.is_none()) out = v.cast<Int>();
+  }
+
+  template <typename Int>
+  void integer(const char* name, std::optional<Int>& out) {
+    if (py::object v = take_checked(name, is_int, "int"); !v.is_none()) out = v.cast<Int>();
+  }
+
+  void real(const char* name, double& out) {
+    if (py::object v = take_checked(name, is_number, "float"); !v.is_none()) out = v.cast<double>();
+  }
+
+  void real(const char* name, std::optional<double>& out) {
+    if (py::object v = take_checked(name, is_number, "float"); !v.is_none()) out = v.cast<double>();
+  }
+
+  void flag(const char* name, bool& out) {
+    py::object v = take(name);
+    if (!v.is_none()) out = py::bool_(v);
+  }
+
+  void strings(const char* name, std::vector<std::string>& out) {
+    py::object v = take(name);
+    if (v.is_none()) return;
+    if (py::isinstance<py::str>(v) || !py::isinstance<py::iterable>(v))
+      wrong_type(name, "list[str]", v);
+    for (auto item : v) {
+      if (!py::isinstance<py::str>(item)) wrong_type(name, "list[str]", v);
+      out.push_back(item.cast<std::string>());
+    }
+  }
+
+  py::object callable(const char* name) { return take_checked(name, is_callable, "a callable"); }
+
+  // Raises TypeError, as Python does, for the first keyword nobody took.
+  void finish() const {
+    for (auto item : rest_) {
+      throw py::type_error("Agent() got an unexpected keyword argument '" +
+                           item.first.cast<std::string>() + "'");
+    }
+  }
+
+ private:
+  static bool is_str(const py::handle& v) { return py::isinstance<py::str>(v); }
+  static bool is_int(const py::handle& v) { return py::isinstance<py::int_>(v); }
+  static bool is_number(const py::handle& v) { return is_int(v) || py::isinstance<py::float_>(v); }
+  static bool is_callable(const py::handle& v) { return PyCallable_Check(v.ptr()) != 0; }
+
+  // The argument, or None; TypeError when it is neither None nor accepted by `ok`.
+  py::object take_checked(const char* name, bool (*ok)(const py::handle&), const char* expected) {
+    py::object v = take(name);
+    if (!v.is_none() && !ok(v)) wrong_type(name, expected, v);
+    return v;
+  }
+
+  [[noreturn]] static void wrong_type(const char* name, const char* expected, const py::handle& v) {
+    throw py::type_error(std::string(name) + ": expected " + expected + ", got " + type_name(v));
+  }
+
+  py::dict rest_;
+};
+
+void read_api_keys(KwargReader& kw, AgentOptions& o) {
+  py::object keys = kw.take("api_key");
+  if (keys.is_none()) return;
+  if (py::isinstance<py::str>(keys)) {
+    o.api_key = keys.cast<std::string>();
+    return;
+  }
+  auto list = keys.cast<std::vector<std::string>>();
+  if (list.empty()) return;
+  o.api_key = list.front();
+  o.extra_api_keys.assign(list.begin() + 1, list.end());
+}
+
+// One entry of fallback_providers: a dict with model and any of provider, base_url,
+// api_key, api_mode. Unknown keys are refused so that a typo does not silently drop a key.
+ProviderConfig fallback_from_python(const py::handle& entry) {
+  if (!py::isinstance<py::dict>(entry)) {
+    throw py::type_error("fallback_providers: each entry must be a dict");
+  }
+  ProviderConfig config;
+  for (auto [key, value] : entry.cast<py::dict>()) {
+    const auto name = key.cast<std::string>();
+    const auto text = value.is_none() ? std::string() : value.cast<std::string>();
+    if (name == "model")
+      config.model = text;
+    else if (name == "provider")
+      config.provider = text;
+    else if (name == "base_url")
+      config.base_url = text;
+    else if (name == "api_key")
+      config.api_key = text;
+    else if (name == "api_mode")
+      config.api_mode = text;
+    else
+      throw py::value_error("fallback_providers: unknown key '" + name + "'");
+  }
+  if (config.model.empty()) throw py::value_error("fallback_providers: every entry needs a model");
+  return config;
+}
+
+// Without Python tools the agent takes the library's shared default registry. With them,
+// a registry of the built-ins plus the Python tools, which win a name clash: the caller
+// asked for them by name.
+void read_tools(KwargReader& kw, AgentOptions& o) {
+  py::object tools = kw.take("tools");
+  if (tools.is_none() || py::len(tools) == 0) return;
+  auto registry = std::make_shared<ToolRegistry>();
+  if (Status s = register_builtin_tools(*registry); !s.ok()) raise_status(s);
+  if (Status s = register_session_search_tool(*registry); !s.ok()) raise_status(s);
+  for (auto tool : tools) {
+    Status s = registry->register_tool(tool_spec_from_python(tool), /*allow_override=*/true);
+    if (!s.ok()) raise_status(s);
+  }
+  o.tools = std::move(registry);
+}
+
+void read_compression(KwargReader& kw, AgentOptions& o) {
+  kw.flag("compression", o.compression.enabled);
+  kw.integer("context_length", o.compression.context_length);
+  kw.real("compression_threshold", o.compression.threshold_percent);
+  kw.integer("protect_last_n", o.compression.protect_last_n);
+  if (o.compression.threshold_percent <= 0 || o.compression.threshold_percent > 1) {
+    throw py::value_error("compression_threshold: must be in (0, 1]");
+  }
+  if (o.compression.protect_last_n < 0)
+    throw py::value_error("protect_last_n: must not be negative");
+}
+
+PythonCallbacks read_callbacks(KwargReader& kw) {
+  PythonCallbacks fns;
+  fns.stream = kw.callable("stream_callback");
+  fns.reasoning = kw.callable("reasoning_callback");
+  fns.tool_progress = kw.callable("tool_progress_callback");
+  fns.status = kw.callable("status_callback");
+  fns.step = kw.callable("step_callback");
+  fns.clarify = kw.callable("clarify_callback");
+  fns.approval = kw.callable("approval_callback");
+  return fns;
+}
+
+}  // namespace
+
+AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr<EventTap> tap) {
+  if (!kwargs.contains("model"))
+    throw py::type_error("Agent() missing required keyword argument 'model'");
+  KwargReader kw(kwargs);
+  AgentOptions o;
+  kw.text("model", o.model);
+  kw.text("base_url", o.base_url);
+  read_api_keys(kw, o);
+  kw.text("provider", o.provider);
+  kw.text("api_mode", o.api_mode);
+  if (py::object home = kw.take("home"); !home.is_none()) o.home = py::str(home);
+  kw.integer("max_iterations", o.max_iterations);
+  read_tools(kw, o);
+  kw.strings("enabled_toolsets", o.enabled_toolsets);
+  kw.strings("disabled_toolsets", o.disabled_toolsets);
+  kw.text("session_id", o.session_id);
+  kw.flag("persist_sessions", o.persist_sessions);
+  if (py::object store = kw.take("session_store"); !store.is_none()) {
+    o.session_store = session_store_from_python(store);
+  }
+  kw.flag("stream", o.stream);
+  kw.integer("max_tokens", o.max_tokens);
+  kw.real("temperature", o.temperature);
+  kw.text("ephemeral_system_prompt", o.ephemeral_system_prompt);
+  kw.integer("max_retries", o.max_retries);
+  kw.text("reasoning_effort", o.reasoning_effort);
+  if (py::object fallbacks = kw.take("fallback_providers"); !fallbacks.is_none()) {
+    for (auto entry : fallbacks) o.fallback_providers.push_back(fallback_from_python(entry));
+  }
+  read_compression(kw, o);
+  o.callbacks = make_callbacks(read_callbacks(kw), std::move(tap));
+  kw.finish();
+  return o;
+}
+
+}  // namespace hermes::python

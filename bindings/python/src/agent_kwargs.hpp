@@ -1,0 +1,19 @@
+// hermes.Agent's keyword arguments, read into AgentOptions.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+#include "hermes/agent.hpp"
+#include "turn_events.hpp"
+
+namespace hermes::python {
+
+// Reads the keyword arguments of hermes.Agent(...). Raises TypeError for an unknown
+// keyword, a missing model or a value of the wrong type, and ValueError for a bad value;
+// the C++ validation (Agent::create) checks the rest. Callbacks also emit into `tap`.
+AgentOptions agent_options_from_kwargs(const pybind11::kwargs& kwargs,
+                                       std::shared_ptr<EventTap> tap);
+
+}  // namespace hermes::python
