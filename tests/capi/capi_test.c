@@ -146,6 +146,8 @@ static void test_two_step_conversation(const char *server, const char *script) {
       CHECK(strstr(result, "\"api_calls\":2") != NULL);
     }
     CHECK(add_calls == 1);
+    hermes_free(result); /* The next call sets result again. */
+    result = NULL;
     CHECK(hermes_agent_run_conversation(agent, "again", NULL, "[{\"role\":\"robot\"}]", NULL,
                                         &result, &error) != HERMES_OK || result == NULL);
   }
