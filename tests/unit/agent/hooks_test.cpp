@@ -68,6 +68,8 @@ TEST_CASE("hooks inject context, gate and rewrite tools, and transform the answe
   ToolSpec echo;
   echo.name = "echo";
   echo.handler = [](const Json& args, ToolContext&) -> Result<std::string> { return args.dump(); };
+  // In order, one at a time: the recorded hook events are compared as a sequence.
+  echo.parallel_safe = false;
   REQUIRE(tools->register_tool(echo).ok());
   ToolSpec forbidden = echo;
   forbidden.name = "forbidden";
