@@ -107,8 +107,7 @@ hermes_status_t hermes_store_delete(hermes_store_t* store, const char* session_i
     if (store == nullptr || session_id == nullptr) {
       return report(HERMES_ERR_INVALID_ARGUMENT, "store or session_id: NULL", out_error);
     }
-    if (auto info = store->store->get_session(session_id); !info.ok()) return report(info.status(), out_error);
-    return report(store->store->delete_session(session_id), out_error);
+    return report(store->store->delete_session(session_id), out_error);  // NotFound included.
   });
 }
 

@@ -12,16 +12,6 @@ using hermes::capi::report;
 
 namespace {
 
-hermes::Result<hermes::TransportFailure> transport_named(const std::string& name) {
-  if (name.empty() || name == "none") return hermes::TransportFailure::kNone;
-  if (name == "timeout") return hermes::TransportFailure::kTimeout;
-  if (name == "connect") return hermes::TransportFailure::kConnect;
-  if (name == "ssl") return hermes::TransportFailure::kSsl;
-  if (name == "disconnect") return hermes::TransportFailure::kDisconnect;
-  return hermes::Status::invalid_argument("transport: expected \"\", \"timeout\", \"connect\", \"ssl\" or "
-                                          "\"disconnect\", got \"" + name + "\"");
-}
-
 // Reads the optional keys of the facts object; a key of the wrong type is an error.
 hermes::Result<hermes::ApiErrorFacts> facts_from_json(const hermes::Json& j) {
   if (!j.is_object()) return hermes::Status::invalid_argument("facts_json: expected an object");
@@ -32,9 +22,13 @@ hermes::Result<hermes::ApiErrorFacts> facts_from_json(const hermes::Json& j) {
     if (j.contains("body") && !j["body"].is_null()) {
       facts.body = j["body"].is_string() ? j["body"].get<std::string>() : j["body"].dump();
     }
-    auto transport = transport_named(j.value("transport", ""));
-    if (!transport.ok()) return transport.status();
-    facts.transport = *transport;
+    const std::string transport = j.value("transport", "");
+    const auto failure = hermes::parse_transport_failure(transport);
+    if (!failure) {
+      return hermes::Status::invalid_argument("transport: expected \"\", \"timeout\", \"connect\", \"ssl\" or "
+                                              "\"disconnect\", got \"" + transport + "\"");
+    }
+    facts.transport = *failure;
     facts.provider = j.value("provider", "");
     facts.model = j.value("model", "");
     facts.approx_tokens = j.value("approx_tokens", int64_t{0});

@@ -53,6 +53,9 @@ enum class TransportFailure {
 };
 
 HERMES_API std::string_view transport_failure_name(TransportFailure failure);  // "", "timeout", ...
+// Parses a name produced by transport_failure_name ("none" is also kNone); nullopt for
+// anything else.
+HERMES_API std::optional<TransportFailure> parse_transport_failure(std::string_view name);
 
 // One failed provider call: what happened, plus the recovery hints the classifier set.
 struct HERMES_API ApiError {

@@ -59,6 +59,15 @@ std::string_view transport_failure_name(TransportFailure failure) {
   return "";
 }
 
+std::optional<TransportFailure> parse_transport_failure(std::string_view name) {
+  if (name == "none") return TransportFailure::kNone;
+  for (TransportFailure failure : {TransportFailure::kNone, TransportFailure::kTimeout, TransportFailure::kConnect,
+                                   TransportFailure::kSsl, TransportFailure::kDisconnect}) {
+    if (transport_failure_name(failure) == name) return failure;
+  }
+  return std::nullopt;
+}
+
 std::string ApiError::to_string() const {
   std::string out;
   if (http_status != 0) {

@@ -17,11 +17,7 @@ namespace hermes::python {
 namespace {
 
 TransportFailure transport_from_name(const std::string& name) {
-  if (name.empty() || name == "none") return TransportFailure::kNone;
-  if (name == "timeout") return TransportFailure::kTimeout;
-  if (name == "connect") return TransportFailure::kConnect;
-  if (name == "ssl") return TransportFailure::kSsl;
-  if (name == "disconnect") return TransportFailure::kDisconnect;
+  if (auto failure = parse_transport_failure(name)) return *failure;
   throw py::value_error("transport must be '', 'timeout', 'connect', 'ssl' or 'disconnect', not '" +
                         name + "'");
 }
