@@ -135,4 +135,26 @@ hermes_status_t hermes_agent_options_set_approval_callback(hermes_agent_options_
   return HERMES_OK;
 }
 
+hermes_status_t hermes_agent_options_set_auth_refresh_callback(hermes_agent_options_t* o,
+                                                              hermes_auth_refresh_fn fn, void* user_data,
+                                                              hermes_destroy_fn destroy) {
+  if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  if (fn == nullptr) {
+    o->options.callbacks.on_auth_refresh = nullptr;
+    return HERMES_OK;
+  }
+  auto data = std::make_shared<UserData>(user_data, destroy);
+  o->options.callbacks.on_auth_refresh = [fn, data](const hermes::AuthRefreshRequest& request) {
+    hermes::Json j{{"provider", request.provider},
+                   {"base_url", request.base_url},
+                   {"model", request.model},
+                   {"http_status", request.http_status},
+                   {"message", request.message}};
+    hermes_answer_t answer;
+    fn(hermes::capi::to_json_text(j).c_str(), &answer, data->get());
+    return answer.text;
+  };
+  return HERMES_OK;
+}
+
 }  // extern "C"

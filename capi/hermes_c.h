@@ -181,6 +181,8 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_max_retries(hermes_agent_o
 #define HERMES_TIMEOUT_FIRST_BYTE 1
 #define HERMES_TIMEOUT_IDLE 2
 #define HERMES_TIMEOUT_TOTAL 3
+/* A stream that sends only keep-alives (no real event) for this long is given up. */
+#define HERMES_TIMEOUT_STALE_STREAM 4
 HERMES_C_API hermes_status_t hermes_agent_options_set_timeout_ms(hermes_agent_options_t *options, int32_t which, int64_t milliseconds);
 
 /* The tools the agent may use. The options share the registry (it stays valid after
@@ -253,6 +255,15 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_clarify_callback(
 typedef int32_t (*hermes_approval_fn)(const char *request_json, void *user_data);
 HERMES_C_API hermes_status_t hermes_agent_options_set_approval_callback(
     hermes_agent_options_t *options, hermes_approval_fn callback, void *user_data, hermes_destroy_fn destroy);
+/* The provider rejected the credential (401, or a 403 not about billing): `request_json` is
+ * {"provider", "base_url", "model", "http_status", "message"}. Set a fresh credential with
+ * hermes_answer_set and the call is retried with it; set nothing and the agent rotates keys
+ * or falls back. Asked at most once per model call. */
+typedef void (*hermes_auth_refresh_fn)(const char *request_json, hermes_answer_t *answer,
+                                       void *user_data);
+HERMES_C_API hermes_status_t hermes_agent_options_set_auth_refresh_callback(
+    hermes_agent_options_t *options, hermes_auth_refresh_fn callback, void *user_data,
+    hermes_destroy_fn destroy);
 
 /* ------------------------------------------------------------ provider in C ---- */
 

@@ -46,6 +46,15 @@ struct ApprovalRequest {
   std::string tool_name;
 };
 
+// A provider rejected its credential (HTTP 401, or a 403 that is not about billing).
+struct AuthRefreshRequest {
+  std::string provider;  // The provider's name, e.g. "openai", "anthropic", "custom".
+  std::string base_url;
+  std::string model;
+  int http_status = 0;
+  std::string message;  // The provider's error text.
+};
+
 enum class ApprovalDecision {
   kDeny,
   kOnce,     // Run this one command.
@@ -83,6 +92,11 @@ struct Callbacks {
       on_clarify;
   // A dangerous command needs approval. Without this callback such commands are denied.
   std::function<ApprovalDecision(const ApprovalRequest& request)> on_approval;
+  // The provider rejected the credential. Return a fresh one (an OAuth token just
+  // refreshed, a key re-read from a vault) and the call is retried with it at once; return
+  // nullopt (or an empty string) and the agent goes on to rotate keys or fall back. Asked
+  // at most once per model call, before any key rotation or fallback.
+  std::function<std::optional<std::string>(const AuthRefreshRequest& request)> on_auth_refresh;
 };
 
 }  // namespace hermes

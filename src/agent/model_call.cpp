@@ -69,6 +69,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
   ctx.on_event = stream_forwarder();
 
   const int max_attempts = std::max(1, core_.options.max_retries);
+  bool credential_refreshed = false;
   for (int retry = 0;;) {
     if (st_.cancel.cancelled()) {
       st_.interrupted = true;
@@ -106,6 +107,15 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
     classify_in_place(error, estimate_messages_tokens_rough(request.messages), context_length,
                       static_cast<int64_t>(request.messages.size()));
     core_.hooks.api_request_error(request, error);
+    if (error.reason == FailoverReason::kAuth) {
+      if (credential_refreshed) {
+        error.reason = FailoverReason::kAuthPermanent;  // A fresh credential did not help.
+      } else if (refresh_credential(error)) {
+        credential_refreshed = true;
+        status("retry", "\xF0\x9F\x94\x91 auth \xE2\x80\x94 retrying with a refreshed credential");
+        continue;
+      }
+    }
     st_.last_api_error = error;
     st_.failure_reason = std::string(failover_reason_name(error.reason));
     HERMES_LOG_INFO("model call failed: {}", error.to_string());
@@ -157,6 +167,29 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
       return std::nullopt;
     }
   }
+}
+
+bool TurnRunner::refresh_credential(const ApiError& error) {
+  const auto& refresh = core_.options.callbacks.on_auth_refresh;
+  if (!refresh) return false;
+  const ProviderInfo& info = core_.runtime->provider().info();
+  AuthRefreshRequest request;
+  request.provider = info.name;
+  request.base_url = info.base_url;
+  request.model = core_.runtime->model();
+  request.http_status = error.http_status;
+  request.message = error.message;
+  std::optional<std::string> key;
+  try {
+    key = refresh(request);
+  } catch (const std::exception& e) {
+    HERMES_LOG_WARN("the auth refresh callback threw: {}", e.what());
+  } catch (...) {
+    HERMES_LOG_WARN("the auth refresh callback threw");
+  }
+  if (!key || key->empty()) return false;
+  core_.runtime->replace_active_key(std::move(*key));
+  return true;
 }
 
 void TurnRunner::recover_by_compaction(const ApiError& error, const ProviderRequest& request) {

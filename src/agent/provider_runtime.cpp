@@ -26,11 +26,23 @@ void ProviderRuntime::begin_turn() {
   active_ = primary_;
   model_ = primary_model_;
   fallback_index_ = -1;
+  fallback_key_.clear();
 }
 
 std::string ProviderRuntime::api_key() const {
-  if (on_fallback() || keys_.empty()) return "";
+  if (on_fallback()) return fallback_key_;
+  if (keys_.empty()) return "";
   return keys_[key_index_];
+}
+
+void ProviderRuntime::replace_active_key(std::string key) {
+  if (on_fallback()) {
+    fallback_key_ = std::move(key);
+  } else if (keys_.empty()) {
+    keys_.push_back(std::move(key));
+  } else {
+    keys_[key_index_] = std::move(key);
+  }
 }
 
 bool ProviderRuntime::keys_left() const { return !on_fallback() && key_index_ + 1 < keys_.size(); }
@@ -47,6 +59,7 @@ bool ProviderRuntime::rotate_key_for(const ApiError& error) {
       rotate = ++consecutive_rate_limits_ >= 2;
       break;
     case FailoverReason::kAuth:
+    case FailoverReason::kAuthPermanent:
       rotate = error.should_rotate_credential;
       break;
     default:
@@ -79,6 +92,7 @@ bool ProviderRuntime::activate_fallback(const ApiError& reason, std::string* sta
     }
     active_ = std::move(*provider);
     model_ = config.model;
+    fallback_key_.clear();
     if (status_text != nullptr) {
       *status_text = "\xF0\x9F\x94\x84 Primary model failed \xE2\x80\x94 switching to fallback: " +
                      config.model + " via " +

@@ -34,6 +34,9 @@ class ProviderRuntime {
   // rotates. Returns true when another key is now active (the caller resets its retry
   // count).
   bool rotate_key_for(const ApiError& error);
+  // Replaces the active credential with `key` (refreshed by the host): the primary's
+  // current pool entry, or the fallback's key until the agent leaves that fallback.
+  void replace_active_key(std::string key);
   // Whether rotating could still help with a rate limit (more keys left to try).
   bool keys_left() const;
   // Clears the consecutive-rate-limit memory after a success.
@@ -54,6 +57,7 @@ class ProviderRuntime {
   std::shared_ptr<Provider> active_;
   std::string model_;
   int fallback_index_ = -1;
+  std::string fallback_key_;  // A refreshed key for the active fallback; "" = its own.
   std::chrono::steady_clock::time_point primary_cooling_until_{};
 };
 

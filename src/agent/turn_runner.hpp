@@ -51,6 +51,7 @@ class TurnRunner {
   StreamCallback stream_forwarder();
   void record_usage(const ProviderResponse& response);
   void recover_by_compaction(const ApiError& error, const ProviderRequest& request);
+  bool refresh_credential(const ApiError& error);
 
   // tool_round.cpp: the model asked for tools. Returns false when the turn is over.
   bool run_tool_round(Message assistant);

@@ -154,6 +154,49 @@ static void test_provider_error_ends_the_turn(const char *home) {
   hermes_agent_options_free(options);
 }
 
+/* 401 until the call carries the credential the host's refresh callback hands out. */
+static int refreshing_model_calls = 0;
+static hermes_status_t refreshing_model(hermes_provider_call_t *call, void *user_data) {
+  const char *key = hermes_provider_call_api_key(call);
+  (void)user_data;
+  ++refreshing_model_calls;
+  if (key == NULL || strcmp(key, "fresh-token") != 0) {
+    hermes_provider_call_set_error(call, 401, "token expired", NULL, -1);
+    return HERMES_ERR_API;
+  }
+  return hermes_provider_call_set_response(call, "{\"message\":{\"content\":\"Signed in.\"}}");
+}
+
+static int refresh_asked = 0;
+static void refresh_token(const char *request_json, hermes_answer_t *answer, void *user_data) {
+  (void)user_data;
+  ++refresh_asked;
+  CHECK(strstr(request_json, "\"http_status\":401") != NULL);
+  CHECK(strstr(request_json, "\"model\":\"host-model\"") != NULL);
+  CHECK(hermes_answer_set(answer, "fresh-token") == HERMES_OK);
+}
+
+static void test_auth_refresh(const char *home) {
+  hermes_error_t *error = NULL;
+  hermes_agent_t *agent = NULL;
+  char *text = NULL;
+  hermes_agent_options_t *options = hermes_agent_options_new();
+  CHECK(hermes_agent_options_set_provider_callback(options, "host", "host-model", refreshing_model, NULL, NULL) == HERMES_OK);
+  CHECK(hermes_agent_options_set_api_key(options, "stale-token") == HERMES_OK);
+  CHECK(hermes_agent_options_set_home(options, home) == HERMES_OK);
+  CHECK(hermes_agent_options_set_persist_sessions(options, 0) == HERMES_OK);
+  CHECK(hermes_agent_options_set_auth_refresh_callback(options, refresh_token, NULL, NULL) == HERMES_OK);
+  CHECK(hermes_agent_new(options, &agent, &error) == HERMES_OK);
+  CHECK(hermes_agent_chat(agent, "hello", &text, &error) == HERMES_OK);
+  CHECK(text != NULL && strcmp(text, "Signed in.") == 0);
+  CHECK(refresh_asked == 1);
+  CHECK(refreshing_model_calls == 2);
+  hermes_free(text);
+  hermes_error_free(error);
+  hermes_agent_free(agent);
+  hermes_agent_options_free(options);
+}
+
 static void test_store(hermes_store_t *store) {
   hermes_error_t *error = NULL;
   char *json = NULL;
@@ -259,6 +302,7 @@ int main(void) {
   test_provider_in_c_with_clarify(home, store);
   test_pull_stream(home, store);
   test_provider_error_ends_the_turn(home);
+  test_auth_refresh(home);
   test_store(store);
   test_utilities(home);
 

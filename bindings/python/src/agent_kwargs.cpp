@@ -178,6 +178,7 @@ PythonCallbacks read_callbacks(KwargReader& kw) {
   fns.step = kw.callable("step_callback");
   fns.clarify = kw.callable("clarify_callback");
   fns.approval = kw.callable("approval_callback");
+  fns.auth_refresh = kw.callable("auth_refresh_callback");
   return fns;
 }
 

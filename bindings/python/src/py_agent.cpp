@@ -204,7 +204,9 @@ compression, context_length, compression_threshold, protect_last_n. Callbacks:
 stream_callback(delta), reasoning_callback(delta), tool_progress_callback(event),
 status_callback(kind, message), step_callback(api_call_count, previous_tools),
 clarify_callback(question, choices) -> str | None, approval_callback(command,
-description) -> "deny" | "once" | "session" | "always". Callbacks run on the turn's
+description) -> "deny" | "once" | "session" | "always", auth_refresh_callback(request)
+-> str | None (a fresh credential after a 401/403; request has provider, base_url, model,
+http_status, message). Callbacks run on the turn's
 threads; an exception raised in one goes to sys.unraisablehook and never into the turn
 (a failed clarify counts as no answer, a failed approval as a denial).
 

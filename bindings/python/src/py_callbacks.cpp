@@ -160,6 +160,30 @@ std::function<ApprovalDecision(const ApprovalRequest&)> approval_callback(const 
   };
 }
 
+// A fresh credential, or None (or a failure): the agent then rotates keys or falls back.
+std::function<std::optional<std::string>(const AuthRefreshRequest&)> auth_refresh_callback(
+    const py::object& fn) {
+  Fn ref = hold(fn);
+  if (!ref) return nullptr;
+  return [ref](const AuthRefreshRequest& request) {
+    std::optional<std::string> key;
+    guarded("hermes auth_refresh_callback", [&] {
+      py::dict d;
+      d["provider"] = request.provider;
+      d["base_url"] = request.base_url;
+      d["model"] = request.model;
+      d["http_status"] = request.http_status;
+      d["message"] = request.message;
+      py::object reply = ref->get()(d);
+      if (reply.is_none()) return;
+      if (!py::isinstance<py::str>(reply))
+        throw py::type_error("auth_refresh_callback must return str or None");
+      key = reply.cast<std::string>();
+    });
+    return key;
+  };
+}
+
 }  // namespace
 
 Callbacks make_callbacks(const PythonCallbacks& fns, std::shared_ptr<EventTap> tap) {
@@ -172,6 +196,7 @@ Callbacks make_callbacks(const PythonCallbacks& fns, std::shared_ptr<EventTap> t
   c.on_step = step_callback(fns.step);
   c.on_clarify = clarify_callback(fns.clarify);
   c.on_approval = approval_callback(fns.approval);
+  c.on_auth_refresh = auth_refresh_callback(fns.auth_refresh);
   return c;
 }
 

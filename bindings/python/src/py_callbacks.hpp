@@ -21,6 +21,7 @@ struct PythonCallbacks {
   pybind11::object step;           // (api_call_count: int, previous_tools: list[dict])
   pybind11::object clarify;        // (question: str, choices: list[str]) -> str | None
   pybind11::object approval;       // (command: str, description: str) -> "deny"|"once"|...
+  pybind11::object auth_refresh;   // (request: dict) -> str | None
 };
 
 // The agent's callbacks: each calls its Python callable, if any, and also emits the

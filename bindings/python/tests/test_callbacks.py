@@ -146,3 +146,22 @@ def test_a_callback_that_is_not_callable_is_refused(tmp_path):
 def test_an_unknown_keyword_is_refused(tmp_path):
     with pytest.raises(TypeError, match="unexpected keyword argument 'temprature'"):
         hermes.Agent(model="m", home=str(tmp_path), persist_sessions=False, temprature=0.2)
+
+
+def test_auth_refresh_callback_hands_out_a_fresh_credential(mock_server, tmp_path):
+    mock_server.enqueue({"chat_error": {"status": 401, "message": "Token expired"}},
+                        {"chat_text": "Signed in."})
+    asked = []
+
+    def refresh(request):
+        asked.append(request)
+        return "sk-fresh"
+
+    agent = make_agent(mock_server, tmp_path, persist_sessions=False, auth_refresh_callback=refresh)
+    assert agent.chat("hello") == "Signed in."
+    assert len(asked) == 1
+    assert asked[0]["http_status"] == 401
+    assert asked[0]["model"] == "mock-model"
+    keys = [r["headers"].get("authorization") for r in mock_server.requests()
+            if r["path"].endswith("/chat/completions")]
+    assert keys == ["Bearer sk-test", "Bearer sk-fresh"]
