@@ -122,6 +122,7 @@ hermes_status_t hermes_agent_options_set_timeout_ms(hermes_agent_options_t* o, i
     case HERMES_TIMEOUT_FIRST_BYTE: o->options.timeouts.first_byte = value; break;
     case HERMES_TIMEOUT_IDLE: o->options.timeouts.idle = value; break;
     case HERMES_TIMEOUT_TOTAL: o->options.timeouts.total = value; break;
+    case HERMES_TIMEOUT_STALE_STREAM: o->options.timeouts.stale_stream = value; break;
     default: return HERMES_ERR_INVALID_ARGUMENT;
   }
   return HERMES_OK;

@@ -76,6 +76,10 @@ struct HttpTimeouts {
   std::chrono::milliseconds first_byte{600'000};
   // Longest silence between two chunks of a stream (keep-alive comments count).
   std::chrono::milliseconds idle{180'000};
+  // Longest time a stream may go without a real event while bytes still arrive:
+  // keep-alive comments and Anthropic pings prove the socket is alive, not that the model
+  // is progressing.
+  std::chrono::milliseconds stale_stream{180'000};
   // The whole exchange; reasoning models can stream for a long time.
   std::chrono::milliseconds total{3'600'000};
 };

@@ -1,14 +1,24 @@
 #include "providers/model_exchange.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "providers/error_body.hpp"
+#include "providers/reasoning_models.hpp"
 #include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {
 
 constexpr std::size_t kMaxErrorBodyBytes = 16 * 1024;
+
+// Pings and keep-alive events prove the connection is alive, not that the model is
+// making progress; comment lines never reach the parser's handler at all.
+bool is_progress(const SseEvent& event) {
+  if (!event.has_data && !event.has_error) return false;
+  return event.event != "ping" && event.event != "keepalive" && event.event != "keep-alive";
+}
 
 bool is_success(int status) {
   return status >= 200 && status < 300;
@@ -26,6 +36,23 @@ ApiError transport_error(const ModelExchange& exchange, const HttpResult& http) 
   error.provider = exchange.provider;
   error.model = exchange.model;
   error.request_id = http.head.request_id;
+  return error;
+}
+
+// The configured limit, raised for models known to think silently for minutes; 0 = off.
+std::chrono::milliseconds stale_stream_limit(const ModelExchange& exchange) {
+  const std::chrono::milliseconds configured = exchange.http.timeouts.stale_stream;
+  if (configured.count() <= 0) return std::chrono::milliseconds(0);
+  const auto floor = reasoning_stale_timeout_floor(exchange.model);
+  return floor ? std::max(configured, std::chrono::milliseconds(*floor)) : configured;
+}
+
+ApiError stale_stream_error(const ModelExchange& exchange, const HttpResult& http) {
+  ApiError error = transport_error(exchange, http);
+  error.transport = TransportFailure::kTimeout;
+  error.message = "the stream sent only keep-alives for " +
+                  std::to_string(stale_stream_limit(exchange).count()) +
+                  " ms: the model stopped making progress";
   return error;
 }
 
@@ -95,8 +122,15 @@ Result<ProviderResponse> run_model_exchange(const ModelExchange& exchange,
     if (result.cancelled) return Status::cancelled("the model call was cancelled");
     return from_body(exchange, result, make_assembler);
   }
+  using Clock = std::chrono::steady_clock;
   std::unique_ptr<AnswerAssembler> assembler = make_assembler(&context.on_event);
-  SseParser sse([&assembler](const SseEvent& event) { assembler->add_event(event); });
+  const std::chrono::milliseconds stale_limit = stale_stream_limit(exchange);
+  Clock::time_point last_progress = Clock::now();
+  bool stale = false;
+  SseParser sse([&](const SseEvent& event) {
+    if (is_progress(event)) last_progress = Clock::now();
+    assembler->add_event(event);
+  });
   HttpBodySink sink;
   // Early failures (auth, validation, rate limits) come back as JSON even for streams,
   // and some servers ignore stream=true: only a successful non-JSON body is a stream.
@@ -105,11 +139,16 @@ Result<ProviderResponse> run_model_exchange(const ModelExchange& exchange,
   };
   sink.on_data = [&](std::string_view bytes) {
     sse.feed(bytes);
+    if (stale_limit.count() > 0 && Clock::now() - last_progress > stale_limit) {
+      stale = true;
+      return false;
+    }
     return !assembler->failed();  // The answer is known: stop reading.
   };
   const HttpResult result = HttpClient::shared().post(exchange.http, context.cancel, &sink);
   if (result.cancelled) return Status::cancelled("the model call was cancelled");
   if (!result.streamed) return from_body(exchange, result, make_assembler);
+  if (stale && !assembler->failed()) return Status::api_error(stale_stream_error(exchange, result));
   if (result.stopped && !assembler->failed() && !result.error.empty()) {
     return Status::internal("the stream callback failed: " + result.error);
   }

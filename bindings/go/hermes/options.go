@@ -169,6 +169,8 @@ const (
 	TimeoutFirstByte Timeout = C.HERMES_TIMEOUT_FIRST_BYTE // Request sent to first byte of the answer.
 	TimeoutIdle      Timeout = C.HERMES_TIMEOUT_IDLE       // Between two chunks of a streamed answer.
 	TimeoutTotal     Timeout = C.HERMES_TIMEOUT_TOTAL      // The whole request.
+	// A stream sending only keep-alives, no real event, for this long.
+	TimeoutStaleStream Timeout = C.HERMES_TIMEOUT_STALE_STREAM
 )
 
 // WithTimeout sets one network timeout; 0 disables that limit.

@@ -55,6 +55,7 @@ pub const HERMES_TIMEOUT_CONNECT: i32 = 0;
 pub const HERMES_TIMEOUT_FIRST_BYTE: i32 = 1;
 pub const HERMES_TIMEOUT_IDLE: i32 = 2;
 pub const HERMES_TIMEOUT_TOTAL: i32 = 3;
+pub const HERMES_TIMEOUT_STALE_STREAM: i32 = 4;
 
 pub type hermes_tool_handler_fn = Option<
     unsafe extern "C" fn(call: *mut hermes_tool_call_t, user_data: *mut c_void) -> hermes_status_t,

@@ -24,6 +24,8 @@ pub enum Timeout {
     Idle,
     /// The whole request.
     Total,
+    /// A stream sending only keep-alives, no real event, for this long.
+    StaleStream,
 }
 
 /// The settings an [`Agent`](crate::Agent) is created from. Setters return
@@ -166,6 +168,7 @@ impl AgentOptions {
             Timeout::FirstByte => ffi::HERMES_TIMEOUT_FIRST_BYTE,
             Timeout::Idle => ffi::HERMES_TIMEOUT_IDLE,
             Timeout::Total => ffi::HERMES_TIMEOUT_TOTAL,
+            Timeout::StaleStream => ffi::HERMES_TIMEOUT_STALE_STREAM,
         };
         let milliseconds = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
         // SAFETY: `raw` is valid.
