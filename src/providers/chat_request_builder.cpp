@@ -131,9 +131,10 @@ Result<Json> wire_tools(const Json& tools) {
 
 void add_reasoning_effort(const ProviderRequest& request, const ChatDialect& dialect, Json& body) {
   if (request.reasoning_effort.empty() || !dialect.send_reasoning_effort) return;
-  const std::string effort = dialect.clamp_reasoning_effort
-                                 ? clamped_effort(lower_ascii(request.reasoning_effort))
-                                 : request.reasoning_effort;
+  // Servers compare the level case-sensitively: "High " is sent as "high".
+  const std::string level = lower_ascii(trim_ascii(request.reasoning_effort));
+  if (level.empty()) return;
+  const std::string effort = dialect.clamp_reasoning_effort ? clamped_effort(level) : level;
   if (dialect.nested_reasoning_effort) {
     body["reasoning"] = {{"effort", effort}};
   } else {
@@ -159,6 +160,7 @@ ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_ur
   dialect.send_reasoning_details = openrouter;
   dialect.keep_thought_signatures = contains(full, "gemini") || contains(full, "gemma");
   dialect.send_reasoning_effort = !is_openai_classic_model(bare);
+  dialect.send_temperature = !is_openai_reasoning_model(bare);
   dialect.nested_reasoning_effort = openrouter;
   dialect.clamp_reasoning_effort =
       !openai && !openrouter && (name.empty() || name == "custom" || name == "local");
@@ -197,7 +199,7 @@ Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialec
     body[dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens"] =
         *request.max_tokens;
   }
-  if (request.temperature) body["temperature"] = *request.temperature;
+  if (request.temperature && dialect.send_temperature) body["temperature"] = *request.temperature;
   add_reasoning_effort(request, dialect, body);
   body["stream"] = request.stream;
   if (request.stream && dialect.include_usage) {

@@ -33,6 +33,8 @@ struct ChatDialect {
   bool nested_reasoning_effort = false;
   // Generic compatible servers accept only low, medium and high.
   bool clamp_reasoning_effort = false;
+  // OpenAI's reasoning models reject sampling parameters such as temperature.
+  bool send_temperature = true;
   // stream_options.include_usage; off for servers that rejected it.
   bool include_usage = true;
 };

@@ -113,7 +113,7 @@ TEST_CASE("a stream asks for the usage chunk unless the server rejected stream_o
   CHECK_FALSE(unstreamed->contains("stream_options"));
 }
 
-TEST_CASE("OpenAI endpoints and reasoning models get max_completion_tokens") {
+TEST_CASE("OpenAI endpoints and reasoning models get max_completion_tokens, reasoning models no temperature") {
   ProviderRequest request;
   request.messages = {Message::user("hi")};
   request.max_tokens = 1024;
@@ -123,24 +123,28 @@ TEST_CASE("OpenAI endpoints and reasoning models get max_completion_tokens") {
     const char* base_url;
     const char* model;
     const char* field;
+    bool temperature;  // Reasoning models reject sampling parameters.
   };
   for (const Case& c :
-       {Case{"openai", "https://api.openai.com/v1", "gpt-4.1-mini", "max_completion_tokens"},
-        Case{"azure", "https://x.openai.azure.com/openai", "gpt-4o", "max_completion_tokens"},
+       {Case{"openai", "https://api.openai.com/v1", "gpt-4.1-mini", "max_completion_tokens", true},
+        Case{"azure", "https://x.openai.azure.com/openai", "gpt-4o", "max_completion_tokens", true},
         Case{"openrouter", "https://openrouter.ai/api/v1", "openai/o3-mini",
-             "max_completion_tokens"},
+             "max_completion_tokens", false},
         Case{"openrouter", "https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4.5",
-             "max_tokens"},
-        Case{"custom", "http://127.0.0.1:8000/v1", "o3-community-7b", "max_tokens"},
-        Case{"custom", "http://127.0.0.1:8000/v1", "gpt-5.1", "max_completion_tokens"},
-        Case{"deepseek", "https://api.deepseek.com", "deepseek-chat", "max_tokens"}}) {
+             "max_tokens", true},
+        Case{"custom", "http://127.0.0.1:8000/v1", "o3-community-7b", "max_tokens", true},
+        Case{"custom", "http://127.0.0.1:8000/v1", "gpt-5.1", "max_completion_tokens", false},
+        Case{"openai", "https://api.openai.com/v1", "o4-mini", "max_completion_tokens", false},
+        Case{"deepseek", "https://api.deepseek.com", "deepseek-chat", "max_tokens", true}}) {
     CAPTURE(c.model);
     request.model = c.model;
     auto body = build_chat_request(request, chat_dialect_for(c.provider, c.base_url, c.model));
     REQUIRE(body.ok());
     CHECK((*body)[c.field] == 1024);
-    CHECK(body->size() == 6);  // model, messages, the cap, temperature, stream, stream_options
-    CHECK((*body)["temperature"] == 0.2);
+    // model, messages, the cap, [temperature,] stream, stream_options
+    CHECK(body->size() == (c.temperature ? 6u : 5u));
+    CHECK(body->contains("temperature") == c.temperature);
+    if (c.temperature) CHECK((*body)["temperature"] == 0.2);
   }
 }
 
@@ -201,6 +205,11 @@ TEST_CASE("reasoning effort is clamped for generic servers and never sent to GPT
       request, chat_dialect_for("openai", "https://api.openai.com/v1", request.model));
   REQUIRE(openai.ok());
   CHECK((*openai)["reasoning_effort"] == "xhigh");
+  request.reasoning_effort = " High ";  // Servers compare the level case-sensitively.
+  auto spelled = build_chat_request(
+      request, chat_dialect_for("openrouter", "https://openrouter.ai/api/v1", "openai/gpt-5.1"));
+  REQUIRE(spelled.ok());
+  CHECK((*spelled)["reasoning"] == Json{{"effort", "high"}});
   request.model = "gpt-4.1";  // Answers 400 to the parameter.
   auto classic = build_chat_request(
       request, chat_dialect_for("openai", "https://api.openai.com/v1", request.model));
