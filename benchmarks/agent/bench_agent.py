@@ -47,7 +47,11 @@ def main():
         history = json.load(f)
     with open(args.opening) as f:
         opening = json.load(f)
-    home = tempfile.mkdtemp(prefix="hermes-bench-")
+    with tempfile.TemporaryDirectory(prefix="hermes-bench-") as home:
+        run(args, history, opening, home)
+
+
+def run(args, history, opening, home):
     store = hermes.SessionStore(os.path.join(home, "state.db")) if args.store == "1" else None
     tool = hermes.Tool(add, name="add", description="Add two numbers and return their sum.",
                        parameters=ADD_SCHEMA, toolset="bench")
