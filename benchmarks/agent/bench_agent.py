@@ -63,7 +63,7 @@ def run(args, history, opening, home):
                              api_key="sk-bench", home=home, tools=[tool],
                              enabled_toolsets=["bench"], stream=args.stream == "1",
                              persist_sessions=store is not None, session_store=store,
-                             compression=False, context_length=1_000_000)
+                             context_length=1_000_000)
         result = agent.run_conversation(opening, conversation_history=history)
         if not result["completed"] or result["api_calls"] != args.steps:
             sys.exit(f"hermes (python): turn failed: {result.get('exit_reason')} "

@@ -57,14 +57,17 @@ Contenders, each a fresh agent per conversation, all against the same two server
 - **OpenAI Agents SDK**: `benchmarks/peers/openai_agents.mjs`, `run()` of an `Agent`
   with `OpenAIChatCompletionsModel` (tracing off).
 
-hermes sends its own system prompt; the peers get a one-line instruction. Times are per
+hermes runs with its defaults but for the store and a stated context window (1,000,000
+tokens, so no metadata probe is made): context compression stays on and checks the
+request size at every step, but never fires. hermes sends its own system prompt; the
+peers get a one-line instruction. Times are per
 step (per model call including the tool run), of the whole process (all threads; for
 Node, V8's and libuv's threads too), after one warm-up conversation. Each figure is the
 median of the rounds with [min–max]; the rounds interleave the contenders, and the ratios
 to the floor are taken round by round (same minute, same machine load), then their median.
 Peak RSS is the process's (Node and CPython include their runtimes).
 
-Reproduce (about 10 minutes on 2 cores; npm needs the registry once):
+Reproduce (about 6 minutes on 2 cores once built; npm needs the registry):
 
 ```sh
 scripts/bench                      # builds, installs the peers (npm ci), runs, writes this
