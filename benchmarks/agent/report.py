@@ -38,9 +38,10 @@ A scripted conversation served by the loopback mock server (`hermes-mock-server
 the result back, so a conversation is 8 steps (8 HTTP exchanges, 7 tool runs). Each
 conversation carries a prior history in (10, 100 or 1,000 messages: user questions,
 assistant tool calls with results of 0.2-3 KB, assistant answers of 0.2-1.5 KB; about
-0.7 KB a message on average, 70 KB per 100 messages), streamed (SSE) or not. The server answers from prepared
-bytes, one thread per keep-alive connection, and each conversation walks the script on
-its own (path `/c/<key>/`), so concurrent conversations never steal each other's answers.
+0.7 KB a message on average, 70 KB per 100 messages), streamed (SSE) or not. The server
+answers from prepared bytes, one thread per keep-alive connection, and each conversation
+walks the script on its own (path `/c/<key>/`), so concurrent conversations never steal
+each other's answers.
 
 Contenders, each a fresh agent per conversation, all against the same two servers
 (streaming and not) in the same run:
@@ -60,23 +61,24 @@ Contenders, each a fresh agent per conversation, all against the same two server
 hermes runs with its defaults but for the store and a stated context window (1,000,000
 tokens, so no metadata probe is made): context compression stays on and checks the
 request size at every step, but never fires. hermes sends its own system prompt; the
-peers get a one-line instruction. Times are per
-step (per model call including the tool run), of the whole process (all threads; for
-Node, V8's and libuv's threads too), after one warm-up conversation. Each figure is the
+peers get a one-line instruction. Times are per step (per model call including the tool
+run), of the whole process (all threads; for Node, V8's and libuv's threads too), after
+one warm-up conversation. Each figure is the
 median of the rounds with [min–max]; the rounds interleave the contenders, and the ratios
 to the floor are taken round by round (same minute, same machine load), then their median.
 Peak RSS is the process's (Node and CPython include their runtimes).
 
-Reproduce (about 6 minutes on 2 cores once built; npm needs the registry):
+Reproduce (6-9 minutes on 2 shared cores once built; npm needs the registry):
 
 ```sh
 scripts/bench                      # builds, installs the peers (npm ci), runs, writes this
 HERMES_BENCH_ROUNDS=1 scripts/bench --no-readme   # a shorter run, printed only
 ```
 
-A single contender by hand (after `scripts/bench` has built and written the workload):
+A single contender by hand, after `scripts/bench` has built everything:
 
 ```sh
+build/ci/benchmarks/agent/bench_agent workload --out WORK --steps 8
 build/ci/tests/support/hermes-mock-server --conversation-script WORK/script-stream.json --quiet --no-record &
 build/ci/benchmarks/agent/bench_agent hermes --server http://127.0.0.1:PORT \\
     --history WORK/history-100.json --steps 8 --stream 1 --conversations 10 --runs 3
