@@ -56,8 +56,8 @@ void print_line(const Json& line) {
 // MockServer::set_conversation_script).
 std::string conversation_url(const std::string& server, const std::string& tag) {
   static int counter = 0;
-  return server + "/c/" + tag + "-" + std::to_string(getpid()) + "-" +
-         std::to_string(counter++) + "/v1";
+  return server + "/c/" + tag + "-" + std::to_string(getpid()) + "-" + std::to_string(counter++) +
+         "/v1";
 }
 
 // The workload parts every run mode shares, read from the command line.
@@ -209,8 +209,8 @@ Status run_idle_mode(const Args& args) {
   // One agent first, so that what every agent shares (libcurl, the connection cache,
   // the tool registry's schemas) is not counted per agent.
   std::unique_ptr<Agent> first;
-  if (Status s = run_hermes_conversation(w->setup, conversation_url(w->server, "idle"),
-                                         w->steps, &first);
+  if (Status s =
+          run_hermes_conversation(w->setup, conversation_url(w->server, "idle"), w->steps, &first);
       !s.ok()) {
     return s;
   }
@@ -219,8 +219,8 @@ Status run_idle_mode(const Args& args) {
   std::size_t text = 0;
   std::size_t messages = 0;
   for (auto& agent : agents) {
-    Status s = run_hermes_conversation(w->setup, conversation_url(w->server, "idle"), w->steps,
-                                       &agent);
+    Status s =
+        run_hermes_conversation(w->setup, conversation_url(w->server, "idle"), w->steps, &agent);
     if (!s.ok()) return s;
     std::vector<Message> history = agent->history();
     text += text_bytes(history);
@@ -241,8 +241,8 @@ Status run_idle_mode(const Args& args) {
 
 Status run_parse_mode(const Args& args) {
   double seconds = std::atof(arg(args, "seconds", "1").c_str());
-  Result<Json> figures = measure_parse_throughput(arg(args, "streams", "tests/fixtures/streams"),
-                                                  seconds);
+  Result<Json> figures =
+      measure_parse_throughput(arg(args, "streams", "tests/fixtures/streams"), seconds);
   if (!figures.ok()) return figures.status();
   print_line(*figures);
   return Status();

@@ -49,7 +49,8 @@ struct Lane {
   Status check(CURLcode code) const {
     long status = 0;
     curl_easy_getinfo(easy.get(), CURLINFO_RESPONSE_CODE, &status);
-    if (code != CURLE_OK) return Status::unavailable(std::string("floor: ") + curl_easy_strerror(code));
+    if (code != CURLE_OK)
+      return Status::unavailable(std::string("floor: ") + curl_easy_strerror(code));
     if (status != 200) return Status::unavailable("floor: HTTP " + std::to_string(status));
     return Status();
   }

@@ -16,11 +16,11 @@ namespace hermes::bench {
 
 // What every hermes conversation of the benchmark shares.
 struct HermesSetup {
-  std::string home;                        // A scratch hermes home.
+  std::string home;  // A scratch hermes home.
   bool stream = true;
-  std::shared_ptr<SessionStore> store;     // Null: persistence off.
-  std::vector<Message> history;            // Carried into each conversation.
-  std::shared_ptr<ToolRegistry> tools;     // Holds `add` only.
+  std::shared_ptr<SessionStore> store;  // Null: persistence off.
+  std::vector<Message> history;         // Carried into each conversation.
+  std::shared_ptr<ToolRegistry> tools;  // Holds `add` only.
 };
 
 // The agent options of one conversation against `base_url` (a mock server
@@ -30,8 +30,8 @@ AgentOptions bench_agent_options(const HermesSetup& setup, const std::string& ba
 // Runs one conversation in a fresh agent: the opening message after the history, until
 // the model's final text. Fails unless the turn completed with `steps` model calls.
 // When `keep` is given, the agent is moved there instead of destroyed.
-Status run_hermes_conversation(const HermesSetup& setup, const std::string& base_url,
-                               int steps, std::unique_ptr<Agent>* keep = nullptr);
+Status run_hermes_conversation(const HermesSetup& setup, const std::string& base_url, int steps,
+                               std::unique_ptr<Agent>* keep = nullptr);
 
 // Runs `conversations` conversations on each of `base_urls.size()` threads at once.
 Status run_hermes_concurrent(const HermesSetup& setup, const std::vector<std::string>& base_urls,

@@ -84,10 +84,10 @@ Result<Json> measure_parse_throughput(const std::string& streams_dir, double sec
   std::string text;
   for (const Message& message : *history) text += message.content;
   int64_t tokens = 0;
-  double estimate = throughput(text.size(), seconds, [&] { tokens += estimate_tokens_rough(text); });
-  double estimate_messages = throughput(text_bytes(*history), seconds, [&] {
-    tokens += estimate_messages_tokens_rough(*history);
-  });
+  double estimate =
+      throughput(text.size(), seconds, [&] { tokens += estimate_tokens_rough(text); });
+  double estimate_messages = throughput(
+      text_bytes(*history), seconds, [&] { tokens += estimate_messages_tokens_rough(*history); });
   return Json{{"sse_mb_s", sse},
               {"sse_bytes", bytes},
               {"sse_events", events > 0},

@@ -8,12 +8,12 @@ namespace hermes::bench {
 namespace {
 
 constexpr std::array<std::string_view, 48> kWords = {
-    "the",     "function", "returns", "a",        "value",   "when",     "file",     "config",
-    "error",   "test",     "build",   "module",   "request", "response", "thread",   "buffer",
-    "and",     "of",       "to",      "in",       "is",      "with",     "that",     "for",
-    "parser",  "session",  "context", "message",  "tool",    "result",   "call",     "stream",
-    "because", "should",   "could",   "directory", "import", "class",    "method",   "string",
-    "length",  "index",    "memory",  "cache",    "lock",    "queue",    "server",   "client"};
+    "the",     "function", "returns", "a",         "value",   "when",     "file",   "config",
+    "error",   "test",     "build",   "module",    "request", "response", "thread", "buffer",
+    "and",     "of",       "to",      "in",        "is",      "with",     "that",   "for",
+    "parser",  "session",  "context", "message",   "tool",    "result",   "call",   "stream",
+    "because", "should",   "could",   "directory", "import",  "class",    "method", "string",
+    "length",  "index",    "memory",  "cache",     "lock",    "queue",    "server", "client"};
 
 // A fixed linear congruential generator: the same history on every machine and run.
 class Words {
@@ -50,13 +50,13 @@ Json answer(Words& words) {
 void add_tool_exchange(Words& words, int n, Json& out) {
   std::string id = "call_h" + std::to_string(n);
   Json arguments = {{"path", "src/" + words.text(8, 24) + ".cpp"}, {"limit", 200}};
-  out.push_back({{"role", "assistant"},
-                 {"content", ""},
-                 {"tool_calls", Json::array({{{"id", id},
-                                              {"type", "function"},
-                                              {"function",
-                                               {{"name", "read_file"},
-                                                {"arguments", arguments.dump()}}}}})}});
+  out.push_back(
+      {{"role", "assistant"},
+       {"content", ""},
+       {"tool_calls",
+        Json::array({{{"id", id},
+                      {"type", "function"},
+                      {"function", {{"name", "read_file"}, {"arguments", arguments.dump()}}}}})}});
   out.push_back({{"role", "tool"}, {"tool_call_id", id}, {"content", words.text(200, 3000)}});
 }
 
@@ -86,10 +86,10 @@ Json make_script(int steps, bool stream) {
     script.push_back(
         {{"chat_tool_calls", Json::array({call})}, {"stream", stream}, {"usage", usage}});
   }
-  script.push_back({{"chat_text", "All the sums are done: the last one was " +
-                                      std::to_string(steps) + "."},
-                    {"stream", stream},
-                    {"usage", usage}});
+  script.push_back(
+      {{"chat_text", "All the sums are done: the last one was " + std::to_string(steps) + "."},
+       {"stream", stream},
+       {"usage", usage}});
   return script;
 }
 

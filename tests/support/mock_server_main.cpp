@@ -8,9 +8,10 @@
 // SIGTERM, SIGINT or POST /_mock/shutdown. A script is a JSON list of response specs
 // (see mock_response_json.cpp), or {"responses": [...], "default": {...}}; with --loop
 // the list repeats forever. A conversation script (a JSON list of response specs) serves
-// paths /c/<key>/..., each key walking it on its own (MockServer::set_conversation_script),
-// which is how benchmarks run many scripted conversations at once. Tests script the server through the control API
-// (mock_control_api.hpp). Each request is logged to stderr unless --quiet.
+// paths /c/<key>/..., each key walking it on its own (MockServer::set_conversation_script):
+// that is how benchmarks run many scripted conversations at once. Tests script the server
+// through the control API (mock_control_api.hpp). Each request is logged to stderr unless
+// --quiet.
 #include <signal.h>
 #include <unistd.h>
 
