@@ -17,6 +17,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <unordered_map>
 
 #include "common/json_text.hpp"
 #include "support/http_request_reader.hpp"
@@ -58,6 +59,15 @@ bool is_metadata_probe(std::string_view path) {
   };
   return ends_with("/models") || path.find("/models/") != std::string_view::npos ||
          ends_with("/props") || ends_with("/api/show");
+}
+
+// The <key> of a /c/<key>/... path, or "" for any other path.
+std::string_view conversation_key(std::string_view path) {
+  constexpr std::string_view kPrefix = "/c/";
+  if (path.substr(0, kPrefix.size()) != kPrefix) return {};
+  std::size_t end = path.find('/', kPrefix.size());
+  if (end == std::string_view::npos) return {};
+  return path.substr(kPrefix.size(), end - kPrefix.size());
 }
 
 std::string lower(std::string text) {
@@ -120,6 +130,8 @@ struct MockServer::Impl {
 
   mutable std::mutex mutex_;  // Guards everything below.
   std::deque<std::shared_ptr<const PreparedResponse>> queue_;
+  std::vector<std::shared_ptr<const PreparedResponse>> conversation_script_;
+  std::unordered_map<std::string, std::size_t> conversation_steps_;  // Requests per key.
   std::shared_ptr<const PreparedResponse> fallback_;
   const std::shared_ptr<const PreparedResponse> nothing_left_ = nothing_left_response();
   const std::shared_ptr<const PreparedResponse> not_scripted_ = not_scripted_response();
@@ -263,6 +275,11 @@ bool MockServer::Impl::serve_control(int fd, const RecordedRequest& request) {
 std::shared_ptr<const PreparedResponse> MockServer::Impl::take_response(const std::string& path) {
   const bool probe = is_metadata_probe(path);
   std::lock_guard lock(mutex_);
+  if (std::string_view key = conversation_key(path);
+      !probe && !key.empty() && !conversation_script_.empty()) {
+    std::size_t& step = conversation_steps_[std::string(key)];
+    return conversation_script_[step++ % conversation_script_.size()];
+  }
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
     if (probe && (*it)->path_prefix.empty()) continue;
     if (path.compare(0, (*it)->path_prefix.size(), (*it)->path_prefix) != 0) continue;
@@ -335,6 +352,15 @@ void MockServer::set_default(std::optional<MockResponse> response) {
   impl_->fallback_ = std::move(prepared);
 }
 
+void MockServer::set_conversation_script(std::vector<MockResponse> script) {
+  std::vector<std::shared_ptr<const PreparedResponse>> prepared;
+  prepared.reserve(script.size());
+  for (const MockResponse& response : script) prepared.push_back(prepare_response(response));
+  std::lock_guard lock(impl_->mutex_);
+  impl_->conversation_script_ = std::move(prepared);
+  impl_->conversation_steps_.clear();
+}
+
 void MockServer::set_looping(bool looping) {
   std::lock_guard lock(impl_->mutex_);
   impl_->looping_ = looping;
@@ -364,6 +390,7 @@ void MockServer::reset() {
   std::lock_guard lock(impl_->mutex_);
   impl_->queue_.clear();
   impl_->recorded_.clear();
+  impl_->conversation_steps_.clear();
   impl_->request_count_ = 0;
 }
 

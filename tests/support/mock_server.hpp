@@ -100,6 +100,12 @@ class MockServer {
   // forever (benchmarks and demos). Off by default.
   void set_looping(bool looping);
 
+  // Serves requests whose path starts with /c/<key>/ from `script`, each key on its own:
+  // the n-th such request of a key gets script[n % size]. Many conversations running at
+  // once (benchmarks) then each see the whole script in order, whatever the interleaving
+  // on the server. These requests bypass the queue; an empty script turns this off.
+  void set_conversation_script(std::vector<MockResponse> script);
+
   // When off, requests are counted but not kept, so a long benchmark does not grow the
   // server's memory. On by default.
   void set_recording(bool recording);

@@ -2,12 +2,16 @@
 // Python, C, Rust and Go bindings, and for benchmarks and demos.
 //
 //   hermes-mock-server [--port N] [--script FILE] [--loop] [--quiet] [--no-record]
+//                      [--conversation-script FILE]
 //
 // Prints exactly one line, "PORT=<n>", to stdout once it listens, then serves until
 // SIGTERM, SIGINT or POST /_mock/shutdown. A script is a JSON list of response specs
 // (see mock_response_json.cpp), or {"responses": [...], "default": {...}}; with --loop
-// the list repeats forever. Tests script the server through the control API
-// (mock_control_api.hpp). Each request is logged to stderr unless --quiet.
+// the list repeats forever. A conversation script (a JSON list of response specs) serves
+// paths /c/<key>/..., each key walking it on its own (MockServer::set_conversation_script):
+// that is how benchmarks run many scripted conversations at once. Tests script the server
+// through the control API (mock_control_api.hpp). Each request is logged to stderr unless
+// --quiet.
 #include <signal.h>
 #include <unistd.h>
 
@@ -35,13 +39,15 @@ using hermes::testing::RecordedRequest;
 struct Options {
   int port = 0;
   std::string script;
+  std::string conversation_script;
   bool loop = false;
   bool quiet = false;
   bool record = true;
 };
 
 constexpr const char* kUsage =
-    "usage: hermes-mock-server [--port N] [--script FILE] [--loop] [--quiet] [--no-record]\n";
+    "usage: hermes-mock-server [--port N] [--script FILE] [--loop] [--quiet] [--no-record]\n"
+    "                          [--conversation-script FILE]\n";
 
 std::optional<Options> parse_options(int argc, char** argv) {
   Options options;
@@ -55,6 +61,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
       options.port = static_cast<int>(port);
     } else if (arg == "--script" && has_value) {
       options.script = argv[++i];
+    } else if (arg == "--conversation-script" && has_value) {
+      options.conversation_script = argv[++i];
     } else if (arg == "--loop") {
       options.loop = true;
     } else if (arg == "--quiet") {
@@ -74,13 +82,36 @@ Result<MockResponse> read_spec(const Json& spec, const std::string& where) {
   return response;
 }
 
-Status load_script(const std::string& path, MockServer& server) {
+Result<Json> read_json_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) return Status::not_found("cannot read script " + path);
   std::ostringstream text;
   text << file.rdbuf();
-  std::optional<Json> script = hermes::internal::parse_json(text.str());
-  if (!script) return Status::invalid_argument(path + " is not JSON");
+  std::optional<Json> json = hermes::internal::parse_json(text.str());
+  if (!json) return Status::invalid_argument(path + " is not JSON");
+  return std::move(*json);
+}
+
+Status load_conversation_script(const std::string& path, MockServer& server) {
+  Result<Json> script = read_json_file(path);
+  if (!script.ok()) return script.status();
+  if (!script->is_array() || script->empty()) {
+    return Status::invalid_argument(path + ": a conversation script is a non-empty list");
+  }
+  std::vector<MockResponse> responses;
+  for (std::size_t i = 0; i < script->size(); ++i) {
+    Result<MockResponse> response =
+        read_spec((*script)[i], path + ": response " + std::to_string(i));
+    if (!response.ok()) return response.status();
+    responses.push_back(std::move(response).value());
+  }
+  server.set_conversation_script(std::move(responses));
+  return Status();
+}
+
+Status load_script(const std::string& path, MockServer& server) {
+  Result<Json> script = read_json_file(path);
+  if (!script.ok()) return script.status();
   Json responses = *script;
   if (script->is_object()) {
     for (const auto& item : script->items()) {
@@ -114,6 +145,13 @@ int serve(const Options& options, const sigset_t& stop_signals) {
   MockServer server(options.port);
   if (!options.script.empty()) {
     if (Status loaded = load_script(options.script, server); !loaded.ok()) {
+      std::fprintf(stderr, "hermes-mock-server: %s\n", loaded.message().c_str());
+      return 2;
+    }
+  }
+  if (!options.conversation_script.empty()) {
+    Status loaded = load_conversation_script(options.conversation_script, server);
+    if (!loaded.ok()) {
       std::fprintf(stderr, "hermes-mock-server: %s\n", loaded.message().c_str());
       return 2;
     }

@@ -301,6 +301,23 @@ TEST_CASE("a looping server serves its script again from the start") {
   CHECK(server.pending() == 2);
 }
 
+TEST_CASE("each conversation key walks the conversation script on its own") {
+  MockServer server;
+  server.set_conversation_script({body_response("1"), body_response("2"), body_response("3")});
+  server.enqueue(body_response("queued"));
+  LoopbackClient client(server.port());
+  std::string seen;
+  // Two conversations interleaved, as concurrent agents reach the server.
+  for (const char* key : {"a", "a", "b", "a", "b", "a"}) {
+    seen += client.request("POST", std::string("/c/") + key + "/v1/chat/completions").body;
+  }
+  CHECK(seen == "121321");
+  CHECK(client.request("POST", kCompletions).body == "queued");
+  CHECK(client.request("GET", "/c/a/v1/models").status == 404);
+  server.reset();
+  CHECK(client.request("POST", "/c/a/v1/chat/completions").body == "1");
+}
+
 TEST_CASE("without recording requests are counted but not kept") {
   MockServer server;
   server.set_recording(false);

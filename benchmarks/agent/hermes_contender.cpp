@@ -1,0 +1,94 @@
+#include "hermes_contender.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "workload.hpp"
+
+namespace hermes::bench {
+
+AgentOptions bench_agent_options(const HermesSetup& setup, const std::string& base_url) {
+  AgentOptions options;
+  options.model = "bench-model";
+  options.provider = "custom";
+  options.base_url = base_url;
+  options.api_key = "sk-bench";
+  options.stream = setup.stream;
+  options.tools = setup.tools;
+  options.enabled_toolsets = {"bench"};
+  options.home = setup.home;
+  options.session_store = setup.store;
+  options.persist_sessions = setup.store != nullptr;
+  // Known up front, so no metadata probe goes to the server. Compression stays on, as in
+  // a default agent: its checks run at every step, but the largest history (about 200k
+  // tokens) stays below the threshold (half the window), so it never fires.
+  options.compression.context_length = 1'000'000;
+  return options;
+}
+
+Status run_hermes_conversation(const HermesSetup& setup, const std::string& base_url, int steps,
+                               std::unique_ptr<Agent>* keep) {
+  Result<std::unique_ptr<Agent>> agent = Agent::create(bench_agent_options(setup, base_url));
+  if (!agent.ok()) return agent.status();
+  ConversationResult result =
+      (*agent)->run_conversation(opening_message(), std::nullopt, setup.history);
+  if (!result.completed) {
+    return Status::internal("hermes: turn did not complete: " + result.exit_reason + " " +
+                            result.error);
+  }
+  if (result.api_calls != steps) {
+    return Status::internal("hermes: " + std::to_string(result.api_calls) +
+                            " model calls, expected " + std::to_string(steps));
+  }
+  if (keep != nullptr) *keep = std::move(agent).value();
+  return Status();
+}
+
+Status run_hermes_concurrent(const HermesSetup& setup, const std::vector<std::string>& base_urls,
+                             int steps, int conversations) {
+  std::mutex failure_mutex;
+  Status failure;
+  std::vector<std::thread> threads;
+  threads.reserve(base_urls.size());
+  for (const std::string& url : base_urls) {
+    threads.emplace_back([&, url] {
+      for (int c = 0; c < conversations; ++c) {
+        Status s = run_hermes_conversation(setup, url, steps);
+        if (s.ok()) continue;
+        std::lock_guard lock(failure_mutex);
+        failure = s;
+        return;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  return failure;
+}
+
+Status play_conversation_script(testing::MockServer& server, const Json& script) {
+  std::vector<testing::MockResponse> responses;
+  for (const Json& spec : script) {
+    Result<testing::MockResponse> response = testing::mock_response_from_json(spec);
+    if (!response.ok()) return response.status();
+    responses.push_back(std::move(response).value());
+  }
+  server.set_conversation_script(std::move(responses));
+  return Status();
+}
+
+Result<std::vector<std::string>> capture_request_bodies(const HermesSetup& setup,
+                                                        const Json& script, int steps) {
+  testing::MockServer server;
+  if (Status s = play_conversation_script(server, script); !s.ok()) return s;
+  if (Status s = run_hermes_conversation(setup, server.url() + "/c/capture/v1", steps); !s.ok()) {
+    return s;
+  }
+  std::vector<std::string> bodies;
+  for (const testing::RecordedRequest& request : server.requests()) {
+    bodies.push_back(request.body);
+  }
+  return bodies;
+}
+
+}  // namespace hermes::bench
