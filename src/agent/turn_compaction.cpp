@@ -97,8 +97,9 @@ void TurnRunner::post_tool_compaction() {
   if (engine == nullptr) return;
   // The provider's prompt size of the last response already contains the tool calls;
   // completion tokens are never added (they would count twice).
-  const int64_t tokens =
-      post_tool_prompt_tokens(st_.last_prompt_tokens, request_estimate(assemble_request(true)));
+  // Only a provider that reported no usage needs the (whole-transcript) estimate.
+  const int64_t rough = st_.last_prompt_tokens == 0 ? request_estimate(assemble_request(true)) : 0;
+  const int64_t tokens = post_tool_prompt_tokens(st_.last_prompt_tokens, rough);
   if (engine->should_compress(tokens)) compact("post_tool", tokens);
 }
 
