@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "common/json_text.hpp"
+#include "common/utf8.hpp"
 #include "context/message_parts.hpp"
 
 namespace hermes {
@@ -48,34 +49,102 @@ Json wire_form_without_images(const Message& m, int64_t& images) {
   return j;
 }
 
+// Token-dense characters and other bytes of a text, the two quantities the estimate is
+// made of.
+struct TextCount {
+  int64_t dense = 0;
+  int64_t other_bytes = 0;
+
+  int64_t tokens() const { return dense + (other_bytes + 3) / 4; }
+
+  void add_text(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+      const auto b = static_cast<unsigned char>(text[i]);
+      if (b < 0x80) {  // The common case, kept tight.
+        ++other_bytes;
+        ++i;
+        continue;
+      }
+      std::size_t len = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+      if (i + len > text.size()) len = text.size() - i;
+      char32_t cp = len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+      for (std::size_t k = 1; k < len; ++k) {
+        cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+      }
+      if (len > 1 && is_token_dense(cp)) {
+        ++dense;
+      } else {
+        other_bytes += static_cast<int64_t>(len);
+      }
+      i += len;
+    }
+  }
+
+  // A string as the JSON serialiser writes it (quoted, escaped), without writing it.
+  void add_json_string(const std::string& text) {
+    if (!internal::is_valid_utf8(text)) {  // Rare: let the serialiser replace what is broken.
+      add_text(internal::dump_json(Json(text)));
+      return;
+    }
+    other_bytes += 2;  // The quotes.
+    for (char c : text) {
+      const auto b = static_cast<unsigned char>(c);
+      if (b == '"' || b == '\\') {
+        ++other_bytes;  // The backslash of the escape.
+      } else if (b < 0x20) {
+        const bool short_form = b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t';
+        other_bytes += short_form ? 1 : 5;  // "\n", or "\u00XX".
+      }
+    }
+    add_text(text);
+  }
+
+  // `value` as dump_json would write it, counted directly: serialising the whole
+  // transcript on every estimate cost more than the request itself.
+  void add_json(const Json& value) {
+    switch (value.type()) {
+      case Json::value_t::string:
+        add_json_string(value.get_ref<const std::string&>());
+        break;
+      case Json::value_t::object: {
+        other_bytes += 2;  // Braces.
+        bool first = true;
+        for (auto it = value.begin(); it != value.end(); ++it) {
+          other_bytes += first ? 1 : 2;  // The colon, and a comma before all but the first.
+          first = false;
+          add_json_string(it.key());
+          add_json(it.value());
+        }
+        break;
+      }
+      case Json::value_t::array: {
+        other_bytes += 2;  // Brackets.
+        if (!value.empty()) other_bytes += static_cast<int64_t>(value.size()) - 1;  // Commas.
+        for (const auto& element : value) add_json(element);
+        break;
+      }
+      default:  // Numbers, booleans, null: short, written by the serialiser.
+        add_text(internal::dump_json(value));
+        break;
+    }
+  }
+};
+
 }  // namespace
 
 int64_t estimate_tokens_rough(std::string_view text) {
-  int64_t dense = 0;
-  int64_t other_bytes = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    std::size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-    if (i + len > text.size()) len = text.size() - i;
-    char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
-    for (std::size_t k = 1; k < len; ++k) {
-      cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-    }
-    if (len > 1 && is_token_dense(cp)) {
-      ++dense;
-    } else {
-      other_bytes += static_cast<int64_t>(len);
-    }
-    i += len;
-  }
-  return dense + (other_bytes + 3) / 4;
+  TextCount count;
+  count.add_text(text);
+  return count.tokens();
 }
 
 int64_t estimate_messages_tokens_rough(const std::vector<Message>& messages) {
   int64_t images = 0;
-  Json wire = Json::array();
-  for (const auto& m : messages) wire.push_back(wire_form_without_images(m, images));
-  return estimate_tokens_rough(internal::dump_json(wire)) + images * kImageTokens;
+  TextCount count;
+  count.other_bytes += 2;  // The list's brackets and commas, as in the serialised list.
+  if (!messages.empty()) count.other_bytes += static_cast<int64_t>(messages.size()) - 1;
+  for (const auto& m : messages) count.add_json(wire_form_without_images(m, images));
+  return count.tokens() + images * kImageTokens;
 }
 
 int64_t estimate_messages_tokens_rough(const Json& messages) {

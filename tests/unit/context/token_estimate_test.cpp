@@ -73,5 +73,25 @@ TEST_CASE("tool schemas cost name, description and parameters over four") {
   CHECK(estimate_tools_tokens_rough(Json("not a list")) == 0);
 }
 
+TEST_CASE("a message list costs what its serialised wire form costs, escapes included") {
+  Message user = Message::user(
+      "Quote \" backslash \\ tab\t bell\x07 newline\n \xE4\xBD\xA0\xE5\xA5\xBD caf\xC3\xA9");
+  Message broken = Message::user(std::string("broken \xC3(\xFF utf-8"));
+  Message assistant = Message::assistant("");
+  assistant.tool_calls = {ToolCall{"call_1", "add", R"({"a": 2, "b": [1.5, true, null]})", Json{{"n", 1.25}}}};
+  Message tool = Message::tool("call_1", "add", R"({"sum": 42})");
+  const std::vector<Message> messages = {user, broken, assistant, tool};
+  // The reference: serialise the list and estimate the text.
+  Json wire = Json::array();
+  for (const Message& m : messages) {
+    Json j = hermes::message_to_json(m);
+    for (const char* key : {"timestamp", "display_kind", "finish_reason", "api_content"}) j.erase(key);
+    wire.push_back(j);
+  }
+  CHECK(estimate_messages_tokens_rough(messages) ==
+        estimate_tokens_rough(wire.dump(-1, ' ', false, Json::error_handler_t::replace)));
+  CHECK(estimate_messages_tokens_rough(std::vector<Message>{}) == estimate_tokens_rough("[]"));
+}
+
 }  // namespace
 }  // namespace hermes
