@@ -4,7 +4,6 @@
 #include <string_view>
 
 #include "common/json_text.hpp"
-#include "common/utf8.hpp"
 #include "context/message_parts.hpp"
 
 namespace hermes {
@@ -49,6 +48,33 @@ Json wire_form_without_images(const Message& m, int64_t& images) {
   return j;
 }
 
+// The length of the well-formed UTF-8 sequence starting at `p` (a non-ASCII lead byte),
+// or 0 when it is not one (a stray continuation byte, an overlong form, a surrogate, past
+// U+10FFFF, or cut short).
+std::size_t utf8_sequence_length(const unsigned char* p, std::size_t available) {
+  const unsigned char b = p[0];
+  std::size_t len = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // The allowed range of the second byte.
+  if (b >= 0xC2 && b <= 0xDF) {
+    len = 2;
+  } else if (b >= 0xE0 && b <= 0xEF) {
+    len = 3;
+    if (b == 0xE0) lo = 0xA0;
+    if (b == 0xED) hi = 0x9F;
+  } else if (b >= 0xF0 && b <= 0xF4) {
+    len = 4;
+    if (b == 0xF0) lo = 0x90;
+    if (b == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (available < len || p[1] < lo || p[1] > hi) return 0;
+  for (std::size_t k = 2; k < len; ++k) {
+    if ((p[k] & 0xC0) != 0x80) return 0;
+  }
+  return len;
+}
+
 // Token-dense characters and other bytes of a text, the two quantities the estimate is
 // made of.
 struct TextCount {
@@ -80,23 +106,42 @@ struct TextCount {
     }
   }
 
-  // A string as the JSON serialiser writes it (quoted, escaped), without writing it.
+  // A string as the JSON serialiser writes it (quoted, escaped), without writing it: one
+  // pass that counts, escapes and checks the UTF-8 at once.
   void add_json_string(const std::string& text) {
-    if (!internal::is_valid_utf8(text)) {  // Rare: let the serialiser replace what is broken.
-      add_text(internal::dump_json(Json(text)));
-      return;
-    }
-    other_bytes += 2;  // The quotes.
-    for (char c : text) {
-      const auto b = static_cast<unsigned char>(c);
-      if (b == '"' || b == '\\') {
-        ++other_bytes;  // The backslash of the escape.
-      } else if (b < 0x20) {
-        const bool short_form = b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t';
-        other_bytes += short_form ? 1 : 5;  // "\n", or "\u00XX".
+    TextCount here;
+    here.other_bytes = 2;  // The quotes.
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n;) {
+      const unsigned char b = p[i];
+      if (b >= 0x20 && b < 0x80) {
+        here.other_bytes += (b == '"' || b == '\\') ? 2 : 1;
+        ++i;
+        continue;
       }
+      if (b < 0x20) {
+        const bool short_form = b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t';
+        here.other_bytes += short_form ? 2 : 6;  // "\n", or "\u00XX".
+        ++i;
+        continue;
+      }
+      const std::size_t len = utf8_sequence_length(p + i, n - i);
+      if (len == 0) {  // Rare: let the serialiser replace what is broken.
+        add_text(internal::dump_json(Json(text)));
+        return;
+      }
+      char32_t cp = len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+      for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (p[i + k] & 0x3F);
+      if (is_token_dense(cp)) {
+        ++here.dense;
+      } else {
+        here.other_bytes += static_cast<int64_t>(len);
+      }
+      i += len;
     }
-    add_text(text);
+    dense += here.dense;
+    other_bytes += here.other_bytes;
   }
 
   // `value` as dump_json would write it, counted directly: serialising the whole
