@@ -56,7 +56,8 @@ MockResponse fault_response(Fault f) {
     case Fault::kRateLimit:
       return chat::error(429, "Rate limit reached", "rate_limit_exceeded", {{"Retry-After", "0"}});
     case Fault::kServerError:
-      return chat::error(500, "The server had an error while processing your request");
+      return chat::error(500, "The server had an error while processing your request", "",
+                         {{"Retry-After", "0"}});
     case Fault::kDropMidStream: {
       MockResponse r = chat::text("This answer will be cut off in the middle of it.", true);
       r.drop_after_chunks = 3;
@@ -159,7 +160,9 @@ int main(int argc, char** argv) {
   if (!agent.ok()) return std::fprintf(stderr, "%s\n", agent.status().to_string().c_str()), 2;
 
   std::mt19937 rng(seed);
-  std::discrete_distribution<int> pick_fault({60, 8, 8, 8, 8, 8});
+  // Drops and early closes carry no Retry-After, so each costs a real backoff (2-3 s):
+  // they are rarer, or the run would mostly wait.
+  std::discrete_distribution<int> pick_fault({80, 5, 5, 3, 3, 4});
   Totals t;
   long rss_start = rss_kib();
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
