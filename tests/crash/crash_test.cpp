@@ -4,7 +4,7 @@
 // are there, a compaction is either fully applied or not at all, and the conversation
 // resumes with every tool call answered and completes a follow-up turn.
 //
-// HERMES_CRASH_RANDOM_KILLS (default 100) and HERMES_CRASH_SEED change the random part.
+// HERMES_CRASH_RANDOM_KILLS (default 60) and HERMES_CRASH_SEED change the random part.
 #include <doctest/doctest.h>
 
 #include <signal.h>
@@ -294,7 +294,7 @@ TEST_CASE("a conversation killed at any point resumes from its store intact") {
   auto span = std::chrono::duration_cast<std::chrono::microseconds>(duration * 11 / 10);
   std::uniform_int_distribution<long long> delay(0, span.count());
   Tally random;
-  int random_kills = env_int("HERMES_CRASH_RANDOM_KILLS", 100);
+  int random_kills = env_int("HERMES_CRASH_RANDOM_KILLS", 60);
   for (int i = 0; i < random_kills; ++i) {
     TempDir home;
     pid_t child = spawn_child(home.path(), "none");
