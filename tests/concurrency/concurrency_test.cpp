@@ -1,0 +1,221 @@
+// Concurrency: agents on their own threads share one SQLite store, one tool registry and
+// one mock model server, while other threads interrupt and steer them at random moments,
+// register tools and read the store. Afterwards every session must hold exactly what its
+// agent says it has: its own user messages, once each and in order, and every tool
+// result after its call. Run under ThreadSanitizer to find data races.
+//
+// HERMES_CONCURRENCY_AGENTS (default 6) and HERMES_CONCURRENCY_TURNS (default 30) scale it.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "hermes/hermes.hpp"
+#include "support/mock_responses.hpp"
+#include "support/mock_server.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hermes;
+using namespace hermes::testing;
+
+namespace {
+
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
+
+// Slow enough (a pause between chunks) that interrupts land mid-stream; tool rounds of
+// one and of two parallel calls, and plain answers. The server loops over them, so
+// every agent gets some mix of them in some order, each a valid conversation.
+void script_server(MockServer& server) {
+  std::vector<MockResponse> script;
+  for (int i = 0; i < 4; ++i) {
+    std::string n = std::to_string(i);
+    MockResponse one = chat::tool_calls({{"call_one_" + n, "slow_add", R"({"a": 1, "b": 2})"}}, true);
+    MockResponse two = chat::tool_calls({{"call_x_" + n, "slow_add", R"({"a": 3, "b": 4})"},
+                                         {"call_y_" + n, "slow_add", R"({"a": 5, "b": 6})"}},
+                                        true);
+    MockResponse text = chat::text("All of the numbers have been added up now, reply " + n + ".", true);
+    for (MockResponse* r : {&one, &two, &text}) r->chunk_delay = std::chrono::milliseconds(1);
+    script.push_back(std::move(one));
+    script.push_back(std::move(text));
+    script.push_back(std::move(two));
+  }
+  server.enqueue(std::move(script));
+  server.set_looping(true);
+  server.set_recording(false);
+}
+
+// A tool that takes a few milliseconds unless its turn is interrupted.
+ToolSpec slow_add() {
+  ToolSpec spec;
+  spec.name = "slow_add";
+  spec.description = "Add two numbers, slowly.";
+  spec.parameters = Json::parse(
+      R"({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}})");
+  spec.handler = [](const Json& args, ToolContext& ctx) -> Result<std::string> {
+    if (ctx.cancel.wait_for(std::chrono::milliseconds(2))) return Status::cancelled("interrupted");
+    return Json{{"sum", args.value("a", 0.0) + args.value("b", 0.0)}}.dump();
+  };
+  return spec;
+}
+
+std::string user_text(int agent, int turn) {
+  return "agent " + std::to_string(agent) + " turn " + std::to_string(turn) + ": add things";
+}
+
+// What is wrong with one agent's session ("" when nothing is).
+std::string check_session(SessionStore& store, Agent& agent, int index, int turns) {
+  auto stored = store.load_messages(agent.session_id());
+  if (!stored.ok()) return stored.status().to_string();
+  std::vector<Message> history = agent.history();
+  if (stored->size() != history.size()) {
+    return "store has " + std::to_string(stored->size()) + " messages, the agent " +
+           std::to_string(history.size());
+  }
+  int next_turn = 0;
+  std::set<std::string> open_calls;
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const Message& m = (*stored)[i];
+    if (m.role != history[i].role || m.content != history[i].content) {
+      return "message " + std::to_string(i) + " differs from the agent's";
+    }
+    if (m.role == Role::kUser && m.content.rfind("agent ", 0) == 0) {
+      if (m.content != user_text(index, next_turn)) return "unexpected user message: " + m.content;
+      ++next_turn;
+    }
+    if (m.role == Role::kTool && open_calls.erase(m.tool_call_id) == 0) {
+      return "a tool result without its call: " + m.tool_call_id;
+    }
+    if (m.role == Role::kAssistant) {
+      open_calls.clear();
+      for (const ToolCall& call : m.tool_calls) open_calls.insert(call.id);
+    }
+  }
+  if (next_turn != turns) return std::to_string(next_turn) + " of the user messages were stored";
+  return "";
+}
+
+struct Counters {
+  std::atomic<long> turns{0};
+  std::atomic<long> interrupted{0};
+  std::atomic<long> interrupts{0};
+  std::atomic<long> steers{0};
+  std::atomic<long> reads{0};
+  std::atomic<long> registrations{0};
+};
+
+// Interrupts and steers `agent` at random moments until `stop`.
+void race(Agent& agent, const std::atomic<bool>& stop, Counters& counters, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> pause_us(0, 8000);
+  std::uniform_int_distribution<int> action(0, 299);
+  while (!stop.load()) {
+    std::this_thread::sleep_for(std::chrono::microseconds(pause_us(rng)));
+    int a = action(rng);
+    if (a == 0) {
+      agent.interrupt("stop, please");
+      ++counters.interrupts;
+    } else if (a <= 60) {
+      (void)agent.steer("please also mention the weather");
+      ++counters.steers;
+    }
+  }
+}
+
+// Reads the shared store while it is written: search, listing, one session's rows.
+void read_store(SessionStore& store, const std::atomic<bool>& stop, Counters& counters) {
+  ListOptions recent;
+  recent.limit = 5;
+  while (!stop.load()) {
+    (void)store.search("numbers");
+    auto sessions = store.list_sessions(recent);
+    if (sessions.ok() && !sessions->empty()) (void)store.load_messages(sessions->front().id);
+    ++counters.reads;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+// Adds and removes tools of the shared registry while agents resolve it.
+void churn_registry(ToolRegistry& tools, const std::atomic<bool>& stop, Counters& counters) {
+  for (int i = 0; !stop.load(); ++i) {
+    ToolSpec extra = slow_add();
+    extra.name = "extra_" + std::to_string(i % 4);
+    extra.toolset = "extras";
+    if (i % 2 == 0) (void)tools.register_tool(extra);
+    else (void)tools.unregister_tool(extra.name);
+    ++counters.registrations;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("agents sharing a store and a registry keep every session intact under interrupts and steers") {
+  const int agents = env_int("HERMES_CONCURRENCY_AGENTS", 6);
+  const int turns = env_int("HERMES_CONCURRENCY_TURNS", 30);
+  MockServer server;
+  script_server(server);
+  TempDir home;
+  auto store = open_sqlite_store(home.file("state.db"));
+  REQUIRE(store.ok());
+  auto tools = std::make_shared<ToolRegistry>();
+  REQUIRE(tools->register_tool(slow_add()).ok());
+
+  std::vector<std::unique_ptr<Agent>> pool;
+  for (int i = 0; i < agents; ++i) {
+    AgentOptions o;
+    o.model = "mock-model";
+    o.base_url = server.base_url();
+    o.api_key = "sk-test";
+    o.home = home.path();
+    o.tools = tools;
+    o.enabled_toolsets = {"custom", "extras"};
+    o.session_store = *store;
+    o.max_iterations = 6;
+    o.max_retries = 1;
+    o.compression.context_length = 1'000'000;
+    auto agent = Agent::create(o);
+    REQUIRE(agent.ok());
+    pool.push_back(std::move(*agent));
+  }
+
+  Counters counters;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> helpers;
+  for (int i = 0; i < agents; ++i) {
+    helpers.emplace_back(race, std::ref(*pool[i]), std::cref(stop), std::ref(counters), 1000u + i);
+  }
+  helpers.emplace_back(read_store, std::ref(**store), std::cref(stop), std::ref(counters));
+  helpers.emplace_back(churn_registry, std::ref(*tools), std::cref(stop), std::ref(counters));
+
+  std::vector<std::thread> workers;
+  for (int i = 0; i < agents; ++i) {
+    workers.emplace_back([&, i] {
+      for (int t = 0; t < turns; ++t) {
+        ConversationResult r = pool[i]->run_conversation(user_text(i, t));
+        ++counters.turns;
+        if (r.interrupted) ++counters.interrupted;
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  stop = true;
+  for (auto& h : helpers) h.join();
+
+  std::printf("concurrency: %d agents x %d turns = %ld turns (%ld interrupted); %ld interrupts, "
+              "%ld steers raced; %ld store reads, %ld registry changes\n",
+              agents, turns, counters.turns.load(), counters.interrupted.load(),
+              counters.interrupts.load(), counters.steers.load(), counters.reads.load(),
+              counters.registrations.load());
+  CHECK(counters.turns == agents * turns);
+  for (int i = 0; i < agents; ++i) {
+    CAPTURE(i);
+    CHECK(check_session(**store, *pool[i], i, turns) == "");
+  }
+}

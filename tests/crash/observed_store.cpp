@@ -1,0 +1,131 @@
+#include "crash/observed_store.hpp"
+
+namespace hermes::testing {
+
+Status ObservedStore::create_session(const SessionInfo& info) {
+  return observed("create_session", nullptr, [&] { return inner_->create_session(info); });
+}
+
+Status ObservedStore::end_session(const std::string& session_id, const std::string& end_reason) {
+  return observed("end_session", nullptr, [&] { return inner_->end_session(session_id, end_reason); });
+}
+
+Result<SessionInfo> ObservedStore::get_session(const std::string& session_id) {
+  return inner_->get_session(session_id);
+}
+
+Result<std::vector<SessionInfo>> ObservedStore::list_sessions(const ListOptions& options) {
+  return inner_->list_sessions(options);
+}
+
+Status ObservedStore::delete_session(const std::string& session_id) {
+  return observed("delete_session", nullptr, [&] { return inner_->delete_session(session_id); });
+}
+
+Result<std::vector<int64_t>> ObservedStore::append_messages(const std::string& session_id,
+                                                            const std::vector<Message>& messages) {
+  return observed("append_messages", &messages,
+                  [&] { return inner_->append_messages(session_id, messages); });
+}
+
+Result<std::vector<Message>> ObservedStore::load_messages(const std::string& session_id,
+                                                          const LoadOptions& options) {
+  return inner_->load_messages(session_id, options);
+}
+
+Result<std::vector<SearchHit>> ObservedStore::search(const std::string& query,
+                                                     const SearchOptions& options) {
+  return inner_->search(query, options);
+}
+
+Status ObservedStore::record_usage(const std::string& session_id, const UsageDelta& delta) {
+  return observed("record_usage", nullptr, [&] { return inner_->record_usage(session_id, delta); });
+}
+
+Status ObservedStore::set_system_prompt(const std::string& session_id, const std::string& prompt) {
+  return observed("set_system_prompt", nullptr,
+                  [&] { return inner_->set_system_prompt(session_id, prompt); });
+}
+
+Status ObservedStore::set_title(const std::string& session_id, const std::string& title) {
+  return observed("set_title", nullptr, [&] { return inner_->set_title(session_id, title); });
+}
+
+Result<std::vector<StoredMessage>> ObservedStore::read_messages(const std::string& session_id,
+                                                                const ReadOptions& options) {
+  return inner_->read_messages(session_id, options);
+}
+
+Status ObservedStore::reopen_session(const std::string& session_id) {
+  return observed("reopen_session", nullptr, [&] { return inner_->reopen_session(session_id); });
+}
+
+Result<std::string> ObservedStore::compression_tip(const std::string& session_id) {
+  return inner_->compression_tip(session_id);
+}
+
+Result<std::string> ObservedStore::resolve_resume_session_id(const std::string& session_id) {
+  return inner_->resolve_resume_session_id(session_id);
+}
+
+Result<std::vector<SessionInfo>> ObservedStore::lineage(const std::string& session_id) {
+  return inner_->lineage(session_id);
+}
+
+Result<int64_t> ObservedStore::active_message_watermark(const std::string& session_id) {
+  return inner_->active_message_watermark(session_id);
+}
+
+Status ObservedStore::rotate_for_compression(const std::string& old_session_id,
+                                             const SessionInfo& child,
+                                             const std::vector<Message>& messages,
+                                             int64_t watermark, const std::string& lease_holder) {
+  return observed("rotate_for_compression", &messages, [&] {
+    return inner_->rotate_for_compression(old_session_id, child, messages, watermark, lease_holder);
+  });
+}
+
+Status ObservedStore::compact_in_place(const std::string& session_id,
+                                       const std::vector<Message>& messages, int64_t watermark,
+                                       const std::string& lease_holder) {
+  return observed("compact_in_place", &messages, [&] {
+    return inner_->compact_in_place(session_id, messages, watermark, lease_holder);
+  });
+}
+
+Result<bool> ObservedStore::acquire_compression_lease(const std::string& session_id,
+                                                      const std::string& holder,
+                                                      double ttl_seconds) {
+  return inner_->acquire_compression_lease(session_id, holder, ttl_seconds);
+}
+
+Status ObservedStore::renew_compression_lease(const std::string& session_id,
+                                              const std::string& holder, double ttl_seconds) {
+  return inner_->renew_compression_lease(session_id, holder, ttl_seconds);
+}
+
+Status ObservedStore::release_compression_lease(const std::string& session_id,
+                                                const std::string& holder) {
+  return inner_->release_compression_lease(session_id, holder);
+}
+
+Result<std::optional<Json>> ObservedStore::load_route(const std::string& scope,
+                                                      const std::string& session_key) {
+  return inner_->load_route(scope, session_key);
+}
+
+Status ObservedStore::save_route(const std::string& scope, const std::string& session_key,
+                                 const Json& entry) {
+  return inner_->save_route(scope, session_key, entry);
+}
+
+Status ObservedStore::delete_route(const std::string& scope, const std::string& session_key) {
+  return inner_->delete_route(scope, session_key);
+}
+
+Result<std::vector<std::pair<std::string, Json>>> ObservedStore::list_routes(
+    const std::string& scope) {
+  return inner_->list_routes(scope);
+}
+
+}  // namespace hermes::testing
