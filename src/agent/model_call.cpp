@@ -17,9 +17,12 @@ constexpr int64_t kDefaultContextLength = 200000;
 
 bool is_invalid_response(const ApiError& error) { return error.error_code == "invalid_response"; }
 
-std::chrono::milliseconds retry_delay(const ApiError& error, int retry) {
+std::chrono::milliseconds retry_delay(const ApiError& error, int retry,
+                                      const AgentOptions::RetryBackoff& backoff) {
   if (error.retry_after_seconds) return retry_after_delay(*error.retry_after_seconds);
-  return jittered_backoff(retry, is_invalid_response(error) ? kInvalidResponseBackoff : kApiErrorBackoff);
+  return is_invalid_response(error)
+             ? jittered_backoff(retry, backoff.invalid_response_base, backoff.invalid_response_max)
+             : jittered_backoff(retry, backoff.base, backoff.max);
 }
 
 // Reasons that switch to a fallback before the retries run out.
@@ -147,7 +150,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
            "all_retries_exhausted_no_response");
       return std::nullopt;
     }
-    const auto delay = retry_delay(error, retry);
+    const auto delay = retry_delay(error, retry, core_.options.retry_backoff);
     status("retry", fmt::format("\xE2\x8F\xB3 {} \xE2\x80\x94 retrying in {:.1f}s ({}/{})",
                                 error.to_string(), static_cast<double>(delay.count()) / 1000.0,
                                 retry, max_attempts - 1));
