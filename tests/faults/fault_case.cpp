@@ -58,6 +58,15 @@ std::vector<FaultCase> recovering_http_errors() {
   FaultCase auth = http_error("401, then the second key", HttpFault::kAuth, Recovery::kRotate);
   auth.two_keys = true;
   cases.push_back(std::move(auth));
+  FaultCase rate_limited;
+  rate_limited.name = "429 twice, then the second key";
+  rate_limited.script = [](const WireScript& s) {
+    return Script{s.http_error(HttpFault::kRateLimit), s.http_error(HttpFault::kRateLimit),
+                  s.text(kFinalAnswer)};
+  };
+  rate_limited.recovery = Recovery::kRotate;
+  rate_limited.two_keys = true;
+  cases.push_back(std::move(rate_limited));
   cases.push_back(compaction("400 context overflow", HttpFault::kContextOverflow));
   cases.push_back(compaction("413 payload too large", HttpFault::kPayloadTooLarge));
   return cases;
@@ -80,7 +89,17 @@ std::vector<FaultCase> recovering_transport_faults() {
     return Script{s.cut_tool_call(second), s.tool_call(second), s.text(kFinalAnswer)};
   };
   cut_call.recovery = Recovery::kRetry;
+  cut_call.tool_runs = 2;
   cases.push_back(std::move(cut_call));
+  FaultCase unterminated;
+  unterminated.name = "connection dropped after whole tool-call arguments, before the end";
+  unterminated.script = [](const WireScript& s) {
+    const MockToolCall second{"call_2", "add", R"({"a": 3, "b": 4})"};
+    return Script{s.unterminated_tool_call(second), s.tool_call(second), s.text(kFinalAnswer)};
+  };
+  unterminated.recovery = Recovery::kRetry;
+  unterminated.tool_runs = 2;
+  cases.push_back(std::move(unterminated));
   cases.push_back(recovers("first byte later than the timeout", Recovery::kRetry, [](const WireScript& s) {
     return slow_first_byte(s.text(kFinalAnswer), kLongSilence);
   }));
@@ -106,6 +125,14 @@ std::vector<FaultCase> failing_cases() {
   exhausted.failure_reason = "overloaded";
   exhausted.exit_reason = "all_retries_exhausted_no_response";
   cases.push_back(std::move(exhausted));
+  FaultCase interrupted;
+  interrupted.name = "host interrupt while the stream stalls";
+  interrupted.script = [](const WireScript& s) {
+    return Script{s.stalled_text(std::string(kInterruptedText) + " that stalls", kLongSilence)};
+  };
+  interrupted.exit_reason = "interrupted_by_user";
+  interrupted.interrupt = true;
+  cases.push_back(std::move(interrupted));
   FaultCase auth;
   auth.name = "401 on both keys";
   auth.script = [](const WireScript& s) {

@@ -31,9 +31,19 @@ struct FaultCase {
   std::optional<Recovery> recovery;
   std::string failure_reason;
   std::string exit_reason;
+  // How often the add tool runs: once for the first round, once more for a second round
+  // the script makes. A call cut short must never run.
+  int tool_runs = 1;
   bool two_keys = false;          // The agent holds "key-one" and "key-two".
   bool primary_refuses = false;   // Nothing listens at the primary; a fallback serves.
+  // The host interrupts the turn while the fault holds the call: once some text has
+  // streamed, or (not streaming) once the request has arrived. The turn must end
+  // interrupted, keeping the streamed text as its answer.
+  bool interrupt = false;
 };
+
+// The text streamed before the interrupt of the interrupt case.
+inline constexpr const char* kInterruptedText = "Interrupted reply";
 
 // Every fault of the matrix, each to be run in every wire format, streamed or not.
 std::vector<FaultCase> fault_cases();

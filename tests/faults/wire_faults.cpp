@@ -60,6 +60,19 @@ std::string_view arguments_marker(Wire wire) {
   return "";
 }
 
+// The first chunk of what ends a tool-call stream.
+std::string_view tool_call_end_marker(Wire wire) {
+  switch (wire) {
+    case Wire::kChatCompletions:
+      return R"("finish_reason":"tool_calls")";
+    case Wire::kResponses:
+      return "response.completed";
+    case Wire::kAnthropicMessages:
+      return "message_delta";
+  }
+  return "";
+}
+
 std::string broken_event(Wire wire) {
   switch (wire) {
     case Wire::kChatCompletions:
@@ -231,6 +244,17 @@ MockResponse WireScript::cut_tool_call(const MockToolCall& call) const {
   }
   // Every fragment but the last arrives: the arguments are started, not finished.
   response.drop_after_chunks = last_chunk_with(response, arguments_marker(wire_));
+  return response;
+}
+
+MockResponse WireScript::unterminated_tool_call(const MockToolCall& call) const {
+  MockResponse response = tool_call(call);
+  if (!stream_) {
+    response = split_body(std::move(response), response.body.size() - 1);
+    response.drop_after_chunks = 1;
+    return response;
+  }
+  response.drop_after_chunks = chunk_with(response, tool_call_end_marker(wire_));
   return response;
 }
 
