@@ -29,8 +29,8 @@ constexpr const char* kBackupModel = "backup-model";
 HttpTimeouts short_timeouts() {
   HttpTimeouts t;
   t.connect = 2s;
-  t.first_byte = 750ms;
-  t.idle = 750ms;
+  t.first_byte = 1500ms;
+  t.idle = 1500ms;
   t.total = 20s;
   return t;
 }
@@ -70,7 +70,7 @@ void seed_session(const std::string& home) {
   REQUIRE((*store)->append_messages(kSessionId, earlier_turns()).ok());
 }
 
-std::shared_ptr<ToolRegistry> adding_tools(std::shared_ptr<int> calls) {
+std::shared_ptr<ToolRegistry> adding_tools(std::shared_ptr<std::atomic<int>> calls) {
   auto tools = std::make_shared<ToolRegistry>();
   ToolSpec add;
   add.name = "add";
@@ -118,7 +118,7 @@ class CaseRun {
   WireScript script_;
   MockServer server_;
   TempDir home_;
-  std::shared_ptr<int> tool_calls_ = std::make_shared<int>(0);
+  std::shared_ptr<std::atomic<int>> tool_calls_ = std::make_shared<std::atomic<int>>(0);
   std::shared_ptr<Notices> notices_ = std::make_shared<Notices>();
   // The running agent, for callbacks that interrupt it; null outside run_conversation.
   std::shared_ptr<std::atomic<Agent*>> running_ = std::make_shared<std::atomic<Agent*>>(nullptr);
@@ -251,7 +251,7 @@ void CaseRun::check_outcome() {
     CHECK(result_.failure_reason == fault_.failure_reason);
     CHECK(result_.exit_reason == fault_.exit_reason);
   }
-  CHECK(*tool_calls_ == fault_.tool_runs);
+  CHECK(tool_calls_->load() == fault_.tool_runs);
 }
 
 // Every session of the store (the one compaction ended too) is sound on its own.
@@ -265,6 +265,7 @@ void check_every_session(SessionStore& store) {
     auto stored = store.load_messages(session.id);
     REQUIRE_MESSAGE(stored.ok(), stored.status().to_string());
     for (const std::string& problem : transcript_problems(*stored, *stored)) FAIL_CHECK(problem);
+    CHECK(session.message_count == static_cast<int64_t>(stored->size()));
   }
 }
 
@@ -272,6 +273,18 @@ void CaseRun::check_transcript() {
   auto store = open_sqlite_store(default_state_db_path(home_.path()));
   REQUIRE_MESSAGE(store.ok(), store.status().to_string());
   check_every_session(**store);
+  if (fault_.recovery == Recovery::kCompress) {
+    // The conversation continues in a child of the compacted session, which is ended.
+    CHECK(result_.session_id != kSessionId);
+    auto child = (*store)->get_session(result_.session_id);
+    REQUIRE_MESSAGE(child.ok(), child.status().to_string());
+    CHECK(child->parent_session_id == kSessionId);
+    auto parent = (*store)->get_session(kSessionId);
+    REQUIRE_MESSAGE(parent.ok(), parent.status().to_string());
+    CHECK(parent->end_reason == "compression");
+  } else {
+    CHECK(result_.session_id == kSessionId);
+  }
   auto stored = (*store)->load_messages(result_.session_id);
   REQUIRE_MESSAGE(stored.ok(), stored.status().to_string());
   for (const std::string& problem : transcript_problems(*stored, result_.messages)) {
