@@ -2,8 +2,10 @@
 // classify a failure, then rotate the key, fall back to another provider, back off
 // (honouring Retry-After) and retry, or stop with a clear reason.
 #include <algorithm>
+#include <chrono>
 
 #include "agent/safe_callback.hpp"
+#include "agent/text_utils.hpp"
 #include "agent/turn_runner.hpp"
 #include "context/compression_triggers.hpp"
 #include "common/log.hpp"
@@ -40,6 +42,18 @@ bool falls_back_eagerly(const ApiError& e, int retry, bool keys_left) {
       // A response of the wrong shape switches at once when a fallback exists.
       return is_invalid_response(e);
   }
+}
+
+// An interrupt that lands while the provider is answering. Text streamed by then becomes
+// the answer when the turn ends; without any, the answer says what was interrupted, and
+// hosts recognise it by its prefix (loop.md §7, step 1).
+void note_model_wait_interrupted(TurnState& st, std::chrono::steady_clock::time_point started) {
+  st.interrupted = true;
+  st.exit_reason = "interrupted_by_user";
+  if (!strip_think_blocks(st.streamed_text).empty()) return;
+  const std::chrono::duration<double> waited = std::chrono::steady_clock::now() - started;
+  st.final_response = fmt::format(
+      "Operation interrupted: waiting for model response ({:.1f}s elapsed).", waited.count());
 }
 
 }  // namespace
@@ -83,6 +97,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
     st_.streamed_text.clear();
     safe_callback("thinking", cb.on_thinking, true);
     core_.hooks.pre_api_request(request);
+    const auto call_started = std::chrono::steady_clock::now();
     Result<ProviderResponse> result = runtime.provider().complete(request, ctx);
     safe_callback("thinking", cb.on_thinking, false);
     if (result.ok()) {
@@ -93,8 +108,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
 
     const Status& s = result.status();
     if (s.code() == StatusCode::kCancelled || st_.cancel.cancelled()) {
-      st_.interrupted = true;
-      st_.exit_reason = "interrupted_by_user";
+      note_model_wait_interrupted(st_, call_started);
       return std::nullopt;
     }
     if (s.api_error() == nullptr) {
