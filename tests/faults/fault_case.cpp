@@ -13,7 +13,8 @@ using Script = std::vector<MockResponse>;
 constexpr auto kLongSilence = 30s;
 
 // `fault` once, then the answer.
-std::function<Script(const WireScript&)> once(std::function<MockResponse(const WireScript&)> fault) {
+std::function<Script(const WireScript&)> once(
+    std::function<MockResponse(const WireScript&)> fault) {
   return [fault](const WireScript& s) { return Script{fault(s), s.text(kFinalAnswer)}; };
 }
 
@@ -27,7 +28,8 @@ FaultCase recovers(std::string name, Recovery recovery,
 }
 
 FaultCase http_error(std::string name, HttpFault fault, Recovery recovery = Recovery::kRetry) {
-  return recovers(std::move(name), recovery, [fault](const WireScript& s) { return s.http_error(fault); });
+  return recovers(std::move(name), recovery,
+                  [fault](const WireScript& s) { return s.http_error(fault); });
 }
 
 // The compressor's summary call comes between the refused request and its retry.
@@ -80,8 +82,9 @@ std::vector<FaultCase> recovering_transport_faults() {
   cases.push_back(std::move(refused));
   cases.push_back(recovers("connection reset before headers", Recovery::kRetry,
                            [](const WireScript&) { return reset_before_headers(); }));
-  cases.push_back(recovers("connection dropped after some text", Recovery::kRetry,
-                           [](const WireScript& s) { return s.cut_text("Partial answer that never ends"); }));
+  cases.push_back(
+      recovers("connection dropped after some text", Recovery::kRetry,
+               [](const WireScript& s) { return s.cut_text("Partial answer that never ends"); }));
   FaultCase cut_call;
   cut_call.name = "connection dropped inside tool-call arguments";
   cut_call.script = [](const WireScript& s) {
@@ -100,15 +103,16 @@ std::vector<FaultCase> recovering_transport_faults() {
   unterminated.recovery = Recovery::kRetry;
   unterminated.tool_runs = 2;
   cases.push_back(std::move(unterminated));
-  cases.push_back(recovers("first byte later than the timeout", Recovery::kRetry, [](const WireScript& s) {
-    return slow_first_byte(s.text(kFinalAnswer), kLongSilence);
+  cases.push_back(recovers(
+      "first byte later than the timeout", Recovery::kRetry,
+      [](const WireScript& s) { return slow_first_byte(s.text(kFinalAnswer), kLongSilence); }));
+  cases.push_back(
+      recovers("stream stalled past the idle timeout", Recovery::kRetry, [](const WireScript& s) {
+        return s.stalled_text("Partial answer that stalls forever", kLongSilence);
+      }));
+  cases.push_back(recovers("malformed JSON chunk", Recovery::kRetry, [](const WireScript& s) {
+    return s.malformed_text("Partial answer with damage");
   }));
-  cases.push_back(recovers("stream stalled past the idle timeout", Recovery::kRetry,
-                           [](const WireScript& s) {
-                             return s.stalled_text("Partial answer that stalls forever", kLongSilence);
-                           }));
-  cases.push_back(recovers("malformed JSON chunk", Recovery::kRetry,
-                           [](const WireScript& s) { return s.malformed_text("Partial answer with damage"); }));
   cases.push_back(recovers("error event inside a 200 response", Recovery::kRetry,
                            [](const WireScript& s) { return s.error_in_ok_response(); }));
   return cases;

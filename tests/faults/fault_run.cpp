@@ -222,8 +222,8 @@ void CaseRun::check_recovery(Recovery recovery) {
   if (recovery == Recovery::kRetry) CHECK(notices_->has("retry"));
   const std::vector<RecordedRequest> requests = server_.requests();
   REQUIRE_FALSE(requests.empty());
-  const std::string last_key = requests.back().header("authorization") +
-                               requests.back().header("x-api-key");
+  const std::string last_key =
+      requests.back().header("authorization") + requests.back().header("x-api-key");
   if (recovery == Recovery::kRotate) CHECK(last_key.find("key-two") != std::string::npos);
   if (recovery == Recovery::kFallback) {
     CHECK(result_.model == kBackupModel);
@@ -309,8 +309,8 @@ void CaseRun::check_transcript() {
 }  // namespace
 
 void run_fault_case(const FaultCase& fault, Wire wire, bool stream, bool count_leaks) {
-  const std::string label = std::string(wire_name(wire)) +
-                            (stream ? ", streamed: " : ", not streamed: ") + fault.name;
+  const std::string label =
+      std::string(wire_name(wire)) + (stream ? ", streamed: " : ", not streamed: ") + fault.name;
   INFO(label);
   const ProcessResources before = count_process_resources();
   {

@@ -36,8 +36,7 @@ void find_unpaired_tool_calls(const std::vector<Message>& stored,
   }
 }
 
-void compare_with_accepted(const std::vector<Message>& stored,
-                           const std::vector<Message>& accepted,
+void compare_with_accepted(const std::vector<Message>& stored, const std::vector<Message>& accepted,
                            std::vector<std::string>& problems) {
   const std::size_t common = std::min(stored.size(), accepted.size());
   for (std::size_t i = 0; i < common; ++i) {

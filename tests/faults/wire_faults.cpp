@@ -76,13 +76,17 @@ std::string_view tool_call_end_marker(Wire wire) {
 std::string broken_event(Wire wire) {
   switch (wire) {
     case Wire::kChatCompletions:
-      return "data: {\"id\":\"chatcmpl-broken\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lost\"}\n\n";
+      return "data: "
+             "{\"id\":\"chatcmpl-broken\",\"choices\":[{\"index\":0,\"delta\":{\"content\":"
+             "\"lost\"}\n\n";
     case Wire::kResponses:
       return "event: response.output_text.delta\n"
              "data: {\"type\":\"response.output_text.delta\",\"delta\":\"lost\n\n";
     case Wire::kAnthropicMessages:
       return "event: content_block_delta\n"
-             "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\n\n";
+             "data: "
+             "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\","
+             "\n\n";
   }
   return "";
 }
@@ -91,18 +95,21 @@ std::string broken_event(Wire wire) {
 std::vector<std::string> error_events(Wire wire) {
   switch (wire) {
     case Wire::kChatCompletions:
-      return {"data: {\"error\":{\"message\":\"Provider disconnected unexpectedly\",\"code\":502}}\n\n",
-              "data: [DONE]\n\n"};
+      return {
+          "data: {\"error\":{\"message\":\"Provider disconnected unexpectedly\",\"code\":502}}\n\n",
+          "data: [DONE]\n\n"};
     case Wire::kResponses:
-      return {"event: error\ndata: {\"type\":\"error\",\"code\":\"server_error\",\"message\":\"The "
-              "server had an error while processing your request.\",\"param\":null}\n\n",
-              "event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{\"id\":"
-              "\"resp_failed\",\"object\":\"response\",\"status\":\"failed\",\"error\":{\"code\":"
-              "\"server_error\",\"message\":\"The server had an error while processing your "
-              "request.\"},\"output\":[]}}\n\n"};
+      return {
+          "event: error\ndata: {\"type\":\"error\",\"code\":\"server_error\",\"message\":\"The "
+          "server had an error while processing your request.\",\"param\":null}\n\n",
+          "event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{\"id\":"
+          "\"resp_failed\",\"object\":\"response\",\"status\":\"failed\",\"error\":{\"code\":"
+          "\"server_error\",\"message\":\"The server had an error while processing your "
+          "request.\"},\"output\":[]}}\n\n"};
     case Wire::kAnthropicMessages:
-      return {"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
-              "\"message\":\"Overloaded\"}}\n\n"};
+      return {
+          "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
+          "\"message\":\"Overloaded\"}}\n\n"};
   }
   return {};
 }
@@ -135,7 +142,8 @@ ErrorText error_text(HttpFault fault) {
       return {429, "insufficient_quota", "rate_limit_error",
               "You exceeded your current quota, please check your plan and billing details."};
     case HttpFault::kServerError:
-      return {500, "server_error", "api_error", "The server had an error while processing your request."};
+      return {500, "server_error", "api_error",
+              "The server had an error while processing your request."};
     case HttpFault::kBadGateway:
       return {502, "bad_gateway", "api_error", "Bad gateway"};
     case HttpFault::kUnavailable:

@@ -51,8 +51,8 @@ class WireScript {
   MockResponse summary(const std::string& content) const;
 
   // An HTTP error with this service's body for `fault`; `headers` are added (Retry-After).
-  MockResponse http_error(HttpFault fault,
-                          const std::vector<std::pair<std::string, std::string>>& headers = {}) const;
+  MockResponse http_error(
+      HttpFault fault, const std::vector<std::pair<std::string, std::string>>& headers = {}) const;
 
   // `content` answered, but the connection drops halfway through the answer (after some
   // text has been streamed, or halfway through a non-streamed JSON body).

@@ -439,9 +439,8 @@ Status read_common(const Json& spec, MockResponse& response) {
     if (!read.ok()) return read.status();
     *count = static_cast<std::size_t>(*read);
   }
-  std::pair<const char*, bool*> flags[] = {
-      {"close_before_headers", &response.close_before_headers},
-      {"reset_connection", &response.reset_connection}};
+  std::pair<const char*, bool*> flags[] = {{"close_before_headers", &response.close_before_headers},
+                                           {"reset_connection", &response.reset_connection}};
   for (auto [key, flag] : flags) {
     if (!spec.contains(key)) continue;
     Result<bool> read = read_bool(spec[key], key);

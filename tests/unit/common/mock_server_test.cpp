@@ -243,8 +243,10 @@ TEST_CASE("a connection reset before headers is seen by the client as a reset") 
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   address.sin_port = htons(static_cast<uint16_t>(server.port()));
   REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-  const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}";
-  REQUIRE(send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size()));
+  const std::string request =
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}";
+  REQUIRE(send(fd, request.data(), request.size(), MSG_NOSIGNAL) ==
+          static_cast<ssize_t>(request.size()));
   char byte;
   const ssize_t got = recv(fd, &byte, 1, 0);
   const int error = errno;
