@@ -69,6 +69,16 @@ std::vector<FaultCase> recovering_http_errors() {
   rate_limited.recovery = Recovery::kRotate;
   rate_limited.two_keys = true;
   cases.push_back(std::move(rate_limited));
+  FaultCase overloaded;
+  overloaded.name = "503 until the fallback takes over";
+  overloaded.script = [](const WireScript& s) {
+    // Overload switches to the fallback once it has been retried (loop.md §7, 4.13).
+    return Script{s.http_error(HttpFault::kUnavailable), s.http_error(HttpFault::kUnavailable),
+                  s.text(kFinalAnswer)};
+  };
+  overloaded.recovery = Recovery::kFallback;
+  overloaded.with_fallback = true;
+  cases.push_back(std::move(overloaded));
   cases.push_back(compaction("400 context overflow", HttpFault::kContextOverflow));
   cases.push_back(compaction("413 payload too large", HttpFault::kPayloadTooLarge));
   return cases;
@@ -78,6 +88,7 @@ std::vector<FaultCase> recovering_transport_faults() {
   std::vector<FaultCase> cases;
   FaultCase refused = recovers("connection refused", Recovery::kFallback, nullptr);
   refused.script = [](const WireScript& s) { return Script{s.text(kFinalAnswer)}; };
+  refused.with_fallback = true;
   refused.primary_refuses = true;
   cases.push_back(std::move(refused));
   cases.push_back(recovers("connection reset before headers", Recovery::kRetry,

@@ -35,7 +35,9 @@ struct FaultCase {
   // the script makes. A call cut short must never run.
   int tool_runs = 1;
   bool two_keys = false;         // The agent holds "key-one" and "key-two".
-  bool primary_refuses = false;  // Nothing listens at the primary; a fallback serves.
+  // A fallback provider ("backup-model" on the same endpoint, "key-backup") is configured.
+  bool with_fallback = false;
+  bool primary_refuses = false;  // Nothing listens at the primary; the fallback serves.
   // The host interrupts the turn while the fault holds the call: once some text has
   // streamed, or (not streaming) once the request has arrived. The turn must end
   // interrupted, keeping the streamed text as its answer.

@@ -133,7 +133,7 @@ AgentOptions CaseRun::options() {
   o.base_url = fault_.primary_refuses ? refusing_base_url() : server_.base_url();
   o.api_key = "key-one";
   if (fault_.two_keys) o.extra_api_keys = {"key-two"};
-  if (fault_.primary_refuses) {
+  if (fault_.with_fallback) {
     ProviderConfig backup;
     backup.api_mode = o.api_mode;
     backup.provider = "backup";
