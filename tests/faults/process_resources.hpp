@@ -14,6 +14,7 @@ struct ProcessResources {
   std::string to_string() const;
 };
 
+// Zero counts where the system has no /proc.
 ProcessResources count_process_resources();
 
 // Every open descriptor with what it refers to, for a failure message.
