@@ -16,6 +16,7 @@
 
 #include "hermes/export.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -54,6 +55,16 @@ struct AgentOptions {
   std::string reasoning_effort;
   bool stream = true;                // Stream responses (text arrives as it is generated).
   int max_retries = 3;               // Retries of one model call on transient failures.
+  // The waits between those retries when the server sends no Retry-After: from `base`,
+  // doubling per retry up to `max`, plus up to half again at random so that agents which
+  // failed together do not retry together. A response of the wrong shape (an error body
+  // with HTTP 200) waits on the slower schedule.
+  struct RetryBackoff {
+    std::chrono::milliseconds base{2'000};
+    std::chrono::milliseconds max{60'000};
+    std::chrono::milliseconds invalid_response_base{5'000};
+    std::chrono::milliseconds invalid_response_max{120'000};
+  } retry_backoff;
 
   // --- The loop ---
   int max_iterations = 90;           // Model calls per turn before the summary call.

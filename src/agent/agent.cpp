@@ -78,6 +78,12 @@ Status validate(const AgentOptions& o) {
   if (o.max_iterations < 1) return Status::invalid_argument("max_iterations: must be at least 1");
   if (o.max_tool_workers < 1) return Status::invalid_argument("max_tool_workers: must be at least 1");
   if (o.max_retries < 1) return Status::invalid_argument("max_retries: must be at least 1");
+  const AgentOptions::RetryBackoff& b = o.retry_backoff;
+  if (b.base.count() < 0 || b.max < b.base || b.invalid_response_base.count() < 0 ||
+      b.invalid_response_max < b.invalid_response_base) {
+    return Status::invalid_argument(
+        "retry_backoff: delays must not be negative and each max must be at least its base");
+  }
   if (o.max_tokens && *o.max_tokens < 1) return Status::invalid_argument("max_tokens: must be positive");
   return {};
 }

@@ -2,8 +2,10 @@
 // classify a failure, then rotate the key, fall back to another provider, back off
 // (honouring Retry-After) and retry, or stop with a clear reason.
 #include <algorithm>
+#include <chrono>
 
 #include "agent/safe_callback.hpp"
+#include "agent/text_utils.hpp"
 #include "agent/turn_runner.hpp"
 #include "context/compression_triggers.hpp"
 #include "common/log.hpp"
@@ -17,9 +19,12 @@ constexpr int64_t kDefaultContextLength = 200000;
 
 bool is_invalid_response(const ApiError& error) { return error.error_code == "invalid_response"; }
 
-std::chrono::milliseconds retry_delay(const ApiError& error, int retry) {
+std::chrono::milliseconds retry_delay(const ApiError& error, int retry,
+                                      const AgentOptions::RetryBackoff& backoff) {
   if (error.retry_after_seconds) return retry_after_delay(*error.retry_after_seconds);
-  return jittered_backoff(retry, is_invalid_response(error) ? kInvalidResponseBackoff : kApiErrorBackoff);
+  return is_invalid_response(error)
+             ? jittered_backoff(retry, backoff.invalid_response_base, backoff.invalid_response_max)
+             : jittered_backoff(retry, backoff.base, backoff.max);
 }
 
 // Reasons that switch to a fallback before the retries run out.
@@ -37,6 +42,18 @@ bool falls_back_eagerly(const ApiError& e, int retry, bool keys_left) {
       // A response of the wrong shape switches at once when a fallback exists.
       return is_invalid_response(e);
   }
+}
+
+// An interrupt that lands while the provider is answering. Text streamed by then becomes
+// the answer when the turn ends; without any, the answer says what was interrupted, and
+// hosts recognise it by its prefix (loop.md §7, step 1).
+void note_model_wait_interrupted(TurnState& st, std::chrono::steady_clock::time_point started) {
+  st.interrupted = true;
+  st.exit_reason = "interrupted_by_user";
+  if (!strip_think_blocks(st.streamed_text).empty()) return;
+  const std::chrono::duration<double> waited = std::chrono::steady_clock::now() - started;
+  st.final_response = fmt::format(
+      "Operation interrupted: waiting for model response ({:.1f}s elapsed).", waited.count());
 }
 
 }  // namespace
@@ -81,6 +98,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
     st_.streamed_text.clear();
     safe_callback("thinking", cb.on_thinking, true);
     core_.hooks.pre_api_request(request);
+    const auto call_started = std::chrono::steady_clock::now();
     Result<ProviderResponse> result = runtime.provider().complete(request, ctx);
     safe_callback("thinking", cb.on_thinking, false);
     if (result.ok()) {
@@ -91,8 +109,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
 
     const Status& s = result.status();
     if (s.code() == StatusCode::kCancelled || st_.cancel.cancelled()) {
-      st_.interrupted = true;
-      st_.exit_reason = "interrupted_by_user";
+      note_model_wait_interrupted(st_, call_started);
       return std::nullopt;
     }
     if (s.api_error() == nullptr) {
@@ -157,7 +174,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
            "all_retries_exhausted_no_response");
       return std::nullopt;
     }
-    const auto delay = retry_delay(error, retry);
+    const auto delay = retry_delay(error, retry, core_.options.retry_backoff);
     status("retry", fmt::format("\xE2\x8F\xB3 {} \xE2\x80\x94 retrying in {:.1f}s ({}/{})",
                                 error.to_string(), static_cast<double>(delay.count()) / 1000.0,
                                 retry, max_attempts - 1));

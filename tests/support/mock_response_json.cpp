@@ -17,13 +17,15 @@
 //   {"anthropic_error": {"status": 529, "type": "overloaded_error", "message": "Overloaded"}}
 //   {"sse_file": "tests/fixtures/....sse", "chunk_delay_ms": 5}
 //
-// Fault and routing keys: first_byte_delay_ms, chunk_delay_ms, drop_after_chunks,
-// close_before_headers, path_prefix. "headers" and "status" also apply to a shorthand.
+// Fault and routing keys: first_byte_delay_ms, chunk_delay_ms, stall_after_chunks with
+// stall_ms, drop_after_chunks, close_before_headers with reset_connection, path_prefix
+// (see MockResponse). "headers" and "status" also apply to a shorthand.
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <string_view>
 
 #include "common/json_text.hpp"
@@ -35,15 +37,18 @@ namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
-constexpr std::array<std::string_view, 9> kRawKeys = {"status",
-                                                      "headers",
-                                                      "body",
-                                                      "chunks",
-                                                      "first_byte_delay_ms",
-                                                      "chunk_delay_ms",
-                                                      "drop_after_chunks",
-                                                      "close_before_headers",
-                                                      "path_prefix"};
+constexpr std::array<std::string_view, 12> kRawKeys = {"status",
+                                                       "headers",
+                                                       "body",
+                                                       "chunks",
+                                                       "first_byte_delay_ms",
+                                                       "chunk_delay_ms",
+                                                       "stall_after_chunks",
+                                                       "stall_ms",
+                                                       "drop_after_chunks",
+                                                       "close_before_headers",
+                                                       "reset_connection",
+                                                       "path_prefix"};
 constexpr std::array<std::string_view, 10> kShorthands = {
     "chat_text",      "chat_tool_calls",      "chat_error",
     "responses_text", "responses_tool_calls", "responses_error",
@@ -417,22 +422,30 @@ Status read_common(const Json& spec, MockResponse& response) {
   }
   std::pair<const char*, std::chrono::milliseconds*> delays[] = {
       {"first_byte_delay_ms", &response.first_byte_delay},
-      {"chunk_delay_ms", &response.chunk_delay}};
+      {"chunk_delay_ms", &response.chunk_delay},
+      {"stall_ms", &response.stall}};
   for (auto [key, delay] : delays) {
     if (!spec.contains(key)) continue;
     Result<std::int64_t> ms = read_count(spec[key], key);
     if (!ms.ok()) return ms.status();
     *delay = std::chrono::milliseconds(*ms);
   }
-  if (spec.contains("drop_after_chunks")) {
-    Result<std::int64_t> count = read_count(spec["drop_after_chunks"], "drop_after_chunks");
-    if (!count.ok()) return count.status();
-    response.drop_after_chunks = static_cast<std::size_t>(*count);
+  std::pair<const char*, std::optional<std::size_t>*> counts[] = {
+      {"drop_after_chunks", &response.drop_after_chunks},
+      {"stall_after_chunks", &response.stall_after_chunks}};
+  for (auto [key, count] : counts) {
+    if (!spec.contains(key)) continue;
+    Result<std::int64_t> read = read_count(spec[key], key);
+    if (!read.ok()) return read.status();
+    *count = static_cast<std::size_t>(*read);
   }
-  if (spec.contains("close_before_headers")) {
-    Result<bool> close = read_bool(spec["close_before_headers"], "close_before_headers");
-    if (!close.ok()) return close.status();
-    response.close_before_headers = *close;
+  std::pair<const char*, bool*> flags[] = {{"close_before_headers", &response.close_before_headers},
+                                           {"reset_connection", &response.reset_connection}};
+  for (auto [key, flag] : flags) {
+    if (!spec.contains(key)) continue;
+    Result<bool> read = read_bool(spec[key], key);
+    if (!read.ok()) return read.status();
+    *flag = *read;
   }
   if (spec.contains("path_prefix")) {
     Result<std::string> prefix = read_string(spec["path_prefix"], "path_prefix");

@@ -4,8 +4,8 @@
 // It stands in for remote LLM services only. Responses are prepared bytes (a JSON body,
 // or SSE chunks), so one server speaks every wire format; builders for the common shapes
 // live in mock_responses.hpp. Faults are part of a response: any status and headers, a
-// slow first byte, a pause between chunks, a connection dropped after N chunks, a
-// connection closed before any byte.
+// slow first byte, a pause between chunks, a stall after N chunks, a connection dropped
+// after N chunks, a connection closed or reset before any byte.
 //
 // Requests whose path starts with /_mock/ are control requests (the API of the
 // hermes-mock-server executable, see mock_server_main.cpp); they are answered by the
@@ -52,6 +52,13 @@ struct MockResponse {
   std::optional<std::size_t> drop_after_chunks;
   // Accept the request, then close the connection without answering.
   bool close_before_headers = false;
+  // With close_before_headers: abort the connection with a TCP reset instead of an
+  // orderly close, so the client sees "connection reset by peer". Ignored otherwise.
+  bool reset_connection = false;
+  // Pause once for `stall` after this many chunks (an upstream that stops producing
+  // mid-stream). Only for chunked bodies; `stall` counts instead of chunk_delay there.
+  std::optional<std::size_t> stall_after_chunks;
+  std::chrono::milliseconds stall{0};
   // Only requests whose path starts with this are answered by this response; empty
   // matches any path. Requests for other paths get the next matching response.
   std::string path_prefix;

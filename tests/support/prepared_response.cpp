@@ -105,7 +105,8 @@ bool write_chunked(int fd, const PreparedResponse& response, StopSignal& stop) {
   const std::size_t limit = std::min(response.drop_after_chunks.value_or(count), count);
   const bool terminate = !response.drop_after_chunks;
   for (std::size_t i = 0; i < limit; ++i) {
-    if (i > 0 && !stop.sleep_for(response.chunk_delay)) return false;
+    const auto pause = response.stall_after_chunks == i ? response.stall : response.chunk_delay;
+    if (i > 0 && !stop.sleep_for(pause)) return false;
     bool last = i + 1 == limit;
     if (!send_all(fd, {i == 0 ? std::string_view(response.head) : std::string_view(),
                        response.frames[i], last && terminate ? kLastChunk : std::string_view()})) {
@@ -133,13 +134,19 @@ std::shared_ptr<const PreparedResponse> prepare_response(const MockResponse& res
   prepared->chunk_delay = response.chunk_delay;
   prepared->drop_after_chunks = response.drop_after_chunks;
   prepared->close_before_headers = response.close_before_headers;
+  prepared->reset_connection = response.reset_connection;
+  prepared->stall_after_chunks = response.stall_after_chunks;
+  prepared->stall = response.stall;
   prepared->path_prefix = response.path_prefix;
   return prepared;
 }
 
 bool write_response(int fd, const PreparedResponse& response, StopSignal& stop) {
   if (!stop.sleep_for(response.first_byte_delay)) return false;
-  if (response.close_before_headers) return false;
+  if (response.close_before_headers) {
+    if (response.reset_connection) reset_on_close(fd);
+    return false;
+  }
   return response.chunked ? write_chunked(fd, response, stop) : write_plain(fd, response);
 }
 

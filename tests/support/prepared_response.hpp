@@ -25,6 +25,9 @@ struct PreparedResponse {
   std::chrono::milliseconds chunk_delay{0};
   std::optional<std::size_t> drop_after_chunks;
   bool close_before_headers = false;
+  bool reset_connection = false;
+  std::optional<std::size_t> stall_after_chunks;
+  std::chrono::milliseconds stall{0};
   std::string path_prefix;
 };
 

@@ -15,6 +15,10 @@ bool send_all(int fd, std::initializer_list<std::string_view> parts);
 // the client when they are written, not when the next one fills a segment.
 void set_no_delay(int fd);
 
+// Makes the next close of `fd` abort the connection with a TCP reset (a zero linger
+// time) instead of an orderly shutdown.
+void reset_on_close(int fd);
+
 // Closes `fd` if it is open and sets it to -1.
 void close_fd(int& fd);
 

@@ -96,3 +96,14 @@ TEST_CASE("a context overflow with compression disabled fails with a clear reaso
   CHECK(r.failure_reason == "context_overflow");
   CHECK(r.error.find("Context overflow") != std::string::npos);
 }
+
+TEST_CASE("a retry backoff whose ceiling is below its base is rejected naming the field") {
+  hermes::testing::TempDir home;
+  AgentOptions o = base_options(std::make_shared<ScriptedProvider>(), home);
+  o.retry_backoff.base = std::chrono::seconds(5);
+  o.retry_backoff.max = std::chrono::seconds(1);
+  auto agent = Agent::create(o);
+  REQUIRE_FALSE(agent.ok());
+  CHECK(agent.status().code() == StatusCode::kInvalidArgument);
+  CHECK(agent.status().message().rfind("retry_backoff", 0) == 0);
+}

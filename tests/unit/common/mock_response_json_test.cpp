@@ -57,6 +57,15 @@ TEST_CASE("a raw spec sets every field of the response") {
   CHECK(response.path_prefix == "/v1/models");
 }
 
+TEST_CASE("a spec can script a stall after N chunks and a reset instead of a close") {
+  MockResponse response = parse(Json::parse(R"({"chunks": ["data: a\n\n", "data: b\n\n"],
+      "stall_after_chunks": 1, "stall_ms": 250, "close_before_headers": true,
+      "reset_connection": true})"));
+  CHECK(response.stall_after_chunks == std::size_t{1});
+  CHECK(response.stall == std::chrono::milliseconds(250));
+  CHECK(response.reset_connection);
+}
+
 TEST_CASE("an empty spec is a plain 200 with nothing scripted") {
   MockResponse response = parse(Json::object());
   CHECK(response.status == 200);

@@ -3,7 +3,11 @@
 #include "support/mock_server.hpp"
 
 #include <doctest/doctest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -225,6 +229,47 @@ TEST_CASE("a connection closed before headers gets no answer, but the request is
   CHECK(server.requests().at(0).body == R"({"n":1})");
   LoopbackClient again(server.port());
   CHECK(again.request("POST", kCompletions, "{}").status == 200);
+}
+
+TEST_CASE("a connection reset before headers is seen by the client as a reset") {
+  MockServer server;
+  MockResponse reset;
+  reset.close_before_headers = true;
+  reset.reset_connection = true;
+  server.enqueue(reset);
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(static_cast<uint16_t>(server.port()));
+  REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  const std::string request =
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}";
+  REQUIRE(send(fd, request.data(), request.size(), MSG_NOSIGNAL) ==
+          static_cast<ssize_t>(request.size()));
+  char byte;
+  const ssize_t got = recv(fd, &byte, 1, 0);
+  const int error = errno;
+  close(fd);
+  CHECK(got == -1);
+  CHECK(error == ECONNRESET);
+  CHECK(server.request_count() == 1);
+}
+
+TEST_CASE("a stall after N chunks holds back the rest of the stream") {
+  auto server = std::make_unique<MockServer>();
+  MockResponse stream = chat::text("one two three", true);
+  stream.stall_after_chunks = 1;
+  stream.stall = 30s;  // Ended by the server's shutdown below, never waited out.
+  server->enqueue(stream);
+  LoopbackClient client(server->port());
+  REQUIRE(client.send_request("POST", kCompletions, "{}"));
+  REQUIRE(client.readable(30s));
+  server.reset();  // The stalled connection closes without the rest.
+  HttpReply reply = client.read_reply();
+  CHECK(reply.status == 200);
+  CHECK_FALSE(reply.complete);
+  CHECK(reply.chunks == std::vector<std::string>{stream.chunks.front()});
 }
 
 TEST_CASE("a slow first byte holds back its answer while other connections are served") {
