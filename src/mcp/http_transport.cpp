@@ -39,7 +39,8 @@ bool splits_header(std::string_view text) {
 
 // Session ids are visible ASCII by the specification; anything else is not echoed back.
 bool valid_session_id(std::string_view id) {
-  return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) { return c > 0x20 && c < 0x7f; });
+  return !id.empty() &&
+         std::all_of(id.begin(), id.end(), [](char c) { return c > 0x20 && c < 0x7f; });
 }
 
 // Ids we send are integers; a server may echo them back as strings.
@@ -175,8 +176,7 @@ std::vector<std::string> HttpTransport::request_headers(const char* accept,
   {
     std::lock_guard lock(mu_);
     if (!session_id_.empty()) headers.push_back("Mcp-Session-Id: " + session_id_);
-    if (!protocol_version_.empty())
-      headers.push_back("MCP-Protocol-Version: " + protocol_version_);
+    if (!protocol_version_.empty()) headers.push_back("MCP-Protocol-Version: " + protocol_version_);
     if (sent_session) *sent_session = !session_id_.empty();
   }
   for (const auto& [name, value] : options_.headers) headers.push_back(name + ": " + value);
@@ -224,7 +224,8 @@ void HttpTransport::post_request(Exchange& exchange) {
   if (!result.streamed) {
     failure = receive_buffered(result, exchange.id, sent_session, answered);
     if (failure.ok() && !answered && result.head.status == 200) {
-      failure = Status::failed_precondition(options_.label + " answered without a JSON-RPC response");
+      failure =
+          Status::failed_precondition(options_.label + " answered without a JSON-RPC response");
     }
   } else if (!stream_error.ok()) {
     failure = stream_error;
@@ -294,8 +295,9 @@ void HttpTransport::listen() {
       parser.finish();
       failures = 0;  // The server ended a healthy stream: open a new one.
     } else {
-      if (s.ok()) s = result.streamed ? transport_status(result)
-                                      : receive_buffered(result, Json(), sent_session, answered);
+      if (s.ok())
+        s = result.streamed ? transport_status(result)
+                            : receive_buffered(result, Json(), sent_session, answered);
       {
         std::lock_guard lock(mu_);
         if (!broken_.ok()) return;
@@ -327,8 +329,8 @@ Status HttpTransport::receive_event(const SseEvent& event, const Json& id, bool&
   return {};
 }
 
-Status HttpTransport::receive_buffered(const HttpResult& result, const Json& id,
-                                       bool sent_session, bool& answered) {
+Status HttpTransport::receive_buffered(const HttpResult& result, const Json& id, bool sent_session,
+                                       bool& answered) {
   if (result.head.status == 0 || result.failure != TransportFailure::kNone ||
       !result.error.empty()) {
     return transport_status(result);
@@ -349,8 +351,8 @@ Status HttpTransport::receive_buffered(const HttpResult& result, const Json& id,
                                         std::to_string(options_.max_message_bytes) + " bytes");
     }
     if (!message) {
-      return Status::failed_precondition(options_.label + " answered with a body that is not JSON: " +
-                                         excerpt(result.body));
+      return Status::failed_precondition(
+          options_.label + " answered with a body that is not JSON: " + excerpt(result.body));
     }
     deliver(*message, id, answered);
     return {};
@@ -425,9 +427,9 @@ Status HttpTransport::end_session() {
   // 405: the server does not let clients end sessions; it will expire it itself.
   if (result.failure == TransportFailure::kNone && result.head.status < 400) return {};
   if (result.head.status == 405) return {};
-  return Status::unavailable(options_.label + ": ending the session failed: " +
-                             (result.error.empty() ? std::to_string(result.head.status)
-                                                   : result.error));
+  return Status::unavailable(
+      options_.label + ": ending the session failed: " +
+      (result.error.empty() ? std::to_string(result.head.status) : result.error));
 }
 
 void HttpTransport::close() {

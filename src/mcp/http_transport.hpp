@@ -58,8 +58,8 @@ class HttpTransport final : public McpTransport {
  private:
   struct Outgoing {
     std::string body;
-    Json request_id;    // Set for a request.
-    Json cancelled_id;  // Set for notifications/cancelled: the request it gives up.
+    Json request_id;                // Set for a request.
+    Json cancelled_id;              // Set for notifications/cancelled: the request it gives up.
     bool starts_listening = false;  // notifications/initialized: open the GET stream after.
   };
   struct Exchange;  // One request's POST.

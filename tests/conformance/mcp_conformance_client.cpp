@@ -50,8 +50,7 @@ int main(int argc, char** argv) {
   const hermes::McpServerStatus status = (*servers)->status().at(0);
   if (!status.connected) return fail("not connected: " + status.last_error.to_string());
   std::printf("connected to %s %s (protocol %s) with %zu tools\n", status.server_name.c_str(),
-              status.server_version.c_str(), status.protocol_version.c_str(),
-              status.tools.size());
+              status.server_version.c_str(), status.protocol_version.c_str(), status.tools.size());
 
   if (scenario == "tools_call") return call_add_numbers(*registry);
   return 0;

@@ -36,9 +36,11 @@ class HttpServerProcess {
     if (script.empty()) return nullptr;
     auto server = std::make_unique<HttpServerProcess>();
     server->port_ = free_port();
-    REQUIRE(server->process_
-                .spawn({"node", {script, "streamableHttp"}, {{"PORT", std::to_string(server->port_)}}, ""})
-                .ok());
+    REQUIRE(
+        server->process_
+            .spawn(
+                {"node", {script, "streamableHttp"}, {{"PORT", std::to_string(server->port_)}}, ""})
+            .ok());
     server->drain();
     REQUIRE(eventually([&] { return server->accepts_connections(); }));
     return server;

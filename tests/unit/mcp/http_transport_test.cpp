@@ -39,7 +39,8 @@ std::string text_of(const Result<std::string>& r) {
 
 Json server_log(const HttpServerProcess& server) {
   Connected c(server.config("log"));
-  return *internal::parse_json(text_of(call_tool(*c.registry, "mcp_log_server_log", Json::object())));
+  return *internal::parse_json(
+      text_of(call_tool(*c.registry, "mcp_log_server_log", Json::object())));
 }
 
 }  // namespace
@@ -71,8 +72,8 @@ TEST_CASE("the session id, the protocol version and the configured headers go wi
   auto config = server->config("web");
   config.headers["Authorization"] = "Bearer sesame";
   Connected c(config);
-  Json seen = *internal::parse_json(
-      text_of(call_tool(*c.registry, "mcp_web_headers", Json::object())));
+  Json seen =
+      *internal::parse_json(text_of(call_tool(*c.registry, "mcp_web_headers", Json::object())));
   CHECK(seen["Authorization"] == "Bearer sesame");
   CHECK(seen["MCP-Protocol-Version"] == "2025-06-18");
   CHECK(seen["Mcp-Session-Id"].get<std::string>().size() == 32);
@@ -97,8 +98,8 @@ TEST_CASE("progress notifications arrive on the call's event stream") {
   CHECK(text_of(call_tool(*c.registry, "mcp_web_slow", {{"steps", 3}}, &ctx)) ==
         "done after 3 steps");
   std::lock_guard lock(mu);
-  CHECK(notes == std::vector<std::string>{"mcp_web_slow: 1/3", "mcp_web_slow: 2/3",
-                                          "mcp_web_slow: 3/3"});
+  CHECK(notes ==
+        std::vector<std::string>{"mcp_web_slow: 1/3", "mcp_web_slow: 2/3", "mcp_web_slow: 3/3"});
 }
 
 TEST_CASE("garbage, a 500 and a dropped connection fail only their own call") {
@@ -173,10 +174,10 @@ TEST_CASE("disconnecting ends the session with a DELETE") {
   std::string session;
   {
     Connected c(server->config("web"));
-    session = internal::parse_json(text_of(call_tool(*c.registry, "mcp_web_headers",
-                                                     Json::object())))
-                  ->at("Mcp-Session-Id")
-                  .get<std::string>();
+    session =
+        internal::parse_json(text_of(call_tool(*c.registry, "mcp_web_headers", Json::object())))
+            ->at("Mcp-Session-Id")
+            .get<std::string>();
   }
   Json deleted = server_log(*server)["deleted"];
   CHECK(std::find(deleted.begin(), deleted.end(), Json(session)) != deleted.end());
