@@ -404,6 +404,33 @@ HERMES_C_API hermes_status_t hermes_store_load(hermes_store_t *store, const char
 HERMES_C_API hermes_status_t hermes_store_delete(hermes_store_t *store, const char *session_id,
                                                  hermes_error_t **out_error);
 
+/* --------------------------------------------------------------- MCP servers ---- */
+
+typedef struct hermes_mcp_servers_t hermes_mcp_servers_t;
+
+/* Connects the MCP servers of a configuration document and registers their tools in
+ * `registry` (give the registry to the agent with hermes_agent_options_set_tools). The
+ * document is the mcp.json format:
+ *   {"mcpServers": {"files": {"command": "npx", "args": ["-y", "pkg"], "env": {"K": "V"}},
+ *                   "search": {"url": "https://host/mcp",
+ *                              "headers": {"Authorization": "Bearer ..."}}}}
+ * (see hermes/mcp.hpp for every key). A server that fails to connect does not fail the
+ * call: it is retried in the background and hermes_mcp_servers_status says why. Only a
+ * bad document is an error (HERMES_ERR_INVALID_ARGUMENT naming the key). *out_servers
+ * keeps the servers connected until hermes_mcp_servers_free; safe to use from any thread. */
+HERMES_C_API hermes_status_t hermes_mcp_servers_connect(const char *config_json,
+                                                        hermes_tool_registry_t *registry,
+                                                        hermes_mcp_servers_t **out_servers,
+                                                        hermes_error_t **out_error);
+/* A JSON list with one object per server: {"name", "connected", "protocol_version",
+ * "server_name", "server_version", "tools" (registered names), "skipped_tools",
+ * "restarts", "last_error" ("" when none)}. */
+HERMES_C_API hermes_status_t hermes_mcp_servers_status(const hermes_mcp_servers_t *servers,
+                                                       char **out_json, hermes_error_t **out_error);
+/* Disconnects every server and removes its tools from the registry. */
+HERMES_C_API void hermes_mcp_servers_free(hermes_mcp_servers_t *servers);
+HERMES_C_API void hermes_mcp_servers_freep(hermes_mcp_servers_t **servers);
+
 /* ----------------------------------------------------------------- utilities ---- */
 
 /* Classifies a failed model call as the agent does. `facts_json`: {"status_code",

@@ -2,10 +2,11 @@
 //!
 //!     OPENAI_API_KEY=sk-... cargo run --example minimal -- "What is 2 + 40?"
 //!
-//! OPENAI_BASE_URL selects another OpenAI-compatible endpoint, HERMES_MODEL the model.
-use std::env;
+//! OPENAI_BASE_URL selects another OpenAI-compatible endpoint, HERMES_MODEL the model,
+//! HERMES_MCP_CONFIG an mcp.json file whose MCP servers add their tools.
+use std::{env, fs};
 
-use hermes::{Agent, AgentOptions, Tool, ToolRegistry};
+use hermes::{Agent, AgentOptions, McpServers, Tool, ToolRegistry};
 
 const ADD_SCHEMA: &str = r#"{
     "type": "object",
@@ -13,7 +14,7 @@ const ADD_SCHEMA: &str = r#"{
     "required": ["a", "b"]
 }"#;
 
-fn main() -> Result<(), hermes::Error> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut tools = ToolRegistry::new()?;
     tools.add(
         Tool::new("add")
@@ -37,6 +38,16 @@ fn main() -> Result<(), hermes::Error> {
     if let Ok(key) = env::var("OPENAI_API_KEY") {
         options.set_api_key(&key)?;
     }
+
+    // {"mcpServers": {"files": {"command": ...}, "search": {"url": ...}}}; kept alive
+    // for as long as the agent uses the tools.
+    let _mcp = match env::var("HERMES_MCP_CONFIG") {
+        Ok(path) => {
+            let config = fs::read_to_string(&path).map_err(|e| format!("{}: {}", path, e))?;
+            Some(McpServers::connect(&config, &tools)?)
+        }
+        Err(_) => None,
+    };
 
     let agent = Agent::new(&options)?;
     let question = env::args()

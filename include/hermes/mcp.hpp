@@ -1,9 +1,8 @@
 // hermes/mcp.hpp — tools from Model Context Protocol servers, offered to the model like
 // any other tool.
 //
-// Each configured server runs as a child process speaking JSON-RPC over its stdin and
-// stdout. (Remote servers, reached over Streamable HTTP, are configured with a url; this
-// build does not speak that transport yet and reports them as Unimplemented.) Its tools are
+// A configured server is either a child process speaking JSON-RPC over its stdin and
+// stdout, or a remote endpoint reached over Streamable HTTP (a url). Its tools are
 // registered into a ToolRegistry under the toolset "mcp-<server>" with names "mcp_<server>_<tool>",
 // and stay in step with the server: a tools/list_changed notification re-lists them, and a server
 // that dies is restarted with backoff while its tools are reported unavailable.
@@ -36,9 +35,10 @@ struct McpServerConfig {
   std::map<std::string, std::string> env;
   std::string cwd;
 
-  // A remote server (Streamable HTTP), used when `command` is empty: the endpoint URL and
-  // extra request headers (e.g. Authorization). Not connected by this build: its status
-  // reports Unimplemented.
+  // A remote server (Streamable HTTP, protocol 2025-03-26 and later), used when `command`
+  // is empty: the endpoint URL (http or https) and extra headers sent with every request
+  // (e.g. Authorization). An endpoint that forgets the session (HTTP 404) or cannot be
+  // reached is reconnected like a local server that died.
   std::string url;
   std::map<std::string, std::string> headers;
 

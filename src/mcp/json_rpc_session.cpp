@@ -253,6 +253,16 @@ void JsonRpcSession::deliver_progress(const Json& params) {
   if (on_progress) on_progress(params);
 }
 
+void JsonRpcSession::fail_request(const Json& id, Status reason) {
+  auto key = id_of(id);
+  std::shared_ptr<Pending> pending = key ? take_pending(*key) : nullptr;
+  if (!pending) return;
+  std::lock_guard lock(mu_);
+  pending->outcome = std::move(reason);
+  pending->done = true;
+  pending->cv.notify_all();
+}
+
 void JsonRpcSession::close(Status reason) {
   if (reason.ok()) reason = Status::unavailable(label_ + ": connection closed");
   std::lock_guard lock(mu_);

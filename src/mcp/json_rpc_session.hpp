@@ -68,6 +68,10 @@ class JsonRpcSession {
   // ignored.
   void receive(const Json& message);
 
+  // Fails the waiting call with request id `id` (as sent) with `reason`; nothing when no
+  // such call waits.
+  void fail_request(const Json& id, Status reason);
+
   // Fails every waiting call, and every later one, with `reason`.
   void close(Status reason);
 

@@ -51,6 +51,9 @@ Result<std::unique_ptr<McpClient>> McpClient::connect(std::unique_ptr<McpTranspo
     self->session_->close(reason);
     if (self->options_.on_closed) self->options_.on_closed(std::move(reason));
   };
+  handlers.on_request_failed = [self](const Json& id, Status reason) {
+    self->session_->fail_request(id, std::move(reason));
+  };
   HERMES_RETURN_IF_ERROR(client->transport_->start(std::move(handlers)));
   if (Status s = client->perform_handshake(); !s.ok()) {
     client->close();

@@ -7,6 +7,7 @@
 #include "common/json_text.hpp"
 #include "common/log.hpp"
 #include "mcp/call_result.hpp"
+#include "mcp/http_transport.hpp"
 #include "mcp/stdio_transport.hpp"
 
 namespace hermes::internal {
@@ -51,6 +52,16 @@ ServerConnection::~ServerConnection() {
 }
 
 std::unique_ptr<McpTransport> ServerConnection::make_transport() const {
+  if (config_.command.empty()) {
+    HttpTransportOptions options;
+    options.label = label_;
+    options.url = config_.url;
+    options.headers = config_.headers;
+    options.connect_timeout = config_.connect_timeout;
+    options.response_timeout = std::max(config_.call_timeout, config_.request_timeout);
+    options.max_message_bytes = config_.max_message_bytes;
+    return std::make_unique<HttpTransport>(std::move(options));
+  }
   StdioTransportOptions options;
   options.label = label_;
   options.process = {config_.command, config_.args, config_.env, config_.cwd};
@@ -65,7 +76,9 @@ Status ServerConnection::start() {
     if (!first.ok()) {
       last_error_ = first;
       next_attempt_ = Clock::now() + config_.restart_backoff;
-      parked_ = first.code() == StatusCode::kUnimplemented;  // Retrying cannot help.
+      // Retrying cannot help a configuration this build cannot use.
+      parked_ = first.code() == StatusCode::kUnimplemented ||
+                first.code() == StatusCode::kInvalidArgument;
     }
   }
   if (!first.ok()) HERMES_LOG_WARN("{}: {}", label_, first.message());
@@ -81,10 +94,6 @@ Status ServerConnection::connect_once() {
     if (stopping_) return Status::cancelled(label_ + " is shutting down");
     generation = ++generation_;
     connection_lost_ = false;
-  }
-  if (config_.command.empty()) {
-    return Status::unimplemented(label_ +
-                                 ": the Streamable HTTP transport is not available in this build");
   }
   McpClient::Options options;
   options.label = label_;

@@ -22,6 +22,10 @@ class McpTransport {
     // The connection broke on its own (the server exited, the stream ended, a protocol
     // violation): called at most once, never after close() was called.
     std::function<void(Status reason)> on_closed;
+    // A request that was sent will get no answer (its HTTP exchange failed): its caller
+    // should fail with `reason` now rather than wait for its deadline. Transports that
+    // cannot tell which request a failure belongs to never call it.
+    std::function<void(const Json& id, Status reason)> on_request_failed;
   };
 
   virtual ~McpTransport() = default;

@@ -1,7 +1,8 @@
 """Type stubs of hermes._native, the native part of the hermes package."""
 from os import PathLike
 from types import TracebackType
-from typing import Any, Callable, Iterator, Literal, Optional, Sequence, Tuple, TypedDict, Union
+from typing import (Any, Callable, Iterator, Literal, Mapping, Optional, Sequence, Tuple, TypedDict,
+                    Union)
 
 __version__: str
 
@@ -215,6 +216,34 @@ class SessionStore:
     def delete(self, session_id: str) -> None:
         """Deletes the session and its messages. Raises NotFoundError."""
 
+class McpServerSettings(TypedDict, total=False):
+    """One MCP server, as in mcp.json: a command (with args, env, cwd) or a url (with
+    headers); enabled, tools ({"include": [...], "exclude": [...]}), timeout and
+    connect_timeout in seconds, destructive_needs_approval, parallel."""
+    command: str
+    args: list[str]
+    env: dict[str, str]
+    cwd: str
+    url: str
+    headers: dict[str, str]
+    enabled: bool
+    tools: dict[str, list[str]]
+    timeout: float
+    connect_timeout: float
+    destructive_needs_approval: bool
+    parallel: bool
+
+class McpServerStatus(TypedDict):
+    name: str
+    connected: bool
+    protocol_version: str
+    server_name: str
+    server_version: str
+    tools: list[str]
+    skipped_tools: list[str]
+    restarts: int
+    last_error: str
+
 class Agent:
     """An agent: a conversation with a model that can call tools.
 
@@ -233,6 +262,7 @@ class Agent:
         home: Union[str, PathLike[str], None] = None,
         max_iterations: int = 90,
         tools: Sequence[ToolLike] = (),
+        mcp_servers: Optional[Mapping[str, McpServerSettings]] = None,
         enabled_toolsets: Optional[Sequence[str]] = None,
         disabled_toolsets: Optional[Sequence[str]] = None,
         session_id: Optional[str] = None,
@@ -292,6 +322,8 @@ class Agent:
     def history(self) -> list[Message]: ...
     @property
     def system_prompt(self) -> str: ...
+    def mcp_status(self) -> list[McpServerStatus]:
+        """One entry per server of mcp_servers, in configuration order."""
 
 class ApiErrorClassification(TypedDict):
     reason: str

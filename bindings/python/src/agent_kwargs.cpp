@@ -9,6 +9,7 @@
 
 #include "hermes/builtin_tools.hpp"
 #include "hermes/session_search_tool.hpp"
+#include "json_convert.hpp"
 #include "py_callbacks.hpp"
 #include "py_common.hpp"
 
@@ -141,20 +142,46 @@ ProviderConfig fallback_from_python(const py::handle& entry) {
   return config;
 }
 
+// The built-in tools in a registry of the agent's own, for tools of the caller to join.
+std::shared_ptr<ToolRegistry> own_registry() {
+  auto registry = std::make_shared<ToolRegistry>();
+  if (Status s = register_builtin_tools(*registry); !s.ok()) raise_status(s);
+  if (Status s = register_session_search_tool(*registry); !s.ok()) raise_status(s);
+  return registry;
+}
+
 // Without Python tools the agent takes the library's shared default registry. With them,
 // a registry of the built-ins plus the Python tools, which win a name clash: the caller
 // asked for them by name.
 void read_tools(KwargReader& kw, AgentOptions& o) {
   py::object tools = kw.take("tools");
   if (tools.is_none() || py::len(tools) == 0) return;
-  auto registry = std::make_shared<ToolRegistry>();
-  if (Status s = register_builtin_tools(*registry); !s.ok()) raise_status(s);
-  if (Status s = register_session_search_tool(*registry); !s.ok()) raise_status(s);
+  auto registry = own_registry();
   for (auto tool : tools) {
     Status s = registry->register_tool(tool_spec_from_python(tool), /*allow_override=*/true);
     if (!s.ok()) raise_status(s);
   }
   o.tools = std::move(registry);
+}
+
+// mcp_servers={"name": {"command": ..., "args": [...]} | {"url": ..., "headers": {...}}},
+// the "mcpServers" object of an mcp.json document: the servers' tools join the agent's
+// registry.
+std::unique_ptr<McpServers> connect_mcp_servers(const py::object& servers, AgentOptions& o) {
+  if (!py::isinstance<py::dict>(servers)) {
+    throw py::type_error("mcp_servers: expected a dict of server name to settings, got " +
+                         type_name(servers));
+  }
+  const Json document{{"mcpServers", from_python(servers, "mcp_servers")}};
+  Result<std::vector<McpServerConfig>> configs = parse_mcp_config(document.dump());
+  if (!configs.ok()) raise_status(configs.status());
+  if (!o.tools) o.tools = own_registry();
+  Result<std::unique_ptr<McpServers>> connected = [&] {
+    py::gil_scoped_release release;  // Starting servers and their handshakes take a while.
+    return McpServers::connect(std::move(*configs), o.tools);
+  }();
+  if (!connected.ok()) raise_status(connected.status());
+  return std::move(*connected);
 }
 
 void read_compression(KwargReader& kw, AgentOptions& o) {
@@ -184,7 +211,8 @@ PythonCallbacks read_callbacks(KwargReader& kw) {
 
 }  // namespace
 
-AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr<EventTap> tap) {
+AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr<EventTap> tap,
+                                       std::unique_ptr<McpServers>& mcp_servers) {
   if (!kwargs.contains("model"))
     throw py::type_error("Agent() missing required keyword argument 'model'");
   KwargReader kw(kwargs);
@@ -215,7 +243,10 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   }
   read_compression(kw, o);
   o.callbacks = make_callbacks(read_callbacks(kw), std::move(tap));
+  py::object servers = kw.take("mcp_servers");
   kw.finish();
+  // Last: nothing is started for arguments that are refused.
+  if (!servers.is_none()) mcp_servers = connect_mcp_servers(servers, o);
   return o;
 }
 

@@ -56,7 +56,7 @@ py::dict compress_result_to_python(const CompressResult& r) {
 class PyAgent {
  public:
   explicit PyAgent(const py::kwargs& kwargs) {
-    AgentOptions options = agent_options_from_kwargs(kwargs, tap_);
+    AgentOptions options = agent_options_from_kwargs(kwargs, tap_, mcp_servers_);
     Result<std::unique_ptr<Agent>> agent = [&] {
       py::gil_scoped_release release;  // Opening the store may touch the disk.
       return Agent::create(std::move(options));
@@ -138,6 +138,25 @@ class PyAgent {
   }
   std::string system_prompt() const { return agent_->system_prompt(); }
 
+  py::list mcp_status() const {
+    py::list out;
+    if (!mcp_servers_) return out;
+    for (const McpServerStatus& s : mcp_servers_->status()) {
+      py::dict d;
+      d["name"] = s.name;
+      d["connected"] = s.connected;
+      d["protocol_version"] = s.protocol_version;
+      d["server_name"] = s.server_name;
+      d["server_version"] = s.server_version;
+      d["tools"] = s.tools;
+      d["skipped_tools"] = s.skipped_tools;
+      d["restarts"] = s.restarts;
+      d["last_error"] = s.last_error.ok() ? std::string() : s.last_error.message();
+      out.append(std::move(d));
+    }
+    return out;
+  }
+
   void new_session() {
     Slot slot(*this);
     Status s = agent_->new_session();
@@ -183,6 +202,8 @@ class PyAgent {
 
   std::shared_ptr<EventTap> tap_ = std::make_shared<EventTap>();
   std::atomic<bool> busy_{false};
+  // Declared before the agent so that the servers outlive it.
+  std::unique_ptr<McpServers> mcp_servers_;
   std::unique_ptr<Agent> agent_;
 };
 
@@ -198,7 +219,9 @@ with model and any of provider, base_url, api_key, api_mode), stream, max_tokens
 temperature, reasoning_effort, max_retries. The loop: max_iterations,
 ephemeral_system_prompt. Tools: tools (hermes.Tool, (callable, schema) pairs or dicts
 with "handler"), offered next to the built-in toolsets; enabled_toolsets and
-disabled_toolsets choose among them. Sessions: home, session_id (resume it),
+disabled_toolsets choose among them. mcp_servers: MCP servers whose tools join them, as
+the "mcpServers" object of an mcp.json file ({"name": {"command", "args", "env"} or
+{"url", "headers"}}); mcp_status() reports their connections. Sessions: home, session_id (resume it),
 persist_sessions, session_store (a hermes.SessionStore to share). Context compression:
 compression, context_length, compression_threshold, protect_last_n. Callbacks:
 stream_callback(delta), reasoning_callback(delta), tool_progress_callback(event),
@@ -248,7 +271,10 @@ void register_agent(py::module_& m) {
       .def_property_readonly("history", &PyAgent::history,
                              "The transcript as chat message dicts (no system prompt).")
       .def_property_readonly("system_prompt", &PyAgent::system_prompt,
-                             "The session's system prompt, built on the first turn.");
+                             "The session's system prompt, built on the first turn.")
+      .def("mcp_status", &PyAgent::mcp_status,
+           "One dict per server of mcp_servers: name, connected, protocol_version, "
+           "server_name, server_version, tools, skipped_tools, restarts, last_error.");
 }
 
 }  // namespace hermes::python

@@ -26,6 +26,7 @@ opaque_types!(
     hermes_tool_call_t,
     hermes_agent_options_t,
     hermes_agent_t,
+    hermes_mcp_servers_t,
 );
 
 pub type hermes_status_t = i32;
@@ -244,4 +245,19 @@ extern "C" {
         out_session_id: *mut *mut c_char,
         out_error: *mut *mut hermes_error_t,
     ) -> hermes_status_t;
+
+    // MCP servers.
+    pub fn hermes_mcp_servers_connect(
+        config_json: *const c_char,
+        registry: *mut hermes_tool_registry_t,
+        out_servers: *mut *mut hermes_mcp_servers_t,
+        out_error: *mut *mut hermes_error_t,
+    ) -> hermes_status_t;
+    pub fn hermes_mcp_servers_status(
+        servers: *const hermes_mcp_servers_t,
+        out_json: *mut *mut c_char,
+        out_error: *mut *mut hermes_error_t,
+    ) -> hermes_status_t;
+    pub fn hermes_mcp_servers_free(servers: *mut hermes_mcp_servers_t);
+    pub fn hermes_mcp_servers_freep(servers: *mut *mut hermes_mcp_servers_t);
 }

@@ -27,12 +27,14 @@ mod agent;
 mod callback;
 mod error;
 pub mod ffi;
+mod mcp;
 mod options;
 mod text;
 mod tools;
 
 pub use agent::{Agent, RunOptions};
 pub use error::{Error, ErrorCode, Result};
+pub use mcp::McpServers;
 pub use options::{AgentOptions, Timeout};
 pub use tools::{Tool, ToolCall, ToolRegistry, ToolResult};
 

@@ -2,7 +2,8 @@
 //
 //	OPENAI_API_KEY=sk-... go run ./minimal "What is 2 + 40?"
 //
-// OPENAI_BASE_URL selects another OpenAI-compatible endpoint, HERMES_MODEL the model.
+// OPENAI_BASE_URL selects another OpenAI-compatible endpoint, HERMES_MODEL the model,
+// HERMES_MCP_CONFIG an mcp.json file whose MCP servers add their tools.
 package main
 
 import (
@@ -34,6 +35,17 @@ func main() {
 	})
 	if err != nil {
 		log.Fatal(err)
+	}
+	if path := os.Getenv("HERMES_MCP_CONFIG"); path != "" {
+		config, err := os.ReadFile(path) // {"mcpServers": {"files": {"command": ...}, ...}}
+		if err != nil {
+			log.Fatal(err)
+		}
+		servers, err := hermes.ConnectMCPServers(string(config), tools)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer servers.Close()
 	}
 
 	agent, err := hermes.NewAgent(

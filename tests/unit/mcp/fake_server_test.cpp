@@ -315,14 +315,3 @@ TEST_CASE("bad configurations are refused before anything starts") {
   CHECK(McpServers::connect({nothing}, registry).status().message() ==
         "MCP server 'nothing' needs a command or a url");
 }
-
-TEST_CASE("a remote server is reported as unsupported instead of being retried") {
-  McpServerConfig remote;
-  remote.name = "remote";
-  remote.url = "http://127.0.0.1:9/mcp";
-  Connected c({remote});
-  auto s = c.status("remote");
-  CHECK_FALSE(s.connected);
-  CHECK(s.last_error.code() == StatusCode::kUnimplemented);
-  CHECK(s.restarts == 0);
-}

@@ -1,0 +1,117 @@
+// The Streamable HTTP transport (MCP 2025-03-26 and later). Every message is POSTed to
+// one endpoint. A request is answered in its POST's response, either as a JSON body or as
+// an SSE stream that may carry the server's notifications and requests before the answer;
+// notifications and responses are acknowledged with 202. A GET on the endpoint opens a
+// stream for messages the server sends on its own. The session id the server hands out
+// with the initialize answer goes with every later request, and a DELETE ends it.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "hermes/cancel.hpp"
+#include "mcp/transport.hpp"
+
+namespace hermes::internal {
+
+struct HttpResult;
+struct HttpResponseHead;
+struct SseEvent;
+
+struct HttpTransportOptions {
+  std::string label;  // "MCP server 'search'", for messages.
+  std::string url;
+  std::map<std::string, std::string> headers;  // Sent with every request.
+  // Reaching the server, and the whole of each notification's exchange.
+  std::chrono::milliseconds connect_timeout{60'000};
+  // The longest wait for the first byte of an answer, and the longest silence inside an
+  // answer's stream. The JSON-RPC session's own deadlines are normally shorter: a call
+  // it gives up on has its POST aborted.
+  std::chrono::milliseconds response_timeout{300'000};
+  std::size_t max_message_bytes = 16u << 20;
+};
+
+// Thread-safety: as McpTransport. send() only queues: one dispatcher thread posts the
+// queue in order, each request on a thread of its own so that a long call does not hold
+// up the others, and every notification or response before the next message (so that
+// notifications/initialized reaches the server before the requests that follow it).
+class HttpTransport final : public McpTransport {
+ public:
+  explicit HttpTransport(HttpTransportOptions options);
+  ~HttpTransport() override;
+
+  Status start(Handlers handlers) override;
+  Status send(const Json& message) override;
+  void close() override;
+  void set_protocol_version(const std::string& version) override;
+
+ private:
+  struct Outgoing {
+    std::string body;
+    Json request_id;                // Set for a request.
+    Json cancelled_id;              // Set for notifications/cancelled: the request it gives up.
+    bool starts_listening = false;  // notifications/initialized: open the GET stream after.
+  };
+  struct Exchange;  // One request's POST.
+
+  void dispatch();
+  void start_request(Outgoing message);
+  void post_request(Exchange& exchange);
+  void post_one_way(const Outgoing& message);
+  void cancel_exchange(const Json& id);
+  void reap_exchanges(bool all);
+  void listen();
+  Status end_session();
+
+  // Accept, session id, protocol version and the configured headers; `sent_session`
+  // tells whether a session id was among them.
+  std::vector<std::string> request_headers(const char* accept, bool* sent_session) const;
+  void note_session_id(const HttpResponseHead& head);
+  // One SSE event of a POST's or the GET's stream. Sets `answered` when it carried the
+  // answer to `id` (null for the GET stream); an error ends the stream.
+  Status receive_event(const SseEvent& event, const Json& id, bool& answered);
+  // A buffered response (JSON, 202, an error status or no response at all): what it
+  // means for the request `id` (null for notifications and the GET).
+  Status receive_buffered(const HttpResult& result, const Json& id, bool sent_session,
+                          bool& answered);
+  void deliver(const Json& message, const Json& id, bool& answered);
+  Status http_error(const HttpResult& result) const;
+  // The Status for a failure below HTTP. A server nobody listens for is reported closed.
+  Status transport_status(const HttpResult& result);
+  // The session is over (expired, or the server is gone): later sends fail with `reason`
+  // and on_closed is called once.
+  void report_closed(Status reason);
+  bool closing() const { return closing_.load(); }
+
+  const HttpTransportOptions options_;
+  Handlers handlers_;
+  CancelToken stop_;  // Aborts every transfer in flight when the transport closes.
+
+  mutable std::mutex mu_;
+  std::condition_variable wake_;
+  std::deque<Outgoing> queue_;
+  std::string session_id_;
+  std::string protocol_version_;
+  Status broken_;  // Set once the session expired: sends fail with it.
+  std::list<std::shared_ptr<Exchange>> exchanges_;  // Requests in flight (dispatcher only).
+
+  std::atomic<bool> closing_{false};
+  std::atomic<bool> reported_closed_{false};
+  std::thread dispatcher_;
+  std::thread listener_;
+  std::mutex lifecycle_mu_;
+  bool started_ = false;
+  bool closed_ = false;
+};
+
+}  // namespace hermes::internal

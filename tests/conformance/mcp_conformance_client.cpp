@@ -1,0 +1,57 @@
+// The client side of the MCP conformance suite (@modelcontextprotocol/conformance): the
+// suite starts a server for a scenario and runs this program with the server's URL as the
+// last argument and the scenario's name in MCP_CONFORMANCE_SCENARIO. It connects with
+// hermes' MCP client over Streamable HTTP, does what the scenario asks of a client that
+// offers a server's tools to a model, and exits 0 when that worked.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "hermes/mcp.hpp"
+
+namespace {
+
+int fail(const std::string& what) {
+  std::fprintf(stderr, "mcp_conformance_client: %s\n", what.c_str());
+  return 1;
+}
+
+// tools_call: the server offers add_numbers; the call must reach it and answer.
+int call_add_numbers(hermes::ToolRegistry& registry) {
+  auto tool = registry.find("mcp_conformance_add_numbers");
+  if (!tool) return fail("the server's add_numbers tool was not registered");
+  hermes::ToolContext context;
+  hermes::ToolSessionState state;
+  context.state = &state;
+  auto result = tool->handler(hermes::Json{{"a", 5}, {"b", 3}}, context);
+  if (!result.ok()) return fail("add_numbers failed: " + result.status().to_string());
+  std::printf("add_numbers: %s\n", result->c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return fail("usage: mcp_conformance_client <server-url>");
+  const char* scenario_env = std::getenv("MCP_CONFORMANCE_SCENARIO");
+  const std::string scenario = scenario_env ? scenario_env : "";
+
+  hermes::McpServerConfig config;
+  config.name = "conformance";
+  config.url = argv[argc - 1];
+  config.max_restarts = 0;
+  config.connect_timeout = std::chrono::seconds(10);
+  config.call_timeout = std::chrono::seconds(10);
+  config.request_timeout = std::chrono::seconds(10);
+
+  auto registry = std::make_shared<hermes::ToolRegistry>();
+  auto servers = hermes::McpServers::connect({config}, registry);
+  if (!servers.ok()) return fail(servers.status().to_string());
+  const hermes::McpServerStatus status = (*servers)->status().at(0);
+  if (!status.connected) return fail("not connected: " + status.last_error.to_string());
+  std::printf("connected to %s %s (protocol %s) with %zu tools\n", status.server_name.c_str(),
+              status.server_version.c_str(), status.protocol_version.c_str(), status.tools.size());
+
+  if (scenario == "tools_call") return call_add_numbers(*registry);
+  return 0;
+}

@@ -1,0 +1,238 @@
+// The MCP client over Streamable HTTP against tests/fixtures/mcp/fake_http_server.py, a
+// server that can misbehave on demand.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "common/json_text.hpp"
+#include "http_server_process.hpp"
+
+using namespace hermes;
+using namespace hermes::testing;
+
+namespace {
+
+struct Connected {
+  std::shared_ptr<ToolRegistry> registry = std::make_shared<ToolRegistry>();
+  std::unique_ptr<McpServers> servers;
+
+  explicit Connected(McpServerConfig config) {
+    auto r = McpServers::connect({std::move(config)}, registry);
+    REQUIRE(r.ok());
+    servers = std::move(*r);
+  }
+  McpServerStatus status() const { return servers->status()[0]; }
+};
+
+Json parsed(const Result<std::string>& r) {
+  INFO(r.status().to_string());
+  REQUIRE(r.ok());
+  auto j = internal::parse_json(*r);
+  REQUIRE(j.has_value());
+  return *j;
+}
+
+std::string text_of(const Result<std::string>& r) {
+  return parsed(r)["result"].get<std::string>();
+}
+
+Json server_log(const HttpServerProcess& server) {
+  Connected c(server.config("log"));
+  return *internal::parse_json(
+      text_of(call_tool(*c.registry, "mcp_log_server_log", Json::object())));
+}
+
+}  // namespace
+
+TEST_CASE("a server over HTTP is initialized, lists its tools across pages and answers calls") {
+  for (const char* mode : {"--sse", "--json"}) {
+    CAPTURE(mode);
+    auto server = HttpServerProcess::fake({mode});
+    Connected c(server->config("web"));
+    auto s = c.status();
+    INFO(s.last_error.to_string());
+    REQUIRE(s.connected);
+    CHECK(s.protocol_version == "2025-06-18");
+    CHECK(s.server_name == "fake-http");
+    CHECK(s.tools.size() == 12);  // Four pages of three.
+    CHECK(c.registry->find("mcp_web_echo")->toolset == "mcp-web");
+    CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "over http"}})) == "over http");
+    Json sum = parsed(call_tool(*c.registry, "mcp_web_add", {{"a", 2}, {"b", 40}}));
+    CHECK(sum["structuredContent"]["sum"] == 42);
+    auto failed = call_tool(*c.registry, "mcp_web_fail", Json::object());
+    REQUIRE_FALSE(failed.ok());
+    CHECK(failed.status().message().find("it broke") != std::string::npos);
+    CHECK(c.servers->ping("web").ok());
+  }
+}
+
+TEST_CASE("the session id, the protocol version and the configured headers go with every request") {
+  auto server = HttpServerProcess::fake();
+  auto config = server->config("web");
+  config.headers["Authorization"] = "Bearer sesame";
+  Connected c(config);
+  Json seen =
+      *internal::parse_json(text_of(call_tool(*c.registry, "mcp_web_headers", Json::object())));
+  CHECK(seen["Authorization"] == "Bearer sesame");
+  CHECK(seen["MCP-Protocol-Version"] == "2025-06-18");
+  CHECK(seen["Mcp-Session-Id"].get<std::string>().size() == 32);
+  CHECK(seen["Accept"] == "application/json, text/event-stream");
+  CHECK(seen["Content-Type"] == "application/json");
+}
+
+TEST_CASE("progress notifications arrive on the call's event stream") {
+  auto server = HttpServerProcess::fake();
+  Connected c(server->config("web"));
+  std::mutex mu;
+  std::vector<std::string> notes;
+  Callbacks callbacks;
+  callbacks.on_status = [&](std::string_view kind, std::string_view message) {
+    std::lock_guard lock(mu);
+    if (kind == "tool_progress") notes.emplace_back(message);
+  };
+  ToolSessionState state;
+  ToolContext ctx;
+  ctx.state = &state;
+  ctx.callbacks = &callbacks;
+  CHECK(text_of(call_tool(*c.registry, "mcp_web_slow", {{"steps", 3}}, &ctx)) ==
+        "done after 3 steps");
+  std::lock_guard lock(mu);
+  CHECK(notes ==
+        std::vector<std::string>{"mcp_web_slow: 1/3", "mcp_web_slow: 2/3", "mcp_web_slow: 3/3"});
+}
+
+TEST_CASE("garbage, a 500 and a dropped connection fail only their own call") {
+  auto server = HttpServerProcess::fake({"--json"});
+  Connected c(server->config("web"));
+  auto garbage = call_tool(*c.registry, "mcp_web_garbage", Json::object());
+  REQUIRE_FALSE(garbage.ok());
+  CHECK(garbage.status().message() ==
+        "MCP call to 'garbage' failed: MCP server 'web' answered with a body that is not JSON: "
+        "<html>this is not json</html>");
+  auto error500 = call_tool(*c.registry, "mcp_web_error500", Json::object());
+  REQUIRE_FALSE(error500.ok());
+  CHECK(error500.status().code() == StatusCode::kUnavailable);
+  CHECK(error500.status().message() ==
+        "MCP call to 'error500' failed: MCP server 'web' answered HTTP 500: internal trouble");
+  auto dropped = call_tool(*c.registry, "mcp_web_drop", Json::object());
+  REQUIRE_FALSE(dropped.ok());
+  CHECK(dropped.status().code() == StatusCode::kUnavailable);
+  CHECK(dropped.status().message().find("MCP server 'web' dropped the connection") !=
+        std::string::npos);
+  CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "still here"}})) == "still here");
+  CHECK(c.status().connected);
+  CHECK(c.status().restarts == 0);
+}
+
+TEST_CASE("a call the server never answers times out, is cancelled, and the client keeps working") {
+  for (const char* mode : {"--sse", "--json"}) {
+    CAPTURE(mode);
+    auto server = HttpServerProcess::fake({mode});
+    auto config = server->config("web");
+    config.call_timeout = std::chrono::milliseconds(300);
+    Connected c(config);
+    auto hung = call_tool(*c.registry, "mcp_web_hang", Json::object());
+    REQUIRE_FALSE(hung.ok());
+    CHECK(hung.status().code() == StatusCode::kDeadlineExceeded);
+    CHECK(hung.status().message() ==
+          "MCP call to 'hang' failed: MCP server 'web' did not answer 'tools/call' within 0.3 s");
+    CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "after"}})) == "after");
+    CHECK(eventually([&] { return !server_log(*server)["cancelled"].empty(); }));
+  }
+}
+
+TEST_CASE("an interrupted call aborts its request") {
+  auto server = HttpServerProcess::fake();
+  Connected c(server->config("web"));
+  ToolSessionState state;
+  ToolContext ctx;
+  ctx.state = &state;
+  std::thread interrupter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ctx.cancel.cancel();
+  });
+  auto hung = call_tool(*c.registry, "mcp_web_hang", Json::object(), &ctx);
+  interrupter.join();
+  REQUIRE_FALSE(hung.ok());
+  CHECK(hung.status().code() == StatusCode::kCancelled);
+  CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "after"}})) == "after");
+}
+
+TEST_CASE("a session the server forgot is started anew") {
+  auto server = HttpServerProcess::fake();
+  Connected c(server->config("web"));
+  CHECK(text_of(call_tool(*c.registry, "mcp_web_expire", Json::object())) == "forgotten");
+  auto lost = call_tool(*c.registry, "mcp_web_echo", {{"text", "hello"}});
+  if (!lost.ok()) CHECK(lost.status().code() == StatusCode::kUnavailable);
+  REQUIRE(eventually([&] { return c.status().connected && c.status().restarts == 1; }));
+  CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "again"}})) == "again");
+}
+
+TEST_CASE("disconnecting ends the session with a DELETE") {
+  auto server = HttpServerProcess::fake();
+  std::string session;
+  {
+    Connected c(server->config("web"));
+    session =
+        internal::parse_json(text_of(call_tool(*c.registry, "mcp_web_headers", Json::object())))
+            ->at("Mcp-Session-Id")
+            .get<std::string>();
+  }
+  Json deleted = server_log(*server)["deleted"];
+  CHECK(std::find(deleted.begin(), deleted.end(), Json(session)) != deleted.end());
+}
+
+TEST_CASE("a tool list change announced on the GET stream re-lists the tools") {
+  auto server = HttpServerProcess::fake();
+  Connected c(server->config("web"));
+  CHECK_FALSE(c.registry->find("mcp_web_extra"));
+  CHECK(text_of(call_tool(*c.registry, "mcp_web_change_tools", Json::object())) == "changed");
+  CHECK(eventually([&] { return c.registry->find("mcp_web_extra") != nullptr; }));
+}
+
+TEST_CASE("a server without a GET stream is used all the same") {
+  auto server = HttpServerProcess::fake({"--no-get"});
+  Connected c(server->config("web"));
+  REQUIRE(c.status().connected);
+  CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "posted"}})) == "posted");
+}
+
+TEST_CASE("an endpoint nobody listens at is reported unreachable and retried") {
+  auto server = HttpServerProcess::fake();
+  auto config = server->config("gone");
+  server.reset();
+  Connected c(config);
+  auto s = c.status();
+  CHECK_FALSE(s.connected);
+  CHECK(s.last_error.code() == StatusCode::kUnavailable);
+  CHECK(s.last_error.message().find("MCP server 'gone' could not be reached at " + config.url) !=
+        std::string::npos);
+  auto call = call_tool(*c.registry, "mcp_gone_echo", Json::object());
+  CHECK_FALSE(call.ok());
+}
+
+TEST_CASE("a server that never answers initialize fails the connection attempt") {
+  auto server = HttpServerProcess::fake({"--hang-initialize"});
+  auto config = server->config("mute");
+  config.connect_timeout = std::chrono::milliseconds(300);
+  config.max_restarts = 0;
+  Connected c(config);
+  auto s = c.status();
+  CHECK_FALSE(s.connected);
+  CHECK(s.last_error.code() == StatusCode::kDeadlineExceeded);
+  CHECK(s.last_error.message().find("initialize failed") != std::string::npos);
+}
+
+TEST_CASE("a header that would split the request is refused as configuration") {
+  McpServerConfig config;
+  config.name = "bad";
+  config.url = "http://127.0.0.1:9/mcp";
+  config.headers["X-Injected"] = "a\r\nHost: elsewhere";
+  Connected c(config);
+  auto s = c.status();
+  CHECK_FALSE(s.connected);
+  CHECK(s.last_error.code() == StatusCode::kInvalidArgument);
+  CHECK(s.last_error.message() ==
+        "MCP server 'bad': header 'X-Injected' is not a valid HTTP header");
+}

@@ -1,0 +1,133 @@
+// The MCP client over Streamable HTTP against the reference server from the npm registry
+// (@modelcontextprotocol/server-everything in its streamableHttp mode), installed by
+// scripts/install-mcp-servers. Each test skips, with a message, when node or the package
+// is missing.
+#include <doctest/doctest.h>
+
+#include <mutex>
+
+#include "common/json_text.hpp"
+#include "hermes/agent.hpp"
+#include "http_server_process.hpp"
+#include "support/scripted_provider.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace hermes;
+using namespace hermes::testing;
+
+namespace {
+
+struct Connected {
+  std::shared_ptr<ToolRegistry> registry = std::make_shared<ToolRegistry>();
+  std::unique_ptr<McpServers> servers;
+
+  explicit Connected(McpServerConfig config) {
+    auto r = McpServers::connect({std::move(config)}, registry);
+    REQUIRE(r.ok());
+    servers = std::move(*r);
+    auto s = servers->status()[0];
+    INFO(s.last_error.to_string());
+    REQUIRE(s.connected);
+  }
+  McpServerStatus status() const { return servers->status()[0]; }
+};
+
+Json result_of(const Result<std::string>& r) {
+  INFO(r.status().to_string());
+  REQUIRE(r.ok());
+  auto j = internal::parse_json(*r);
+  REQUIRE(j.has_value());
+  return *j;
+}
+
+}  // namespace
+
+TEST_CASE("server-everything over HTTP: handshake, tool list and a plain call") {
+  auto server = HttpServerProcess::everything();
+  if (!server) return;
+  Connected c(server->config("everything"));
+  auto s = c.status();
+  CHECK(s.protocol_version == "2025-06-18");
+  CHECK(s.server_name == "mcp-servers/everything");
+  CHECK(s.tools.size() >= 10);
+  CHECK(s.skipped_tools.empty());
+  Json echo = result_of(call_tool(*c.registry, "mcp_everything_echo", {{"message", "over http"}}));
+  CHECK(echo["result"] == "Echo: over http");
+  CHECK(c.servers->ping("everything").ok());
+}
+
+TEST_CASE("server-everything over HTTP: structured content and images") {
+  auto server = HttpServerProcess::everything();
+  if (!server) return;
+  Connected c(server->config("everything"));
+  Json weather = result_of(
+      call_tool(*c.registry, "mcp_everything_get_structured_content", {{"location", "Chicago"}}));
+  REQUIRE(weather.contains("structuredContent"));
+  CHECK(weather["structuredContent"].contains("temperature"));
+  Json image = result_of(call_tool(*c.registry, "mcp_everything_get_tiny_image", Json::object()));
+  CHECK(image["result"].get<std::string>().find("[image: image/png, ") != std::string::npos);
+}
+
+TEST_CASE("server-everything over HTTP: a long-running call reports progress") {
+  auto server = HttpServerProcess::everything();
+  if (!server) return;
+  Connected c(server->config("everything"));
+  std::mutex mu;
+  std::vector<std::string> notes;
+  Callbacks callbacks;
+  callbacks.on_status = [&](std::string_view kind, std::string_view message) {
+    std::lock_guard lock(mu);
+    if (kind == "tool_progress") notes.emplace_back(message);
+  };
+  ToolSessionState state;
+  ToolContext ctx;
+  ctx.state = &state;
+  ctx.callbacks = &callbacks;
+  Json done = result_of(call_tool(*c.registry, "mcp_everything_trigger_long_running_operation",
+                                  {{"duration", 1}, {"steps", 3}}, &ctx));
+  CHECK(done["result"].get<std::string>().find("completed") != std::string::npos);
+  std::lock_guard lock(mu);
+  REQUIRE(notes.size() == 3);
+  CHECK(notes[2].rfind("mcp_everything_trigger_long_running_operation: 3/3", 0) == 0);
+}
+
+TEST_CASE("server-everything over HTTP: bad arguments come back as an error result") {
+  auto server = HttpServerProcess::everything();
+  if (!server) return;
+  Connected c(server->config("everything"));
+  auto r = call_tool(*c.registry, "mcp_everything_get_sum", {{"a", "not a number"}});
+  REQUIRE_FALSE(r.ok());
+  CHECK_FALSE(r.status().message().empty());
+  Json sum = result_of(call_tool(*c.registry, "mcp_everything_get_sum", {{"a", 2}, {"b", 40}}));
+  CHECK(sum["result"].get<std::string>().find("42") != std::string::npos);
+}
+
+TEST_CASE("server-everything over HTTP: an agent turn calls a tool of the server") {
+  auto server = HttpServerProcess::everything();
+  if (!server) return;
+  Connected c(server->config("everything"));
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->tool_calls(
+      {{"mcp_everything_get_sum", internal::dump_json(Json{{"a", 19}, {"b", 23}})}});
+  provider->text("The sum is 42.");
+  TempDir home;
+  AgentOptions o;
+  o.model = "scripted-model";
+  o.provider_instance = provider;
+  o.tools = c.registry;
+  o.home = home.path();
+  o.persist_sessions = false;
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  ConversationResult r = (*agent)->run_conversation("add 19 and 23 with the server");
+  CHECK(r.completed);
+  CHECK(r.final_response == "The sum is 42.");
+  std::string tool_text;
+  for (const auto& m : r.messages) {
+    if (m.role == Role::kTool) tool_text = m.content;
+  }
+  CHECK(tool_text.find("42") != std::string::npos);
+  auto requests = provider->requests();
+  REQUIRE_FALSE(requests.empty());
+  CHECK(internal::dump_json(requests[0].tools).find("mcp_everything_echo") != std::string::npos);
+}
