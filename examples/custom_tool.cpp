@@ -2,8 +2,9 @@
 //
 //   OPENAI_API_KEY=sk-... ./custom_tool "What is 1234 + 5678?"
 //
-// OPENAI_BASE_URL and HERMES_MODEL select another endpoint and model. The README's C++
-// example is taken from this file.
+// OPENAI_BASE_URL and HERMES_MODEL select another endpoint and model, HERMES_MCP_CONFIG
+// an mcp.json file whose MCP servers add their tools. The README's C++ examples are taken
+// from this file.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -35,6 +36,23 @@ int main(int argc, char** argv) {
   if (hermes::Status s = tools->register_tool(add); !s.ok()) {
     std::fprintf(stderr, "%s\n", s.to_string().c_str());
     return 2;
+  }
+
+  // {"mcpServers": {"files": {"command": ...}, "search": {"url": ...}}}: the servers'
+  // tools join the registry; `servers` keeps them connected while the agent runs.
+  std::unique_ptr<hermes::McpServers> servers;
+  if (const char* path = std::getenv("HERMES_MCP_CONFIG")) {
+    auto configs = hermes::load_mcp_config(path);
+    if (!configs.ok()) {
+      std::fprintf(stderr, "%s\n", configs.status().to_string().c_str());
+      return 2;
+    }
+    auto connected = hermes::McpServers::connect(std::move(*configs), tools);
+    if (!connected.ok()) {
+      std::fprintf(stderr, "%s\n", connected.status().to_string().c_str());
+      return 2;
+    }
+    servers = std::move(*connected);
   }
 
   hermes::AgentOptions options;
