@@ -440,7 +440,10 @@ class Parser {
 
   static void add_case_variants(CharClass& cls) {
     std::vector<std::pair<char32_t, char32_t>> extra;
-    for (auto [lo, hi] : cls.ranges) {
+    for (const auto& range : cls.ranges) {
+      // Named copies: clang before 16 cannot capture structured bindings in a lambda.
+      const char32_t lo = range.first;
+      const char32_t hi = range.second;
       auto fold = [&](char32_t a, char32_t z, int delta) {
         const char32_t b = std::max(lo, a);
         const char32_t e = std::min(hi, z);

@@ -43,7 +43,10 @@ bool allows_null(const Json& schema, const std::vector<std::string>& types) {
   for (const auto& t : types) {
     if (t == "null") return true;
   }
-  return schema.is_object() && schema.value("nullable", false);
+  // Schemas come from embedders: a non-boolean "nullable" means no, not an exception.
+  if (!schema.is_object()) return false;
+  const auto nullable = schema.find("nullable");
+  return nullable != schema.end() && nullable->is_boolean() && nullable->get<bool>();
 }
 
 std::optional<Json> parse_number(const std::string& text, bool integer_only) {
@@ -61,7 +64,9 @@ std::optional<Json> parse_number(const std::string& text, bool integer_only) {
       if (integer_only) {
         // "3.0" is an integer written as a float.
         double d = std::strtod(s.c_str(), &end);
-        if (end == s.c_str() + s.size() && std::isfinite(d) && d == std::floor(d)) {
+        // Only within long long's range: converting a larger double is undefined.
+        if (end == s.c_str() + s.size() && std::isfinite(d) && d == std::floor(d) &&
+            d >= -0x1p63 && d < 0x1p63) {
           return Json(static_cast<long long>(d));
         }
       }

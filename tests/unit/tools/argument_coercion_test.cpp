@@ -55,3 +55,22 @@ TEST_CASE("arguments that are not an object become an empty object") {
   CHECK(coerce_tool_arguments(kSchema, Json::array({1})) == Json::object());
   CHECK(coerce_tool_arguments(Json(), Json::parse(R"({"a":"1"})")) == Json::parse(R"({"a":"1"})"));
 }
+
+TEST_CASE("an integral float beyond the integer range is left as it came") {
+  // Converting 1e300 to long long was undefined behaviour (found by fuzz/tool_arguments).
+  Json out = coerce_tool_arguments(kSchema, Json::parse(R"({"count": "1e300", "maybe": "-9.3e18"})"));
+  CHECK(out["count"] == "1e300");
+  CHECK(out["maybe"] == "-9.3e18");
+  CHECK(coerce_tool_arguments(kSchema, Json::parse(R"({"count": "-9.2e18"})"))["count"] ==
+        -9200000000000000000LL);
+}
+
+TEST_CASE("a schema whose nullable is not a boolean does not allow null") {
+  // value("nullable", false) threw on a string (found by fuzz/tool_arguments).
+  const Json schema = Json::parse(
+      R"({"type": "object", "properties": {"n": {"type": "integer", "nullable": "yes"},
+                                            "m": {"type": "integer", "nullable": true}}})");
+  Json out = coerce_tool_arguments(schema, Json::parse(R"({"n": "null", "m": "null"})"));
+  CHECK(out["n"] == "null");
+  CHECK(out["m"].is_null());
+}
