@@ -10,7 +10,8 @@
 #include "common/json_text.hpp"
 #include "hermes/agent.hpp"
 #include "mcp_test_support.hpp"
-#include "support/scripted_provider.hpp"
+#include "support/mock_responses.hpp"
+#include "support/mock_server.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
@@ -139,18 +140,23 @@ TEST_CASE("server-filesystem: an agent turn writes and reads a file through the 
   if (script.empty()) return;
   TempDir root;
   auto connected = std::make_unique<Connected>(node_server("fs", script, {root.path()}));
-  auto provider = std::make_shared<ScriptedProvider>();
+  // The model is the loopback mock server, spoken to over HTTP like a real one.
+  MockServer model;
   const std::string path = root.file("note.txt");
-  provider->tool_calls(
-      {{"mcp_fs_write_file",
-        internal::dump_json(Json{{"path", path}, {"content", "from the agent"}})}});
-  provider->tool_calls({{"mcp_fs_read_text_file", internal::dump_json(Json{{"path", path}})}});
-  provider->text("The note says: from the agent");
+  model.enqueue(chat::tool_calls(
+      {{"", "mcp_fs_write_file",
+        internal::dump_json(Json{{"path", path}, {"content", "from the agent"}})}},
+      /*stream=*/true));
+  model.enqueue(chat::tool_calls(
+      {{"", "mcp_fs_read_text_file", internal::dump_json(Json{{"path", path}})}}, true));
+  model.enqueue(chat::text("The note says: from the agent", true));
 
   TempDir home;
   AgentOptions o;
-  o.model = "scripted-model";
-  o.provider_instance = provider;
+  o.model = "mock-model";
+  o.base_url = model.base_url();
+  o.api_key = "sk-test";
+  o.compression.context_length = 128000;  // No metadata probe.
   o.tools = connected->registry;
   o.home = home.path();
   o.persist_sessions = false;
@@ -173,10 +179,11 @@ TEST_CASE("server-filesystem: an agent turn writes and reads a file through the 
   }
   REQUIRE(tool_texts.size() == 2);
   CHECK(tool_texts[1].find("from the agent") != std::string::npos);
-  // The model was offered the server's tools.
-  auto requests = provider->requests();
-  REQUIRE_FALSE(requests.empty());
-  CHECK(internal::dump_json(requests[0].tools).find("mcp_fs_list_directory") != std::string::npos);
+  // The model was offered the server's tools, and saw the file's text in the last request.
+  const std::vector<RecordedRequest> requests = model.requests();
+  REQUIRE(requests.size() == 3);
+  CHECK(requests[0].body.find("mcp_fs_list_directory") != std::string::npos);
+  CHECK(requests[2].body.find("from the agent") != std::string::npos);
 }
 
 TEST_CASE("server-filesystem: a path outside the allowed roots is an error for that call only") {
