@@ -13,17 +13,7 @@ using namespace hermes::testing;
 
 namespace {
 
-struct Connected {
-  std::shared_ptr<ToolRegistry> registry = std::make_shared<ToolRegistry>();
-  std::unique_ptr<McpServers> servers;
-
-  explicit Connected(McpServerConfig config) {
-    auto r = McpServers::connect({std::move(config)}, registry);
-    REQUIRE(r.ok());
-    servers = std::move(*r);
-  }
-  McpServerStatus status() const { return servers->status()[0]; }
-};
+using Connected = ConnectedServer;
 
 Json parsed(const Result<std::string>& r) {
   INFO(r.status().to_string());

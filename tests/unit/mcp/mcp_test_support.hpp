@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -109,5 +110,27 @@ inline const McpServerStatus* find_status(const std::vector<McpServerStatus>& al
   }
   return nullptr;
 }
+
+// One MCP server connected into a registry of its own. McpServers::connect must accept the
+// configuration; with `must_be_up`, the server must also have completed its handshake.
+struct ConnectedServer {
+  std::shared_ptr<ToolRegistry> registry = std::make_shared<ToolRegistry>();
+  std::unique_ptr<McpServers> servers;
+
+  explicit ConnectedServer(McpServerConfig config, bool must_be_up = false) {
+    auto r = McpServers::connect({std::move(config)}, registry);
+    REQUIRE(r.ok());
+    servers = std::move(*r);
+    if (!must_be_up) return;
+    const McpServerStatus s = status();
+    INFO(s.last_error.to_string());
+    REQUIRE(s.connected);
+  }
+  McpServerStatus status() const {
+    auto all = servers->status();
+    REQUIRE(all.size() == 1);
+    return all[0];
+  }
+};
 
 }  // namespace hermes::testing

@@ -17,19 +17,10 @@ using namespace hermes::testing;
 
 namespace {
 
-struct Connected {
-  std::shared_ptr<ToolRegistry> registry = std::make_shared<ToolRegistry>();
-  std::unique_ptr<McpServers> servers;
-
-  explicit Connected(McpServerConfig config) {
-    auto r = McpServers::connect({std::move(config)}, registry);
-    REQUIRE(r.ok());
-    servers = std::move(*r);
-    auto s = servers->status()[0];
-    INFO(s.last_error.to_string());
-    REQUIRE(s.connected);
-  }
-  McpServerStatus status() const { return servers->status()[0]; }
+// A server that must be up once connected.
+struct Connected : ConnectedServer {
+  explicit Connected(McpServerConfig config)
+      : ConnectedServer(std::move(config), /*must_be_up=*/true) {}
 };
 
 Json result_of(const Result<std::string>& r) {

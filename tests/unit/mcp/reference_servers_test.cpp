@@ -19,20 +19,10 @@ using namespace hermes::testing;
 
 namespace {
 
-struct Connected {
-  std::shared_ptr<ToolRegistry> registry = std::make_shared<ToolRegistry>();
-  std::unique_ptr<McpServers> servers;
-
-  explicit Connected(McpServerConfig config) {
-    auto r = McpServers::connect({std::move(config)}, registry);
-    REQUIRE(r.ok());
-    servers = std::move(*r);
-    auto status = servers->status();
-    REQUIRE(status.size() == 1);
-    INFO(status[0].last_error.to_string());
-    REQUIRE(status[0].connected);
-  }
-  McpServerStatus status() const { return servers->status()[0]; }
+// A server that must be up once connected.
+struct Connected : ConnectedServer {
+  explicit Connected(McpServerConfig config)
+      : ConnectedServer(std::move(config), /*must_be_up=*/true) {}
 };
 
 Json result_of(const Result<std::string>& r) {
