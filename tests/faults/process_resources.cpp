@@ -1,6 +1,8 @@
 #include "faults/process_resources.hpp"
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 namespace hermes::testing {
 namespace {
@@ -41,6 +43,15 @@ ProcessResources count_process_resources() {
   const std::size_t fds = count_entries("/proc/self/fd");
   counts.fds = fds > 0 ? fds - 1 : 0;
   return counts;
+}
+
+bool holds_more_than(const ProcessResources& before) {
+  ProcessResources now = count_process_resources();
+  for (int i = 0; i < 100 && now.threads > before.threads; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    now = count_process_resources();
+  }
+  return now.threads > before.threads || now.fds != before.fds;
 }
 
 }  // namespace hermes::testing

@@ -17,6 +17,12 @@ struct ProcessResources {
 // Zero counts where the system has no /proc.
 ProcessResources count_process_resources();
 
+// Whether `now` holds more than `before`: more threads or other descriptors. A thread that
+// finished its work may take a moment to exit, so the threads are counted again for up to
+// two seconds before they count as leaked; fewer threads than before (one that outlived
+// the previous case has exited since) is no leak.
+bool holds_more_than(const ProcessResources& before);
+
 // Every open descriptor with what it refers to, for a failure message.
 std::string open_descriptors();
 
