@@ -63,6 +63,23 @@ class FallbackProvider(TypedDict, total=False):
     api_key: str
     api_mode: str
 
+class Timeouts(TypedDict, total=False):
+    """Network timeouts in seconds; 0 disables one."""
+    connect: float  # Establishing the connection (10).
+    first_byte: float  # Request sent to the first byte of the answer (600).
+    idle: float  # Between two chunks of a stream (180).
+    stale_stream: float  # A stream sending only keep-alives, no real event (180).
+    total: float  # The whole request (3600).
+
+class RetryBackoff(TypedDict, total=False):
+    """Waits between retries of a model call when the server names none, in seconds: from
+    base, doubling per retry up to max, plus up to half again at random. A response of the
+    wrong shape waits on the invalid_response schedule."""
+    base: float  # 2
+    max: float  # 60
+    invalid_response_base: float  # 5
+    invalid_response_max: float  # 120
+
 class ToolProgressEvent(TypedDict, total=False):
     """tool_progress_callback's argument; "duration", "is_error" and "result" only when completed."""
 
@@ -273,6 +290,8 @@ class Agent:
         temperature: Optional[float] = None,
         ephemeral_system_prompt: str = "",
         max_retries: int = 3,
+        timeouts: Optional[Timeouts] = None,
+        retry_backoff: Optional[RetryBackoff] = None,
         reasoning_effort: str = "",
         fallback_providers: Optional[Sequence[FallbackProvider]] = None,
         compression: bool = True,

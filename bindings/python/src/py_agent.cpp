@@ -216,7 +216,9 @@ An agent: a conversation with a model that can call tools.
 Keyword arguments only; model is required. The model: model, base_url, api_key (a str,
 or a list of keys rotated on rate limits), provider, api_mode, fallback_providers (dicts
 with model and any of provider, base_url, api_key, api_mode), stream, max_tokens,
-temperature, reasoning_effort, max_retries. The loop: max_iterations,
+temperature, reasoning_effort, max_retries, timeouts (seconds by name: connect,
+first_byte, idle, stale_stream, total; 0 disables one), retry_backoff (seconds: base, max,
+invalid_response_base, invalid_response_max). The loop: max_iterations,
 ephemeral_system_prompt. Tools: tools (hermes.Tool, (callable, schema) pairs or dicts
 with "handler"), offered next to the built-in toolsets; enabled_toolsets and
 disabled_toolsets choose among them. mcp_servers: MCP servers whose tools join them, as
