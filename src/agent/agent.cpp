@@ -216,7 +216,15 @@ Status Agent::new_session() {
   if (impl_->store && impl_->session_row_created) {
     HERMES_RETURN_IF_ERROR(impl_->store->end_session(impl_->session_id, "new_session"));
   }
+  // A fresh start for the engine too: strikes, cooldowns and the compaction count of the
+  // old conversation must not block or annotate the new one.
+  if (impl_->engine) {
+    impl_->engine->on_session_end(impl_->session_id, impl_->transcript);
+    impl_->engine->on_session_reset();
+  }
+  impl_->compression_count = 0;
   impl_->start_new_session();
+  if (impl_->engine) impl_->engine->on_session_start(impl_->session_id, "new_session");
   return {};
 }
 
