@@ -1,9 +1,8 @@
 #include "agent/compaction.hpp"
 
-#include "hermes/session_store.hpp"
-
 #include "agent/safe_callback.hpp"
 #include "common/log.hpp"
+#include "hermes/session_store.hpp"
 #include "hermes/token_estimate.hpp"
 
 namespace hermes::internal {
