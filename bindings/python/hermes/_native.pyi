@@ -383,13 +383,11 @@ def get_model_context_length(
 ) -> int:
     """The context window of `model` in tokens."""
 
-class CommandCheck(TypedDict):
-    dangerous: bool
-    hardline: bool  # Refused whatever the approval.
-    description: str
+def detect_dangerous_command(command: str) -> Tuple[bool, Optional[str]]:
+    """(dangerous, description or None): whether a shell command needs approval, and why."""
 
-def detect_dangerous_command(command: str) -> CommandCheck:
-    """Whether a shell command needs approval, and why."""
+def detect_hardline_command(command: str) -> Tuple[bool, Optional[str]]:
+    """(hardline, description or None): a command refused whatever the approval."""
 
 def redact_sensitive_text(text: str) -> str:
     """`text` with API keys, tokens and other secrets masked."""
