@@ -1,7 +1,7 @@
 // An external MemoryProvider around the agent's turns and sessions.
 #include <doctest/doctest.h>
 
-#include <mutex>
+#include <algorithm>
 #include <stdexcept>
 
 #include "hermes/agent.hpp"
@@ -41,6 +41,11 @@ struct RecordingMemory : MemoryProvider {
   void on_session_end(const std::vector<Message>& messages) override {
     events.push_back("session_end:" + std::to_string(messages.size()));
   }
+  std::size_t discarded = 0;
+  std::string on_compaction(const std::vector<Message>& messages) override {
+    discarded = messages.size();
+    return "Kept: the user likes frigates.";
+  }
 };
 
 struct ThrowingMemory : MemoryProvider {
@@ -68,13 +73,13 @@ struct Fixture {
     REQUIRE(register_builtin_tools(*tools, builtins).ok());
   }
 
-  std::unique_ptr<Agent> make_agent(std::shared_ptr<MemoryProvider> memory) {
+  std::unique_ptr<Agent> make_agent(std::shared_ptr<MemoryProvider> memory, bool persist = false) {
     AgentOptions o;
     o.model = "scripted-model";
     o.provider_instance = provider;
     o.tools = tools;
     o.home = home.path();
-    o.persist_sessions = false;
+    o.persist_sessions = persist;
     o.background_review = false;
     o.memory_provider = std::move(memory);
     auto agent = Agent::create(o);
@@ -152,4 +157,33 @@ TEST_CASE("a memory provider that throws everywhere does not fail a turn") {
   CHECK(f.provider->requests().at(0).messages.at(1).content == "hello");
   CHECK(agent->new_session().ok());
   CHECK(agent->run_conversation("hello again").completed);
+}
+
+TEST_CASE("a compaction shows the provider what goes, keeps its notes, and announces the child session") {
+  Fixture f;
+  auto memory = std::make_shared<RecordingMemory>();
+  std::vector<Message> history;
+  for (int i = 0; i < 20; ++i) {
+    history.push_back(Message::user("Question " + std::to_string(i) + " " + std::string(500, 'q')));
+    history.push_back(Message::assistant("Answer " + std::to_string(i) + " " + std::string(500, 'a')));
+  }
+  f.provider->text("ok");
+  f.provider->text("## Goal\nAnswer questions.\n## Critical Context\nShips.");  // The summary.
+  auto agent = f.make_agent(memory, /*persist=*/true);
+  REQUIRE(agent->run_conversation("hello", std::nullopt, history).completed);
+  const std::string before = agent->session_id();
+
+  auto result = agent->compress();
+  REQUIRE(result.ok());
+  REQUIRE(result->compacted);
+  CHECK(memory->discarded > 0);
+  CHECK(memory->discarded < result->messages_before);
+  auto kept = agent->history();
+  CHECK(std::any_of(kept.begin(), kept.end(), [](const Message& m) {
+    return m.content.find("Kept: the user likes frigates.") != std::string::npos;
+  }));
+  REQUIRE(memory->switches.size() == 1);
+  CHECK(memory->switches[0].new_session_id == agent->session_id());
+  CHECK(memory->switches[0].parent_session_id == before);
+  CHECK_FALSE(memory->switches[0].reset);
 }
