@@ -39,7 +39,8 @@ void BackgroundReview::start(std::unique_ptr<Agent> agent, std::string prompt,
 void BackgroundReview::run(const std::shared_ptr<Job>& job) {
   std::string summary;
   try {
-    ConversationResult result = job->agent->run_conversation(job->prompt, std::nullopt, job->history);
+    ConversationResult result =
+        job->agent->run_conversation(job->prompt, std::nullopt, job->history);
     if (result.failed) HERMES_LOG_INFO("background review failed: {}", result.error);
     summary = summarize_review(result.messages, job->history.size());
   } catch (const std::exception& e) {
@@ -53,7 +54,9 @@ void BackgroundReview::run(const std::shared_ptr<Job>& job) {
     report = !job->cancelled && !summary.empty();
   }
   // Reported outside the lock: the host may call back into the agent from its callback.
-  if (report) safe_callback("status", job->on_status, std::string_view("review"), std::string_view(summary));
+  if (report) {
+    safe_callback("status", job->on_status, std::string_view("review"), std::string_view(summary));
+  }
   std::lock_guard<std::mutex> lock(job->mu);
   job->done = true;
   job->cv.notify_all();
@@ -81,7 +84,8 @@ void BackgroundReview::cancel(std::chrono::milliseconds grace) {
   if (finished) {
     thread.join();
   } else {
-    HERMES_LOG_WARN("background review did not stop within {} ms; leaving it to finish", grace.count());
+    HERMES_LOG_WARN("background review did not stop within {} ms; leaving it to finish",
+                    grace.count());
     thread.detach();
   }
 }
@@ -133,8 +137,8 @@ void start_background_review(AgentCore& core, ReviewFocus focus,
     HERMES_LOG_WARN("could not start the background review: {}", agent.status().to_string());
     return;
   }
-  HERMES_LOG_INFO("background review started: {}",
-                  focus.memory && focus.skills ? "memory and skills" : focus.memory ? "memory" : "skills");
+  const char* what = !focus.skills ? "memory" : focus.memory ? "memory and skills" : "skills";
+  HERMES_LOG_INFO("background review started: {}", what);
   core.review.start(std::move(*agent), review_prompt(focus), transcript,
                     core.options.callbacks.on_status);
 }

@@ -30,7 +30,8 @@ auto call_memory_provider(MemoryProvider* provider, const char* what, Fn&& fn)
     HERMES_LOG_WARN("memory provider {}: {} threw: {}", memory_provider_label(*provider), what,
                     e.what());
   } catch (...) {
-    HERMES_LOG_WARN("memory provider {}: {} threw a non-standard exception", memory_provider_label(*provider), what);
+    HERMES_LOG_WARN("memory provider {}: {} threw a non-standard exception",
+                    memory_provider_label(*provider), what);
   }
   return R();
 }

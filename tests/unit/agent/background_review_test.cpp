@@ -21,7 +21,8 @@ namespace {
 
 constexpr auto kPatience = std::chrono::seconds(30);  // A hang guard, not a timing check.
 
-const char* kSkillCall = R"({"action":"create","name":"deploy-flow","content":"---\nname: deploy-flow\ndescription: Deploy the service in small verified steps\n---\n# Deploy\n\n1. Build.\n2. Verify.\n"})";
+const char* kSkillCall =
+    R"({"action":"create","name":"deploy-flow","content":"---\nname: deploy-flow\ndescription: Deploy the service in small verified steps\n---\n# Deploy\n\n1. Build.\n2. Verify.\n"})";
 
 // Waits for events reported from another thread.
 class Signal {
@@ -72,7 +73,7 @@ struct Fixture {
   hermes::testing::TempDir home;
   std::atomic<int> step_calls{0};
   std::function<void(int)> on_step;  // Told the running count of step calls.
-  Signal reviews;  // Summaries reported with kind "review".
+  Signal reviews;                    // Summaries reported with kind "review".
 
   Fixture() {
     BuiltinToolOptions builtins;
@@ -184,7 +185,8 @@ TEST_CASE("the skills nudge counts iterations across turns and resets when skill
 
 TEST_CASE("a memory written in one session reaches the next session's prompt, not its own") {
   Fixture f;
-  f.provider->tool_calls({{"memory", R"({"action":"add","target":"user","content":"Prefers tabs over spaces."})"}});
+  f.provider->tool_calls(
+      {{"memory", R"({"action":"add","target":"user","content":"Prefers tabs over spaces."})"}});
   f.provider->text("Noted.");
   f.provider->text("Still here.");
   auto agent = f.make_agent(f.options());
@@ -211,7 +213,8 @@ TEST_CASE("a memory review runs every nudge interval of user turns and reports w
   f.provider->text("Hi.");
   CHECK(agent->run_conversation("I am Ada, call me by my first name").completed);
   f.provider->text("Sure, Ada.");
-  f.provider->tool_calls({{"memory", R"({"action":"add","target":"user","content":"Name: Ada."})"}});
+  f.provider->tool_calls(
+      {{"memory", R"({"action":"add","target":"user","content":"Name: Ada."})"}});
   f.provider->text("Saved.");
   CHECK(agent->run_conversation("thanks").completed);
   REQUIRE(f.reviews.wait());
@@ -286,12 +289,14 @@ TEST_CASE("destroying an agent cancels its running review and returns") {
   Signal review_called;
   std::atomic<bool> saw_cancel{false};
   f.script_tool_iterations(10);
-  f.provider->step([&](const ProviderRequest&, const CallContext& context) -> Result<ProviderResponse> {
-    review_called.raise();
-    while (!context.cancel.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    saw_cancel = true;
-    return Status::cancelled("cancelled");
-  });
+  f.provider->step(
+      [&](const ProviderRequest&, const CallContext& context) -> Result<ProviderResponse> {
+        review_called.raise();
+        while (!context.cancel.cancelled())
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        saw_cancel = true;
+        return Status::cancelled("cancelled");
+      });
   auto agent = f.make_agent(f.options());
   CHECK(agent->run_conversation("deploy the service").completed);
   REQUIRE(review_called.wait());
@@ -304,11 +309,13 @@ TEST_CASE("a new turn cancels the review of the previous one") {
   Fixture f;
   Signal review_called;
   f.script_tool_iterations(10);
-  f.provider->step([&](const ProviderRequest&, const CallContext& context) -> Result<ProviderResponse> {
-    review_called.raise();
-    while (!context.cancel.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    return Status::cancelled("cancelled");
-  });
+  f.provider->step(
+      [&](const ProviderRequest&, const CallContext& context) -> Result<ProviderResponse> {
+        review_called.raise();
+        while (!context.cancel.cancelled())
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        return Status::cancelled("cancelled");
+      });
   auto agent = f.make_agent(f.options());
   CHECK(agent->run_conversation("deploy the service").completed);
   REQUIRE(review_called.wait());

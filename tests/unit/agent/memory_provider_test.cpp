@@ -29,11 +29,10 @@ struct RecordingMemory : MemoryProvider {
   }
   void sync_turn(const std::string& user, const std::string& assistant, const std::string&,
                  const std::vector<Message>& messages) override {
-    events.push_back("sync_turn:" + user + "->" + assistant + ":" + std::to_string(messages.size()));
+    events.push_back("sync_turn:" + user + "->" + assistant + ":" +
+                     std::to_string(messages.size()));
   }
-  void on_session_switch(const MemorySessionSwitch& change) override {
-    switches.push_back(change);
-  }
+  void on_session_switch(const MemorySessionSwitch& change) override { switches.push_back(change); }
   void on_memory_write(const std::string& action, const std::string& target,
                        const std::string& content) override {
     events.push_back("write:" + action + ":" + target + ":" + content);
@@ -50,9 +49,13 @@ struct RecordingMemory : MemoryProvider {
 
 struct ThrowingMemory : MemoryProvider {
   std::string name() const override { throw std::runtime_error("no name either"); }
-  void initialize(const std::string&, const std::string&) override { throw std::runtime_error("x"); }
+  void initialize(const std::string&, const std::string&) override {
+    throw std::runtime_error("x");
+  }
   std::string system_prompt_block() override { throw std::runtime_error("x"); }
-  std::string prefetch(const std::string&, const std::string&) override { throw std::runtime_error("x"); }
+  std::string prefetch(const std::string&, const std::string&) override {
+    throw std::runtime_error("x");
+  }
   void sync_turn(const std::string&, const std::string&, const std::string&,
                  const std::vector<Message>&) override {
     throw 42;
@@ -119,9 +122,9 @@ TEST_CASE("sync_turn follows each completed turn and never an interrupted one") 
   f.provider->text("Three.");
   CHECK(agent->run_conversation("third").interrupted);
 
-  CHECK(memory->events == std::vector<std::string>{
-                              "initialize:" + first_session, "prefetch:first", "sync_turn:first->One.:2",
-                              "prefetch:second", "sync_turn:second->Two.:4", "prefetch:third"});
+  CHECK(memory->events == std::vector<std::string>{"initialize:" + first_session, "prefetch:first",
+                                                   "sync_turn:first->One.:2", "prefetch:second",
+                                                   "sync_turn:second->Two.:4", "prefetch:third"});
 
   REQUIRE(agent->new_session().ok());
   REQUIRE(memory->switches.size() == 1);
@@ -159,13 +162,15 @@ TEST_CASE("a memory provider that throws everywhere does not fail a turn") {
   CHECK(agent->run_conversation("hello again").completed);
 }
 
-TEST_CASE("a compaction shows the provider what goes, keeps its notes, and announces the child session") {
+TEST_CASE(
+    "a compaction shows the provider what goes, keeps its notes, and announces the child session") {
   Fixture f;
   auto memory = std::make_shared<RecordingMemory>();
   std::vector<Message> history;
   for (int i = 0; i < 20; ++i) {
     history.push_back(Message::user("Question " + std::to_string(i) + " " + std::string(500, 'q')));
-    history.push_back(Message::assistant("Answer " + std::to_string(i) + " " + std::string(500, 'a')));
+    history.push_back(
+        Message::assistant("Answer " + std::to_string(i) + " " + std::string(500, 'a')));
   }
   f.provider->text("ok");
   f.provider->text("## Goal\nAnswer questions.\n## Critical Context\nShips.");  // The summary.

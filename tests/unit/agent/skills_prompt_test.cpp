@@ -18,8 +18,8 @@ namespace {
 void write_skill(const std::string& root, const std::string& name, const std::string& extra = "") {
   std::filesystem::create_directories(root + "/" + name);
   std::ofstream(root + "/" + name + "/SKILL.md")
-      << "---\nname: " << name << "\ndescription: The " << name << " procedure\n" << extra
-      << "---\n# " << name << "\n\nDo it.\n";
+      << "---\nname: " << name << "\ndescription: The " << name << " procedure\n"
+      << extra << "---\n# " << name << "\n\nDo it.\n";
 }
 
 bool lists(const std::string& prompt, const std::string& skill) {
@@ -36,7 +36,8 @@ TEST_CASE("the system prompt's skills index honours the agent's skills settings 
   write_skill(local, "retired");
   write_skill(local, "needs-memory", "metadata:\n  hermes:\n    requires_toolsets: [memory]\n");
   write_skill(local, "needs-terminal", "metadata:\n  hermes:\n    requires_toolsets: [terminal]\n");
-  write_skill(local, "memory-fallback", "metadata:\n  hermes:\n    fallback_for_toolsets: [memory]\n");
+  write_skill(local, "memory-fallback",
+              "metadata:\n  hermes:\n    fallback_for_toolsets: [memory]\n");
   write_skill(team.path(), "team-deploy");
 
   auto provider = std::make_shared<ScriptedProvider>();
@@ -57,9 +58,9 @@ TEST_CASE("the system prompt's skills index honours the agent's skills settings 
   const std::string prompt = (*agent)->system_prompt();
 
   CHECK(lists(prompt, "plain"));
-  CHECK(lists(prompt, "team-deploy"));     // From the extra skills directory.
-  CHECK_FALSE(lists(prompt, "retired"));   // Disabled.
-  CHECK(lists(prompt, "needs-memory"));    // Its toolset is enabled...
+  CHECK(lists(prompt, "team-deploy"));            // From the extra skills directory.
+  CHECK_FALSE(lists(prompt, "retired"));          // Disabled.
+  CHECK(lists(prompt, "needs-memory"));           // Its toolset is enabled...
   CHECK_FALSE(lists(prompt, "needs-terminal"));   // ...this one's is not,
   CHECK_FALSE(lists(prompt, "memory-fallback"));  // and the real memory tool is there.
 }
