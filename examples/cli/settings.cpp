@@ -80,6 +80,7 @@ hermes::AgentOptions make_agent_options(const Settings& settings) {
   o.home = settings.home;
   o.enabled_toolsets = settings.toolsets;
   o.disabled_toolsets = settings.disabled_toolsets;
+  o.skills = settings.skills;  // The system prompt's skills index follows the registry's.
   o.max_iterations = settings.max_iterations;
   o.stream = settings.stream;
   o.reasoning_effort = settings.reasoning_effort;

@@ -27,9 +27,11 @@
 #include "hermes/context_engine.hpp"
 #include "hermes/hooks.hpp"
 #include "hermes/json.hpp"
+#include "hermes/memory.hpp"
 #include "hermes/message.hpp"
 #include "hermes/provider.hpp"
 #include "hermes/session_store.hpp"
+#include "hermes/skills.hpp"
 #include "hermes/status.hpp"
 #include "hermes/tool.hpp"
 
@@ -80,6 +82,28 @@ struct AgentOptions {
   // opt-in "file" and "terminal" toolsets, which must be named to be enabled.
   std::vector<std::string> enabled_toolsets;
   std::vector<std::string> disabled_toolsets;
+
+  // --- Memory and skills ---
+  // The settings the registry's built-in memory and skills tools were registered with
+  // (BuiltinToolOptions::memory and ::skills): the system prompt's memory snapshot and
+  // skills index follow them. When `tools` is null the built-ins are registered with them.
+  MemoryLimits memory_limits;
+  SkillsOptions skills;
+  // An external memory backend, called around each turn (see MemoryProvider).
+  std::shared_ptr<MemoryProvider> memory_provider;
+  // After a turn that ended with an answer, the agent may review the conversation in the
+  // background and save what is worth keeping: memories about the user every
+  // `memory_nudge_interval` user turns (counted while the memory tool is offered, reset
+  // when it is used), and skills after `skill_nudge_interval` tool-calling iterations
+  // (counted across turns while skill_manage is offered, reset when it is used). 0
+  // disables that review. The review runs on its own thread with the same model, may use
+  // only the memory and skills tools, stores nothing in the session store, and reports
+  // what it changed through on_status (kind "review"). A new turn, interrupt() and the
+  // destructor cancel it.
+  bool background_review = true;
+  int memory_nudge_interval = 10;
+  int skill_nudge_interval = 10;
+  int review_max_iterations = 8;
 
   // --- Persistence ---
   // The hermes home (memories, skills, state.db). Empty: default_home().

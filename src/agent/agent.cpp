@@ -1,10 +1,12 @@
 // The public Agent: option validation, session switching, and one TurnRunner per turn.
 #include "hermes/agent.hpp"
+
+#include <set>
+
 #include "hermes/model_metadata.hpp"
-
-
 #include "agent/agent_core.hpp"
 #include "agent/compaction.hpp"
+#include "agent/memory_provider_call.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/turn_runner.hpp"
 #include "hermes/builtin_tools.hpp"
@@ -50,6 +52,20 @@ void AgentCore::start_new_session() {
   writer = TranscriptWriter(store, session_id, 0);
 }
 
+std::vector<std::string> AgentCore::toolsets_of(const std::vector<std::string>& tool_names) const {
+  std::set<std::string> sets;
+  for (const std::string& name : tool_names) {
+    if (auto spec = tools->find(name)) sets.insert(spec->toolset);
+  }
+  return {sets.begin(), sets.end()};
+}
+
+void AgentCore::switch_memory_session(MemorySessionSwitch change) {
+  if (!memory_provider_started) return;  // It learns the session from initialize().
+  call_memory_provider(options.memory_provider.get(), "on_session_switch",
+                       [&](MemoryProvider& p) { p.on_session_switch(change); });
+}
+
 }  // namespace internal
 
 namespace {
@@ -71,6 +87,24 @@ std::shared_ptr<ToolRegistry> default_tool_registry() {
   return registry;
 }
 
+// The registry of an agent created without one. Custom memory limits or skills settings
+// need their own built-ins; otherwise the shared default does.
+Result<std::shared_ptr<ToolRegistry>> builtin_tool_registry(const AgentOptions& o) {
+  const MemoryLimits defaults;
+  const bool custom = o.memory_limits.memory_chars != defaults.memory_chars ||
+                      o.memory_limits.user_chars != defaults.user_chars ||
+                      !o.skills.external_dirs.empty() || !o.skills.disabled.empty() ||
+                      !o.skills.template_vars;
+  if (!custom) return default_tool_registry();
+  auto registry = std::make_shared<ToolRegistry>();
+  BuiltinToolOptions builtins;
+  builtins.memory = o.memory_limits;
+  builtins.skills = o.skills;
+  HERMES_RETURN_IF_ERROR(register_builtin_tools(*registry, builtins));
+  HERMES_RETURN_IF_ERROR(register_session_search_tool(*registry));
+  return registry;
+}
+
 Status validate(const AgentOptions& o) {
   if (o.model.empty() && !o.provider_instance) {
     return Status::invalid_argument("model: required (e.g. \"gpt-4.1-mini\")");
@@ -85,6 +119,12 @@ Status validate(const AgentOptions& o) {
         "retry_backoff: delays must not be negative and each max must be at least its base");
   }
   if (o.max_tokens && *o.max_tokens < 1) return Status::invalid_argument("max_tokens: must be positive");
+  if (o.memory_nudge_interval < 0 || o.skill_nudge_interval < 0) {
+    return Status::invalid_argument("nudge intervals: must not be negative (0 disables)");
+  }
+  if (o.review_max_iterations < 1) {
+    return Status::invalid_argument("review_max_iterations: must be at least 1");
+  }
   return {};
 }
 
@@ -145,8 +185,21 @@ Result<std::shared_ptr<ContextEngine>> make_context_engine(const internal::Agent
 
 }  // namespace
 
+using internal::call_memory_provider;
+
 Agent::Agent(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Agent::~Agent() = default;
+Agent::~Agent() {
+  impl_->review.cancel();
+  MemoryProvider* memory = impl_->options.memory_provider.get();
+  if (!impl_->transcript.empty()) {
+    call_memory_provider(memory, "on_session_end",
+                         [&](MemoryProvider& p) { p.on_session_end(impl_->transcript); });
+  }
+  // Only the last owner closes the provider: several agents may share it.
+  if (impl_->options.memory_provider.use_count() == 1) {
+    call_memory_provider(memory, "shutdown", [](MemoryProvider& p) { p.shutdown(); });
+  }
+}
 
 Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   HERMES_RETURN_IF_ERROR(validate(options));
@@ -155,7 +208,13 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   if (!provider.ok()) return provider.status();
   impl->provider = std::move(*provider);
   impl->home = options.home.empty() ? default_home() : options.home;
-  impl->tools = options.tools ? options.tools : default_tool_registry();
+  if (options.tools) {
+    impl->tools = options.tools;
+  } else {
+    auto registry = builtin_tool_registry(options);
+    if (!registry.ok()) return registry.status();
+    impl->tools = std::move(*registry);
+  }
 
   if (options.session_store) {
     impl->store = options.session_store;
@@ -166,6 +225,9 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   }
   impl->options = std::move(options);
   impl->hooks = internal::HookRunner(impl->options.hooks);
+  if (impl->options.background_review) {
+    impl->nudges.configure(impl->options.memory_nudge_interval, impl->options.skill_nudge_interval);
+  }
   std::vector<std::string> keys;
   if (!impl->options.api_key.empty()) keys.push_back(impl->options.api_key);
   keys.insert(keys.end(), impl->options.extra_api_keys.begin(), impl->options.extra_api_keys.end());
@@ -187,6 +249,11 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   } else {
     agent->impl_->start_new_session();
   }
+  internal::AgentCore& started = *agent->impl_;
+  call_memory_provider(started.options.memory_provider.get(), "initialize", [&](MemoryProvider& p) {
+    p.initialize(started.session_id, started.home);
+  });
+  started.memory_provider_started = true;
   return agent;
 }
 
@@ -208,13 +275,21 @@ ConversationResult Agent::run_conversation(const std::string& user_message,
   return runner.run();
 }
 
-void Agent::interrupt(const std::string& message) { impl_->control.interrupt(message); }
+void Agent::interrupt(const std::string& message) {
+  impl_->control.interrupt(message);
+  impl_->review.cancel();
+}
 
 Status Agent::steer(const std::string& text) { return impl_->control.steer(text); }
 
 Status Agent::new_session() {
   if (impl_->store && impl_->session_row_created) {
     HERMES_RETURN_IF_ERROR(impl_->store->end_session(impl_->session_id, "new_session"));
+  }
+  impl_->review.cancel();
+  if (!impl_->transcript.empty()) {
+    call_memory_provider(impl_->options.memory_provider.get(), "on_session_end",
+                         [&](MemoryProvider& p) { p.on_session_end(impl_->transcript); });
   }
   // A fresh start for the engine too: strikes, cooldowns and the compaction count of the
   // old conversation must not block or annotate the new one.
@@ -223,7 +298,9 @@ Status Agent::new_session() {
     impl_->engine->on_session_reset();
   }
   impl_->compression_count = 0;
+  const std::string previous = impl_->session_id;
   impl_->start_new_session();
+  impl_->switch_memory_session({impl_->session_id, previous, /*reset=*/true});
   if (impl_->engine) impl_->engine->on_session_start(impl_->session_id, "new_session");
   return {};
 }
@@ -240,6 +317,7 @@ Status Agent::resume(const std::string& session_id) {
   impl_->transcript = std::move(*messages);
   impl_->tool_state.clear();
   impl_->writer = TranscriptWriter(impl_->store, session_id, impl_->transcript.size());
+  impl_->switch_memory_session({session_id, "", /*reset=*/false});
   return {};
 }
 

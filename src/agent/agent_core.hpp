@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "agent/background_review.hpp"
 #include "agent/hook_runner.hpp"
 #include "agent/provider_runtime.hpp"
+#include "agent/review_nudges.hpp"
 #include "agent/turn_control.hpp"
 #include "hermes/agent.hpp"
 
@@ -31,6 +33,7 @@ struct AgentCore {
   HookRunner hooks{{}};
 
   int user_turn_count = 0;
+  bool memory_provider_started = false;  // initialize() was called.
   Usage session_usage;
 
   // Context management.
@@ -40,6 +43,11 @@ struct AgentCore {
   // Text appended as a user message after a compaction (the active todo list), if any.
   std::function<std::string()> after_compaction_injection;
 
+  // Self-improvement: when a turn earns a background review, and the review running.
+  // Declared last so it is cancelled before anything it could read goes away.
+  ReviewNudges nudges;
+  BackgroundReview review;
+
   // Persists the transcript's unflushed messages. A failure is logged and returned; the
   // messages stay in memory and the next flush retries them.
   Status flush(const std::vector<Message>& messages);
@@ -47,6 +55,10 @@ struct AgentCore {
   Status ensure_session_row();
   // Points the agent at a fresh session id with an empty transcript.
   void start_new_session();
+  // The toolsets `tool_names` belong to, sorted (for the skills' toolset conditions).
+  std::vector<std::string> toolsets_of(const std::vector<std::string>& tool_names) const;
+  // Tells the memory provider the session changed (no-op without one).
+  void switch_memory_session(MemorySessionSwitch change);
 };
 
 }  // namespace hermes::internal

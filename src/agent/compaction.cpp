@@ -1,5 +1,9 @@
 #include "agent/compaction.hpp"
 
+#include <set>
+#include <tuple>
+
+#include "agent/memory_provider_call.hpp"
 #include "agent/safe_callback.hpp"
 #include "common/log.hpp"
 #include "hermes/session_store.hpp"
@@ -50,6 +54,39 @@ class LeaseGuard {
   bool held_ = false;
   bool supported_ = true;
 };
+
+// The messages of `before` that the compaction did not keep verbatim.
+std::vector<Message> discarded_messages(const std::vector<Message>& before,
+                                        const std::vector<Message>& after) {
+  std::multiset<std::tuple<Role, std::string, std::string>> kept;
+  for (const Message& m : after) kept.emplace(m.role, m.content, m.tool_call_id);
+  std::vector<Message> out;
+  for (const Message& m : before) {
+    auto it = kept.find({m.role, m.content, m.tool_call_id});
+    if (it == kept.end()) {
+      out.push_back(m);
+    } else {
+      kept.erase(it);
+    }
+  }
+  return out;
+}
+
+// The memory provider sees what is about to go and may keep some of it: its text rides
+// along after the summary.
+void preserve_provider_notes(const AgentCore& core, const std::vector<Message>& before,
+                             std::vector<Message>& compacted) {
+  MemoryProvider* provider = core.options.memory_provider.get();
+  if (provider == nullptr) return;
+  const std::vector<Message> discarded = discarded_messages(before, compacted);
+  std::string notes = call_memory_provider(provider, "on_compaction", [&](MemoryProvider& p) {
+    return p.on_compaction(discarded);
+  });
+  if (!notes.empty()) {
+    compacted.push_back(Message::user("[Notes kept by the memory provider from the compacted "
+                                      "conversation]\n" + notes));
+  }
+}
 
 }  // namespace
 
@@ -109,6 +146,7 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
     out.error = "nothing to compress";
     return out;
   }
+  preserve_provider_notes(core, messages, compacted);
   if (core.after_compaction_injection) {
     if (auto note = core.after_compaction_injection(); !note.empty()) compacted.push_back(Message::user(note));
   }
@@ -147,6 +185,7 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
   core.rebuild_system_prompt = true;
   ++core.compression_count;
   engine->on_session_start(new_session, "compression");
+  if (new_session != old_session) core.switch_memory_session({new_session, old_session, false});
 
   out.compacted = true;
   out.messages_after = messages.size();

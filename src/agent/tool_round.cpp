@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "agent/memory_provider_call.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/steer.hpp"
 #include "agent/text_utils.hpp"
@@ -77,6 +78,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
     return false;
   }
   dedupe_calls(assistant.tool_calls, st_.executed_call_ids);
+  core_.nudges.count_tool_iteration(offered("skill_manage"));
 
   // Invented names are repaired against what was offered; what stays unknown is
   // answered with an error the model can read, and the round counts as invalid.
@@ -188,6 +190,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
                                          std::min(own_limit, std::max(turn_left, budget.preview_chars)),
                                          budget.preview_chars);
     batch_chars += result.content.size();
+    note_tool_result(inv.call, result.content);
     st_.previous_tools.push_back({inv.call.name, inv.call.arguments, result.content});
     append(Message::tool(inv.call.id, inv.call.name, std::move(result.content)));
     flush();
@@ -201,6 +204,22 @@ bool TurnRunner::run_tool_round(Message assistant) {
   deliver_steer_after_tools();
   post_tool_compaction();
   return true;
+}
+
+void TurnRunner::note_tool_result(const ToolCall& call, const std::string& result) {
+  core_.nudges.tool_used(call.name);
+  MemoryProvider* provider = core_.options.memory_provider.get();
+  if (call.name != "memory" || provider == nullptr) return;
+  // A memory write that took reaches the external provider too, so both stay in step.
+  auto outcome = parse_json(result);
+  if (!outcome || !outcome->is_object() || !outcome->value("success", false)) return;
+  auto args = parse_json(call.arguments);
+  if (!args || !args->is_object()) return;
+  const std::string action = args->value("action", "");
+  const std::string target = args->value("target", "memory");
+  const std::string content = args->value("content", args->value("old_text", ""));
+  call_memory_provider(provider, "on_memory_write",
+                       [&](MemoryProvider& p) { p.on_memory_write(action, target, content); });
 }
 
 void TurnRunner::deliver_steer_after_tools() {

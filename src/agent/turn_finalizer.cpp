@@ -2,6 +2,8 @@
 // the result. Each step is guarded so one failing cannot lose the answer.
 #include <algorithm>
 
+#include "agent/background_review.hpp"
+#include "agent/memory_provider_call.hpp"
 #include "agent/text_utils.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/log.hpp"
@@ -128,6 +130,16 @@ ConversationResult TurnRunner::build_result() {
   r.messages = st_.messages;
   core_.control.end_turn();
   return r;
+}
+
+void TurnRunner::after_turn(const ConversationResult& result) {
+  const bool skills_due = core_.nudges.end_turn_skill_review();
+  if (!result.final_response || result.interrupted || result.failed) return;
+  call_memory_provider(core_.options.memory_provider.get(), "sync_turn", [&](MemoryProvider& p) {
+    p.sync_turn(input_.user_message, *result.final_response, core_.session_id, result.messages);
+  });
+  // The answer is already delivered; the review works on a copy of the transcript.
+  start_background_review(core_, {st_.memory_review_due, skills_due}, result.messages);
 }
 
 }  // namespace hermes::internal

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "agent/memory_provider_call.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/log.hpp"
 #include "common/utf8.hpp"
@@ -37,6 +38,8 @@ double now_seconds() {
 }  // namespace
 
 void TurnRunner::prologue() {
+  // The user is back: a review of the previous turn gives way to this one.
+  core_.review.cancel();
   st_.cancel = core_.control.begin_turn();
   core_.runtime->begin_turn();
   st_.task_id = input_.task_id.empty() ? uuid4() : input_.task_id;
@@ -65,14 +68,14 @@ void TurnRunner::prologue() {
     disabled.insert(disabled.end(), {"file", "terminal"});
   }
   st_.offered_tools = core_.tools->resolve(core_.options.enabled_toolsets, disabled);
+  st_.memory_review_due = core_.nudges.begin_user_turn(offered("memory"));
   prepare_system_prompt();
   if (Status s = core_.ensure_session_row(); !s.ok()) {
     HERMES_LOG_WARN("could not create session row {}: {}", core_.session_id, s.to_string());
   }
-  // Plugin context goes into the API copy of the user message, never into the system
+  // Per-turn context goes into the API copy of the user message, never into the system
   // prompt; the visible content stays what the user typed.
-  if (std::string context = core_.hooks.pre_llm_call(core_.session_id, input_.user_message);
-      !context.empty()) {
+  if (std::string context = turn_context(); !context.empty()) {
     Message& user_row = st_.messages[st_.user_index];
     user_row.api_content = user_row.content + "\n\n" + context;
   }
@@ -80,6 +83,20 @@ void TurnRunner::prologue() {
   // during the call never loses it.
   flush();
   preflight_compaction();
+}
+
+bool TurnRunner::offered(std::string_view tool) const {
+  return std::find(st_.offered_tools.begin(), st_.offered_tools.end(), tool) !=
+         st_.offered_tools.end();
+}
+
+std::string TurnRunner::turn_context() {
+  std::string context = core_.hooks.pre_llm_call(core_.session_id, input_.user_message);
+  std::string recalled = call_memory_provider(
+      core_.options.memory_provider.get(), "prefetch",
+      [&](MemoryProvider& p) { return p.prefetch(input_.user_message, core_.session_id); });
+  if (!recalled.empty()) context += (context.empty() ? "" : "\n\n") + recalled;
+  return context;
 }
 
 void TurnRunner::prepare_system_prompt(bool allow_stored) {
@@ -108,15 +125,16 @@ void TurnRunner::prepare_system_prompt(bool allow_stored) {
   in.provider = provider_name;
   in.tool_names = st_.offered_tools;
   in.source = opts.source;
-  auto offered = [&](std::string_view name) {
-    return std::find(st_.offered_tools.begin(), st_.offered_tools.end(), name) != st_.offered_tools.end();
-  };
   // Memory is read once per session (a frozen snapshot): writes during the session reach
   // the files at once but the prompt only at the next session or compaction.
-  if (offered("memory")) in.memory_snapshot = render_memory_snapshot(core_.home);
+  if (offered("memory")) in.memory_snapshot = render_memory_snapshot(core_.home, opts.memory_limits);
   if (offered("skills_list") || offered("skill_view")) {
-    in.skills_index = build_skills_index(core_.home, SkillsOptions{}, st_.offered_tools);
+    in.skills_index = build_skills_index(core_.home, opts.skills, st_.offered_tools,
+                                         core_.toolsets_of(st_.offered_tools));
   }
+  in.memory_provider_block =
+      call_memory_provider(opts.memory_provider.get(), "system_prompt_block",
+                           [](MemoryProvider& p) { return p.system_prompt_block(); });
   core_.system_prompt = build_system_prompt(in);
   if (core_.engine) {
     // After a compaction the prompt carries the engine's note about the summary.

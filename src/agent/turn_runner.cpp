@@ -15,7 +15,9 @@ ConversationResult TurnRunner::run() {
   while (step()) {
   }
   finalize();
-  return build_result();
+  ConversationResult result = build_result();
+  after_turn(result);
+  return result;
 }
 
 bool TurnRunner::step() {

@@ -31,6 +31,10 @@ class TurnRunner {
   // turn_prologue.cpp
   void prologue();
   void prepare_system_prompt(bool allow_stored = true);
+  bool offered(std::string_view tool) const;
+  // The per-turn context for the API copy of the user message: plugin context and what
+  // the memory provider recalls. Empty when there is none.
+  std::string turn_context();
 
   // turn_compaction.cpp: the compaction triggers of a turn.
   void preflight_compaction();
@@ -56,6 +60,7 @@ class TurnRunner {
   // tool_round.cpp: the model asked for tools. Returns false when the turn is over.
   bool run_tool_round(Message assistant);
   void deliver_steer_after_tools();
+  void note_tool_result(const ToolCall& call, const std::string& result);
 
   // final_response.cpp: the model answered in text. Returns false when the turn is over.
   bool accept_text_response(ProviderResponse& response);
@@ -65,6 +70,8 @@ class TurnRunner {
   void finalize();
   ConversationResult build_result();
   void remove_scaffolding();
+  // After the result: the memory provider's sync and the background review.
+  void after_turn(const ConversationResult& result);
 
   // Helpers.
   void append(Message message);

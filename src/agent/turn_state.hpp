@@ -61,6 +61,8 @@ struct TurnState {
   int compression_attempts = 0;           // Compactions this turn (at most 3).
   bool restart_iteration = false;         // A compaction inside the call: run the step again.
 
+  bool memory_review_due = false;         // This turn earned a memory review.
+
   std::set<std::string> executed_call_ids;
   std::vector<ToolOutcome> previous_tools;
 };
