@@ -220,6 +220,16 @@ hermes_status_t hermes_agent_options_set_compress_in_place(hermes_agent_options_
   return HERMES_OK;
 }
 
+hermes_status_t hermes_agent_options_set_background_review(hermes_agent_options_t* o, int enabled,
+                                                          int32_t memory_interval,
+                                                          int32_t skill_interval) {
+  if (o == nullptr || memory_interval < 0 || skill_interval < 0) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.background_review = enabled != 0;
+  o->options.memory_nudge_interval = memory_interval;
+  o->options.skill_nudge_interval = skill_interval;
+  return HERMES_OK;
+}
+
 hermes_status_t hermes_agent_options_set_store(hermes_agent_options_t* o, hermes_store_t* store) {
   if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
   o->options.session_store = store == nullptr ? nullptr : store->store;

@@ -222,6 +222,14 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_compression_threshold(
 /* Compact the session in place (same id) instead of continuing in a child session. */
 HERMES_C_API hermes_status_t hermes_agent_options_set_compress_in_place(hermes_agent_options_t *options, int in_place);
 
+/* The background review (on by default): after a turn that ended with an answer, the
+ * agent reviews the conversation on its own thread with the same model and saves
+ * memories every `memory_interval` user turns and skills every `skill_interval`
+ * tool-calling iterations (0 disables one; defaults 10 and 10). What it changed is
+ * reported to the status callback with kind "review". */
+HERMES_C_API hermes_status_t hermes_agent_options_set_background_review(
+    hermes_agent_options_t *options, int enabled, int32_t memory_interval, int32_t skill_interval);
+
 /* Streamed text: `delta` is `length` bytes, not NUL-terminated; length 0 closes a block. */
 typedef void (*hermes_stream_fn)(const char *delta, size_t length, void *user_data);
 HERMES_C_API hermes_status_t hermes_agent_options_set_stream_callback(

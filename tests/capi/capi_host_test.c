@@ -331,6 +331,9 @@ static void test_option_validation(void) {
   CHECK(hermes_agent_options_set_retry_backoff_ms(options, 99, 0) == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(hermes_agent_options_set_retry_backoff_ms(options, HERMES_BACKOFF_MAX, -1) == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(hermes_agent_options_set_retry_backoff_ms(NULL, HERMES_BACKOFF_BASE, 0) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_background_review(options, 1, -1, 10) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_background_review(options, 1, 10, -1) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_background_review(options, 0, 0, 0) == HERMES_OK);
   hermes_agent_options_free(options);
   hermes_stream_free(NULL);
   hermes_store_free(NULL);

@@ -243,6 +243,12 @@ void read_network(KwargReader& kw, AgentOptions& o) {
                                        {"invalid_response_max", &b.invalid_response_max}});
 }
 
+void read_review(KwargReader& kw, AgentOptions& o) {
+  kw.flag("background_review", o.background_review);
+  kw.integer("memory_nudge_interval", o.memory_nudge_interval);
+  kw.integer("skill_nudge_interval", o.skill_nudge_interval);
+}
+
 PythonCallbacks read_callbacks(KwargReader& kw) {
   PythonCallbacks fns;
   fns.stream = kw.callable("stream_callback");
@@ -289,6 +295,7 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
     for (auto entry : fallbacks) o.fallback_providers.push_back(fallback_from_python(entry));
   }
   read_compression(kw, o);
+  read_review(kw, o);
   o.callbacks = make_callbacks(read_callbacks(kw), std::move(tap));
   py::object servers = kw.take("mcp_servers");
   kw.finish();

@@ -225,7 +225,10 @@ disabled_toolsets choose among them. mcp_servers: MCP servers whose tools join t
 the "mcpServers" object of an mcp.json file ({"name": {"command", "args", "env"} or
 {"url", "headers"}}); mcp_status() reports their connections. Sessions: home, session_id (resume it),
 persist_sessions, session_store (a hermes.SessionStore to share). Context compression:
-compression, context_length, compression_threshold, protect_last_n. Callbacks:
+compression, context_length, compression_threshold, protect_last_n. Self-improvement:
+background_review (after a turn, review it on a background thread and save memories every
+memory_nudge_interval user turns and skills every skill_nudge_interval tool-calling
+iterations; 0 disables one; reported through status_callback as kind "review"). Callbacks:
 stream_callback(delta), reasoning_callback(delta), tool_progress_callback(event),
 status_callback(kind, message), step_callback(api_call_count, previous_tools),
 clarify_callback(question, choices) -> str | None, approval_callback(command,
