@@ -298,6 +298,9 @@ class Agent:
         context_length: Optional[int] = None,
         compression_threshold: float = 0.5,
         protect_last_n: int = 20,
+        background_review: bool = True,
+        memory_nudge_interval: int = 10,
+        skill_nudge_interval: int = 10,
         stream_callback: Optional[Callable[[str], Any]] = None,
         reasoning_callback: Optional[Callable[[str], Any]] = None,
         tool_progress_callback: Optional[Callable[[ToolProgressEvent], Any]] = None,
@@ -388,6 +391,27 @@ def detect_dangerous_command(command: str) -> Tuple[bool, Optional[str]]:
 
 def detect_hardline_command(command: str) -> Tuple[bool, Optional[str]]:
     """(hardline, description or None): a command refused whatever the approval."""
+
+def sanitize_api_messages(messages: Sequence[Message]) -> list[Message]:
+    """A copy of `messages` ready for the wire, as the agent sends them."""
+
+def repair_message_sequence(messages: Sequence[Message]) -> list[Message]:
+    """`messages` without tool results that answer no call, consecutive user texts merged."""
+
+def drop_thinking_only_and_merge_users(messages: Sequence[Message]) -> list[Message]:
+    """`messages` without thinking-only assistant turns, the users they separated merged."""
+
+def is_thinking_only_assistant(message: Message) -> bool:
+    """Whether an assistant message has reasoning but no visible text and no tool calls."""
+
+def sanitize_surrogates(text: str) -> str:
+    """`text` with invalid UTF-8 and lone surrogates replaced by U+FFFD."""
+
+def coerce_tool_name(name: str, available: Sequence[str]) -> Optional[str]:
+    """The available tool a model meant by `name`, or None."""
+
+def normalize_finish_reason(value: str) -> str:
+    """A provider's finish reason as stop, length, tool_calls, content_filter, incomplete or error."""
 
 def redact_sensitive_text(text: str) -> str:
     """`text` with API keys, tokens and other secrets masked."""
