@@ -132,7 +132,9 @@ struct AgentOptions {
     // Summarise with this provider (and model) instead of the main one.
     std::shared_ptr<Provider> summary_provider;
     std::string summary_model;
-    // Compact at turn start after this long idle (0: never).
+    // Compact at turn start when this many seconds have passed since the conversation's
+    // last message (the provider's prompt cache has expired by then) and it has grown by
+    // a fifth of the threshold since the last compaction; 0: never.
     double idle_compact_after_seconds = 0;
   } compression;
 

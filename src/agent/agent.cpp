@@ -298,6 +298,7 @@ Status Agent::new_session() {
     impl_->engine->on_session_reset();
   }
   impl_->compression_count = 0;
+  impl_->last_compaction_tokens = 0;
   const std::string previous = impl_->session_id;
   impl_->start_new_session();
   impl_->switch_memory_session({impl_->session_id, previous, /*reset=*/true});

@@ -42,7 +42,24 @@ bool TurnRunner::compact(const std::string& reason, std::optional<int64_t> curre
     (void)core_.store->set_system_prompt(core_.session_id, core_.system_prompt);
   }
   st_.last_prompt_tokens = -1;  // Just compressed: the next real usage tells the new size.
+  core_.last_compaction_tokens = request_estimate(assemble_request(/*with_tools=*/true));
   return true;
+}
+
+void TurnRunner::idle_compaction() {
+  const double after = core_.options.compression.idle_compact_after_seconds;
+  ContextEngine* engine = core_.engine.get();
+  if (after <= 0 || engine == nullptr || st_.idle_seconds <= after) return;
+  if (!engine->has_content_to_compress(st_.messages)) return;
+  // Worth it only once the conversation has grown by a fifth of the threshold (the
+  // default summary target ratio) since the last compaction.
+  const int64_t floor = engine->threshold_tokens() / 5;
+  const int64_t rough = request_estimate(assemble_request(/*with_tools=*/true));
+  if (rough <= std::max(floor, core_.last_compaction_tokens + floor)) return;
+  status("lifecycle", fmt::format("\xF0\x9F\x92\xA4 Resumed after {}s idle \xE2\x80\x94 compacting ~{} "
+                                  "tokens before continuing.",
+                                  static_cast<int64_t>(st_.idle_seconds), rough));
+  (void)compact("idle", rough);
 }
 
 void TurnRunner::preflight_compaction() {

@@ -35,6 +35,14 @@ double now_seconds() {
   return duration<double>(system_clock::now().time_since_epoch()).count();
 }
 
+// 0 when no message carries a time (a new conversation, or a history without times).
+double seconds_since_last_message(const std::vector<Message>& messages) {
+  for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
+    if (it->timestamp > 0) return std::max(0.0, now_seconds() - it->timestamp);
+  }
+  return 0;
+}
+
 }  // namespace
 
 void TurnRunner::prologue() {
@@ -53,6 +61,7 @@ void TurnRunner::prologue() {
     core_.writer.reset(core_.session_id, core_.transcript.size());
   }
   st_.messages = core_.transcript;
+  st_.idle_seconds = seconds_since_last_message(st_.messages);
 
   Message user = Message::user(sanitize_utf8(input_.user_message));
   user.timestamp = now_seconds();
@@ -82,6 +91,7 @@ void TurnRunner::prologue() {
   // The user message reaches the store before the model is asked anything, so a crash
   // during the call never loses it.
   flush();
+  idle_compaction();
   preflight_compaction();
 }
 

@@ -38,6 +38,9 @@ class TurnRunner {
 
   // turn_compaction.cpp: the compaction triggers of a turn.
   void preflight_compaction();
+  // The opt-in idle trigger: after a long pause the provider's prompt cache is cold
+  // anyway, so a compaction costs nothing extra.
+  void idle_compaction();
   bool pre_api_compaction(const ProviderRequest& request);
   void post_tool_compaction();
   bool compact(const std::string& reason, std::optional<int64_t> current_tokens);

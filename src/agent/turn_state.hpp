@@ -59,6 +59,7 @@ struct TurnState {
   std::string streamed_text;                    // Visible text streamed by the current call.
 
   int compression_attempts = 0;           // Compactions this turn (at most 3).
+  double idle_seconds = 0;                // Since the last stored message, at turn start.
   bool restart_iteration = false;         // A compaction inside the call: run the step again.
 
   bool memory_review_due = false;         // This turn earned a memory review.

@@ -1,5 +1,9 @@
-// Compaction inside the loop: on a context-overflow error, at turn start, and on demand.
+// Compaction inside the loop: on a context-overflow error, at turn start (over the threshold
+// or after a long idle), and on demand.
 #include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
 
 #include "hermes/agent.hpp"
 #include "hermes/context_compressor.hpp"
@@ -181,4 +185,87 @@ TEST_CASE("a new session starts the compressor afresh") {
   REQUIRE(requests.size() == 3);
   // The new session's prompt carries no note about an earlier compaction.
   CHECK(requests[2].messages[0].content.find(std::string(kCompactionSystemNote)) == std::string::npos);
+}
+
+namespace {
+
+// The ship history, last said `seconds_ago`.
+std::vector<Message> history_from(double seconds_ago) {
+  const double then =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() -
+      seconds_ago;
+  std::vector<Message> history = long_history();
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    history[i].timestamp = then - static_cast<double>(history.size() - 1 - i);
+  }
+  return history;
+}
+
+// A 20,000-token window: the ~6,000-token history is far under the 17,000-token threshold
+// but over the idle trigger's floor of a fifth of it.
+AgentOptions idle_options(std::shared_ptr<ScriptedProvider> provider,
+                          const hermes::testing::TempDir& home, std::vector<std::string>& notices) {
+  AgentOptions o = options_for(std::move(provider), home);
+  o.compression.context_length = 20000;
+  o.compression.idle_compact_after_seconds = 600;
+  o.callbacks.on_status = [&notices](std::string_view kind, std::string_view text) {
+    notices.push_back(std::string(kind) + ": " + std::string(text));
+  };
+  return o;
+}
+
+bool any_contains(const std::vector<std::string>& notices, const std::string& text) {
+  return std::any_of(notices.begin(), notices.end(),
+                     [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("a conversation resumed after a long idle is compacted before the first call") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->text(kSummary);
+  provider->text("Welcome back.");
+  std::vector<std::string> notices;
+  auto agent = Agent::create(idle_options(provider, home, notices));
+  REQUIRE(agent.ok());
+  ConversationResult r = (*agent)->run_conversation("Where were we?", std::nullopt, history_from(3600));
+  CHECK_MESSAGE(r.completed, r.error);
+  auto requests = provider->requests();
+  REQUIRE(requests.size() == 2);
+  CHECK(is_summary_request(requests[0]));
+  CHECK(count_summaries(r.messages) == 1);
+  CHECK(any_contains(notices, "Resumed after 3600s idle"));
+  CHECK_FALSE(any_contains(notices, "Preflight compression"));
+}
+
+TEST_CASE("the idle trigger leaves a recent conversation, a small one and a disabled option alone") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  for (int i = 0; i < 3; ++i) provider->text("Go on.");
+  std::vector<std::string> notices;
+  AgentOptions o = idle_options(provider, home, notices);
+
+  // Paused for less than the setting.
+  auto recent = Agent::create(o);
+  REQUIRE(recent.ok());
+  CHECK((*recent)->run_conversation("next", std::nullopt, history_from(60)).completed);
+
+  // Long idle, but too little conversation to be worth a summary.
+  std::vector<Message> small = history_from(3600);
+  small.resize(4);
+  auto little = Agent::create(o);
+  REQUIRE(little.ok());
+  CHECK((*little)->run_conversation("next", std::nullopt, small).completed);
+
+  // Long idle with the option off (the default).
+  o.compression.idle_compact_after_seconds = 0;
+  auto off = Agent::create(o);
+  REQUIRE(off.ok());
+  CHECK((*off)->run_conversation("next", std::nullopt, history_from(3600)).completed);
+
+  auto requests = provider->requests();
+  REQUIRE(requests.size() == 3);
+  for (const auto& request : requests) CHECK_FALSE(is_summary_request(request));
+  CHECK_FALSE(any_contains(notices, "idle"));
 }
