@@ -96,6 +96,7 @@ Result<std::string> run_delegation(const Json& arguments, ToolContext& ctx,
   std::vector<std::thread> threads(tasks.size());
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     if (!batch->agents[i]) continue;
+    core.hooks.subagent_start(core.session_id, i, tasks[i].goal);
     std::string task_id = "subagent-" + ctx.tool_call_id + "-" + std::to_string(i);
     threads[i] = std::thread(run_child, batch, i, tasks[i].goal, std::move(task_id));
   }
@@ -127,8 +128,12 @@ Result<std::string> run_delegation(const Json& arguments, ToolContext& ctx,
       threads[i].detach();
     }
   }
-  if (host.on_child_done) {
-    for (const SubagentOutcome& outcome : outcomes) host.on_child_done(outcome);
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const SubagentOutcome& o = outcomes[i];
+    if (host.on_child_done) host.on_child_done(o);
+    core.hooks.subagent_stop(core.session_id, i, o.status, o.summary,
+                             std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::duration<double>(o.duration_seconds)));
   }
   return delegation_result_json(outcomes, Clock::now() - t0);
 }

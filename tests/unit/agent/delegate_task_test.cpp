@@ -376,6 +376,45 @@ TEST_CASE("interrupting the caller interrupts its sub-agents and ends the call")
   }
 }
 
+TEST_CASE("requested toolsets narrow a sub-agent's tools but never widen them") {
+  Fixture f;
+  f.provider->tool_calls({{"delegate_task", R"({"goal":"plan it","toolsets":["todo","file"]})"}});
+  f.provider->text("Planned.");
+  f.provider->text("Done.");
+  auto agent = f.make_agent();
+
+  REQUIRE(agent->run_conversation("plan").completed);
+  // todo was the caller's; file was not, so it is not granted.
+  CHECK(offered(f.provider->requests()[1]) == std::vector<std::string>{"todo_list"});
+}
+
+TEST_CASE("plugin hooks see each sub-agent start and stop") {
+  struct Recorder : Hooks {
+    std::mutex mu;
+    std::vector<std::string> events;
+    void subagent_start(const std::string&, std::size_t index, const std::string& goal) override {
+      std::lock_guard<std::mutex> lock(mu);
+      events.push_back("start " + std::to_string(index) + " " + goal);
+    }
+    void subagent_stop(const std::string&, std::size_t index, const std::string& status,
+                       const std::string& summary, std::chrono::milliseconds) override {
+      std::lock_guard<std::mutex> lock(mu);
+      events.push_back("stop " + std::to_string(index) + " " + status + " " + summary);
+    }
+  };
+  Fixture f;
+  auto recorder = std::make_shared<Recorder>();
+  AgentOptions o = f.options();
+  o.hooks = {recorder};
+  f.provider->tool_calls({{"delegate_task", R"({"goal":"look"})"}});
+  f.provider->text("Seen.");
+  f.provider->text("Done.");
+  auto agent = f.make_agent(o);
+
+  REQUIRE(agent->run_conversation("go").completed);
+  CHECK(recorder->events == std::vector<std::string>{"start 0 look", "stop 0 completed Seen."});
+}
+
 TEST_CASE("delegate_task is opt-in: an agent without named toolsets does not offer it") {
   Fixture f;
   f.provider->text("Hi.");
