@@ -55,33 +55,20 @@ void run_child(const std::shared_ptr<Batch>& batch, std::size_t i, const std::st
   batch->cv.notify_all();
 }
 
-// Interrupts the sub-agents still running and waits up to `grace` for them to stop.
-void stop_children(Batch& batch, std::chrono::milliseconds grace) {
-  std::unique_lock<std::mutex> lock(batch.mu);
-  for (std::size_t i = 0; i < batch.agents.size(); ++i) {
-    if (batch.agents[i] && !batch.done[i])
-      batch.agents[i]->interrupt("delegating agent interrupted");
-  }
-  batch.cv.wait_for(lock, grace, [&] { return batch.running == 0; });
-}
-
-Result<std::string> run_delegation(const Json& arguments, ToolContext& ctx,
-                                   const DelegationHost& host) {
-  const auto t0 = Clock::now();
+// Creates one sub-agent per task; a task whose agent cannot be created is already done,
+// with an error.
+std::shared_ptr<Batch> create_children(const DelegationHost& host, const DelegationRequest& request,
+                                       const CancelToken& call_cancel) {
   const AgentCore& core = *host.core;
-  auto request =
-      parse_delegation_request(arguments, core.options.delegation.max_concurrent_children);
-  if (!request.ok()) return request.status();
-  const std::vector<DelegateTask>& tasks = request->tasks;
-  auto registry = subagent_registry(*core.tools, host.offered_tools, request->toolsets);
-
+  auto registry = subagent_registry(*core.tools, host.offered_tools, request.toolsets);
+  const std::size_t n = request.tasks.size();
   auto batch = std::make_shared<Batch>();
-  batch->wake = ctx.cancel.child();
-  batch->agents.resize(tasks.size());
-  batch->outcomes.resize(tasks.size());
-  batch->done.assign(tasks.size(), false);
-  for (std::size_t i = 0; i < tasks.size(); ++i) {
-    auto agent = Agent::create(subagent_options(core, registry, tasks[i]));
+  batch->wake = call_cancel.child();
+  batch->agents.resize(n);
+  batch->outcomes.resize(n);
+  batch->done.assign(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto agent = Agent::create(subagent_options(core, registry, request.tasks[i]));
     if (agent.ok()) {
       batch->agents[i] = std::move(*agent);
       ++batch->running;
@@ -92,30 +79,36 @@ Result<std::string> run_delegation(const Json& arguments, ToolContext& ctx,
     batch->done[i] = true;
   }
   if (batch->running == 0) batch->wake.cancel();
+  return batch;
+}
 
-  std::vector<std::thread> threads(tasks.size());
-  for (std::size_t i = 0; i < tasks.size(); ++i) {
-    if (!batch->agents[i]) continue;
-    core.hooks.subagent_start(core.session_id, i, tasks[i].goal);
-    std::string task_id = "subagent-" + ctx.tool_call_id + "-" + std::to_string(i);
-    threads[i] = std::thread(run_child, batch, i, tasks[i].goal, std::move(task_id));
+// Interrupts the sub-agents still running and waits up to `grace` for them to stop.
+void stop_children(Batch& batch, std::chrono::milliseconds grace) {
+  std::unique_lock<std::mutex> lock(batch.mu);
+  for (std::size_t i = 0; i < batch.agents.size(); ++i) {
+    if (batch.agents[i] && !batch.done[i]) {
+      batch.agents[i]->interrupt("delegating agent interrupted");
+    }
   }
-  while (!batch->wake.wait_for(std::chrono::hours(1))) {
-  }
-  if (ctx.cancel.cancelled()) stop_children(*batch, host.stop_grace);
+  batch.cv.wait_for(lock, grace, [&] { return batch.running == 0; });
+}
 
-  std::vector<SubagentOutcome> outcomes(tasks.size());
+// The outcome of every task; one still running (it ignored the interrupt) counts as
+// interrupted and is left to finish on its own thread.
+std::vector<SubagentOutcome> collect_outcomes(Batch& batch, std::vector<std::thread>& threads,
+                                              std::chrono::duration<double> elapsed) {
+  std::vector<SubagentOutcome> outcomes(threads.size());
   std::vector<bool> finished;
   {
-    std::lock_guard<std::mutex> lock(batch->mu);
-    finished = batch->done;
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
+    std::lock_guard<std::mutex> lock(batch.mu);
+    finished = batch.done;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
       if (finished[i]) {
-        outcomes[i] = batch->outcomes[i];
+        outcomes[i] = batch.outcomes[i];
         continue;
       }
-      outcomes[i].duration_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-      outcomes[i].model = batch->agents[i]->options().model;
+      outcomes[i].duration_seconds = elapsed.count();
+      outcomes[i].model = batch.agents[i]->options().model;
       outcomes[i].error = "interrupted before it finished";
     }
   }
@@ -128,12 +121,38 @@ Result<std::string> run_delegation(const Json& arguments, ToolContext& ctx,
       threads[i].detach();
     }
   }
+  return outcomes;
+}
+
+Result<std::string> run_delegation(const Json& arguments, ToolContext& ctx,
+                                   const DelegationHost& host) {
+  const auto t0 = Clock::now();
+  const AgentCore& core = *host.core;
+  auto request =
+      parse_delegation_request(arguments, core.options.delegation.max_concurrent_children);
+  if (!request.ok()) return request.status();
+  const std::vector<DelegateTask>& tasks = request->tasks;
+  std::shared_ptr<Batch> batch = create_children(host, *request, ctx.cancel);
+
+  std::vector<std::thread> threads(tasks.size());
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (!batch->agents[i]) continue;
+    core.hooks.subagent_start(core.session_id, i, tasks[i].goal);
+    std::string task_id = "subagent-" + ctx.tool_call_id + "-" + std::to_string(i);
+    threads[i] = std::thread(run_child, batch, i, tasks[i].goal, std::move(task_id));
+  }
+  // Woken by the last sub-agent to finish, or by the caller's interrupt.
+  while (!batch->wake.wait_for(std::chrono::hours(1))) {
+  }
+  if (ctx.cancel.cancelled()) stop_children(*batch, host.stop_grace);
+  std::vector<SubagentOutcome> outcomes = collect_outcomes(*batch, threads, Clock::now() - t0);
+
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const SubagentOutcome& o = outcomes[i];
     if (host.on_child_done) host.on_child_done(o);
+    const auto took = std::chrono::duration<double>(o.duration_seconds);
     core.hooks.subagent_stop(core.session_id, i, o.status, o.summary,
-                             std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::duration<double>(o.duration_seconds)));
+                             std::chrono::duration_cast<std::chrono::milliseconds>(took));
   }
   return delegation_result_json(outcomes, Clock::now() - t0);
 }

@@ -376,6 +376,35 @@ TEST_CASE("interrupting the caller interrupts its sub-agents and ends the call")
   }
 }
 
+TEST_CASE("a sub-agent that ignores the interrupt is reported as interrupted and left behind") {
+  Fixture f;
+  auto child_waiting = std::make_shared<Signal>();
+  auto release = std::make_shared<Signal>();
+  f.provider->tool_calls({{"delegate_task", R"({"goal":"never listens"})"}});
+  // A model call that does not honour cancellation (its owner outlives this test).
+  f.provider->step([child_waiting, release](const ProviderRequest&,
+                                            const CallContext&) -> Result<ProviderResponse> {
+    child_waiting->raise();
+    release->wait();
+    return text_reply("too late");
+  });
+  auto agent = f.make_agent();
+
+  ConversationResult r;
+  std::thread turn([&] { r = agent->run_conversation("wait for it"); });
+  REQUIRE(child_waiting->wait());
+  agent->interrupt("stop");
+  turn.join();  // Returns after the grace period although the sub-agent is still busy.
+  release->raise();
+
+  CHECK(r.interrupted);
+  const Json child = delegate_result(r.messages)["results"][0];
+  CHECK(child["status"] == "interrupted");
+  CHECK(child["exit_reason"] == "interrupted");
+  CHECK(child["summary"] == "");
+  CHECK(child["error"] == "interrupted before it finished");
+}
+
 TEST_CASE("requested toolsets narrow a sub-agent's tools but never widen them") {
   Fixture f;
   f.provider->tool_calls({{"delegate_task", R"({"goal":"plan it","toolsets":["todo","file"]})"}});
