@@ -128,6 +128,21 @@ hermes_status_t hermes_agent_options_set_timeout_ms(hermes_agent_options_t* o, i
   return HERMES_OK;
 }
 
+hermes_status_t hermes_agent_options_set_retry_backoff_ms(hermes_agent_options_t* o, int32_t which,
+                                                         int64_t ms) {
+  if (o == nullptr || ms < 0) return HERMES_ERR_INVALID_ARGUMENT;
+  const std::chrono::milliseconds value(ms);
+  hermes::AgentOptions::RetryBackoff& b = o->options.retry_backoff;
+  switch (which) {
+    case HERMES_BACKOFF_BASE: b.base = value; break;
+    case HERMES_BACKOFF_MAX: b.max = value; break;
+    case HERMES_BACKOFF_INVALID_RESPONSE_BASE: b.invalid_response_base = value; break;
+    case HERMES_BACKOFF_INVALID_RESPONSE_MAX: b.invalid_response_max = value; break;
+    default: return HERMES_ERR_INVALID_ARGUMENT;
+  }
+  return HERMES_OK;
+}
+
 hermes_status_t hermes_agent_options_set_tools(hermes_agent_options_t* o, hermes_tool_registry_t* r) {
   if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
   o->options.tools = r == nullptr ? nullptr : r->registry;
@@ -202,6 +217,16 @@ hermes_status_t hermes_agent_options_set_compression_threshold(hermes_agent_opti
 hermes_status_t hermes_agent_options_set_compress_in_place(hermes_agent_options_t* o, int in_place) {
   if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
   o->options.compression.in_place = in_place != 0;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_background_review(hermes_agent_options_t* o, int enabled,
+                                                          int32_t memory_interval,
+                                                          int32_t skill_interval) {
+  if (o == nullptr || memory_interval < 0 || skill_interval < 0) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.background_review = enabled != 0;
+  o->options.memory_nudge_interval = memory_interval;
+  o->options.skill_nudge_interval = skill_interval;
   return HERMES_OK;
 }
 

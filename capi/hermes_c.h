@@ -185,6 +185,16 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_max_retries(hermes_agent_o
 #define HERMES_TIMEOUT_STALE_STREAM 4
 HERMES_C_API hermes_status_t hermes_agent_options_set_timeout_ms(hermes_agent_options_t *options, int32_t which, int64_t milliseconds);
 
+/* The waits between retries of a model call when the server names none (Retry-After), in
+ * milliseconds: from BASE (2000), doubling per retry up to MAX (60000), plus up to half
+ * again at random. A response of the wrong shape (an error body with HTTP 200) waits on
+ * the INVALID_RESPONSE schedule (5000 up to 120000). */
+#define HERMES_BACKOFF_BASE 0
+#define HERMES_BACKOFF_MAX 1
+#define HERMES_BACKOFF_INVALID_RESPONSE_BASE 2
+#define HERMES_BACKOFF_INVALID_RESPONSE_MAX 3
+HERMES_C_API hermes_status_t hermes_agent_options_set_retry_backoff_ms(hermes_agent_options_t *options, int32_t which, int64_t milliseconds);
+
 /* The tools the agent may use. The options share the registry (it stays valid after
  * hermes_tool_registry_free: the last user releases it). */
 HERMES_C_API hermes_status_t hermes_agent_options_set_tools(hermes_agent_options_t *options, hermes_tool_registry_t *registry);
@@ -211,6 +221,14 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_compression_threshold(
     hermes_agent_options_t *options, double fraction, int32_t protect_last_n);
 /* Compact the session in place (same id) instead of continuing in a child session. */
 HERMES_C_API hermes_status_t hermes_agent_options_set_compress_in_place(hermes_agent_options_t *options, int in_place);
+
+/* The background review (on by default): after a turn that ended with an answer, the
+ * agent reviews the conversation on its own thread with the same model and saves
+ * memories every `memory_interval` user turns and skills every `skill_interval`
+ * tool-calling iterations (0 disables one; defaults 10 and 10). What it changed is
+ * reported to the status callback with kind "review". */
+HERMES_C_API hermes_status_t hermes_agent_options_set_background_review(
+    hermes_agent_options_t *options, int enabled, int32_t memory_interval, int32_t skill_interval);
 
 /* Streamed text: `delta` is `length` bytes, not NUL-terminated; length 0 closes a block. */
 typedef void (*hermes_stream_fn)(const char *delta, size_t length, void *user_data);

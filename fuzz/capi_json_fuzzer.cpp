@@ -116,7 +116,12 @@ void check_conversation(const std::string& a, const std::string& answer) {
   hermes_agent_options_enable_toolset(options, "custom");
   hermes_agent_options_set_context_length(options, 64000);
   hermes_agent_options_set_max_iterations(options, 3);
-  hermes_agent_options_set_max_retries(options, 0);
+  // One attempt per model call, and no wait before a retry that a malformed answer earns.
+  hermes_agent_options_set_max_retries(options, 1);
+  for (int32_t which : {HERMES_BACKOFF_BASE, HERMES_BACKOFF_MAX, HERMES_BACKOFF_INVALID_RESPONSE_BASE,
+                        HERMES_BACKOFF_INVALID_RESPONSE_MAX}) {
+    hermes_agent_options_set_retry_backoff_ms(options, which, 0);
+  }
   hermes_tool_registry_free(registry);
 
   hermes_agent_t* agent = nullptr;

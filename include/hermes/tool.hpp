@@ -7,6 +7,7 @@
 
 #include "hermes/export.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -76,8 +77,12 @@ struct ToolSpec {
   Json parameters;
   ToolHandler handler;
 
-  // Optional availability probe; the tool is offered only while it returns true.
+  // Optional availability probe; the tool is offered only while it returns true. Its
+  // answer is remembered for `availability_ttl`; a failure within 60 s of a success is
+  // taken for a flake (the tool stays offered and the next tool list asks again); a throw
+  // says false. A TTL of zero asks every time, for a probe that only reads a flag.
   std::function<bool()> check_available;
+  std::chrono::seconds availability_ttl{30};
   std::vector<std::string> requires_env;  // Informative: environment the tool needs.
 
   bool parallel_safe = true;   // May run at the same time as other calls of the batch.

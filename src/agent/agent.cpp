@@ -295,9 +295,17 @@ Status Agent::new_session() {
     call_memory_provider(impl_->options.memory_provider.get(), "on_session_end",
                          [&](MemoryProvider& p) { p.on_session_end(impl_->transcript); });
   }
+  // A fresh start for the engine too: strikes, cooldowns and the compaction count of the
+  // old conversation must not block or annotate the new one.
+  if (impl_->engine) {
+    impl_->engine->on_session_end(impl_->session_id, impl_->transcript);
+    impl_->engine->on_session_reset();
+  }
+  impl_->compression_count = 0;
   const std::string previous = impl_->session_id;
   impl_->start_new_session();
   impl_->switch_memory_session({impl_->session_id, previous, /*reset=*/true});
+  if (impl_->engine) impl_->engine->on_session_start(impl_->session_id, "new_session");
   return {};
 }
 

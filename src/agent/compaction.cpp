@@ -1,13 +1,12 @@
 #include "agent/compaction.hpp"
 
-#include <unistd.h>
-
 #include <set>
 #include <tuple>
 
 #include "agent/memory_provider_call.hpp"
 #include "agent/safe_callback.hpp"
 #include "common/log.hpp"
+#include "hermes/session_store.hpp"
 #include "hermes/token_estimate.hpp"
 
 namespace hermes::internal {
@@ -17,11 +16,6 @@ constexpr double kLeaseTtlSeconds = 300;
 
 void notify(const AgentCore& core, std::string_view kind, const std::string& message) {
   safe_callback("status", core.options.callbacks.on_status, kind, std::string_view(message));
-}
-
-std::string lease_holder(const AgentCore& core) {
-  return "pid=" + std::to_string(::getpid()) + ":agent=" +
-         std::to_string(reinterpret_cast<std::uintptr_t>(&core));
 }
 
 // Holds the session's compression lease for the duration of a compaction. A store
@@ -113,7 +107,9 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
     return out;
   }
   SessionStore* store = core.store.get();
-  LeaseGuard lease(store, core.session_id, lease_holder(core));
+  // The holder names this host: on a store shared by several machines, another host must
+  // never judge the lease by looking for our pid among its own processes.
+  LeaseGuard lease(store, core.session_id, compression_lease_holder());
   if (!lease.held()) {
     out.skipped = true;
     out.error = "another process is compacting this session";

@@ -118,9 +118,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
       return std::nullopt;
     }
     ApiError error = *s.api_error();
-    const int64_t context_length = core_.options.context_engine
-                                       ? core_.options.context_engine->context_length()
-                                       : kDefaultContextLength;
+    const int64_t context_length = core_.engine ? core_.engine->context_length() : kDefaultContextLength;
     classify_in_place(error, estimate_messages_tokens_rough(request.messages), context_length,
                       static_cast<int64_t>(request.messages.size()));
     core_.hooks.api_request_error(request, error);
@@ -260,7 +258,9 @@ void TurnRunner::record_usage(const ProviderResponse& response) {
   st_.usage += response.usage;
   core_.session_usage += response.usage;
   if (response.usage.reported) st_.last_prompt_tokens = response.usage.input_tokens;
-  if (core_.options.context_engine) core_.options.context_engine->update_from_response(response.usage);
+  // The engine in use, the default compressor included: without real usage after a
+  // compaction it would wait for it forever, and never compact again before a call.
+  if (core_.engine) core_.engine->update_from_response(response.usage);
   if (core_.store && core_.session_row_created) {
     const ProviderInfo& info = core_.runtime->provider().info();
     UsageDelta delta;

@@ -94,7 +94,7 @@ void TurnRunner::finalize() {
   core_.transcript = st_.messages;
   if (st_.final_response) core_.hooks.post_llm_call(input_.user_message, *st_.final_response);
   if (core_.store) core_.hooks.on_session_end(core_.session_id, st_.messages);
-  if (core_.options.context_engine) core_.options.context_engine->on_turn_complete();
+  if (core_.engine) core_.engine->on_turn_complete();
 
   const bool ends_in_tool = !st_.messages.empty() && st_.messages.back().role == Role::kTool;
   internal::log(ends_in_tool ? LogLevel::kWarning : LogLevel::kInfo,

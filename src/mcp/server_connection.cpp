@@ -172,6 +172,8 @@ ToolSpec ServerConnection::make_spec(const McpToolEntry& entry) {
     auto self = weak.lock();
     return self && self->connected();
   };
+  // A flag read, not a probe: a server that went away takes its tools with it at once.
+  spec.availability_ttl = std::chrono::seconds::zero();
   return spec;
 }
 

@@ -4,6 +4,7 @@
 #include <shared_mutex>
 
 #include "hermes/tool.hpp"
+#include "tools/availability_cache.hpp"
 
 namespace hermes {
 namespace {
@@ -23,6 +24,7 @@ struct ToolRegistry::Impl {
   std::map<std::string, std::shared_ptr<const ToolSpec>, std::less<>> tools;
   std::map<std::string, std::vector<std::string>, std::less<>> includes;  // Composite toolsets.
   uint64_t generation = 0;
+  internal::AvailabilityCache availability;
 
   // Adds the tools of `toolset` (and of what it includes) to `out`. Caller holds mu.
   void expand(const std::string& toolset, std::set<std::string>& out,
@@ -61,6 +63,7 @@ Status ToolRegistry::register_tool(ToolSpec spec, bool allow_override) {
                                   it->second->toolset + "'");
   }
   std::string name = spec.name;
+  impl_->availability.forget(name);
   impl_->tools[name] = std::make_shared<const ToolSpec>(std::move(spec));
   ++impl_->generation;
   return {};
@@ -70,6 +73,7 @@ Status ToolRegistry::unregister_tool(std::string_view name) {
   std::unique_lock lock(impl_->mu);
   auto it = impl_->tools.find(name);
   if (it == impl_->tools.end()) return Status::not_found("no tool named '" + std::string(name) + "'");
+  impl_->availability.forget(it->first);
   impl_->tools.erase(it);
   ++impl_->generation;
   return {};
@@ -111,17 +115,10 @@ std::vector<std::string> ToolRegistry::resolve(const std::vector<std::string>& e
     }
   }
   // Availability probes run without the lock: they may be slow or touch the registry.
+  // Their answers are remembered for a while (see AvailabilityCache).
   std::vector<std::string> out;
   for (const auto& spec : candidates) {
-    bool available = true;
-    if (spec->check_available) {
-      try {
-        available = spec->check_available();
-      } catch (...) {
-        available = false;
-      }
-    }
-    if (available) out.push_back(spec->name);
+    if (impl_->availability.available(*spec)) out.push_back(spec->name);
   }
   return out;
 }

@@ -197,6 +197,50 @@ static void test_auth_refresh(const char *home) {
   hermes_agent_options_free(options);
 }
 
+/* 503 on the first call, an answer on the second. */
+static int busy_model_calls = 0;
+static hermes_status_t busy_once_model(hermes_provider_call_t *call, void *user_data) {
+  (void)user_data;
+  if (++busy_model_calls == 1) {
+    hermes_provider_call_set_error(call, 503, "server busy", NULL, -1);
+    return HERMES_ERR_API;
+  }
+  return hermes_provider_call_set_response(call, "{\"message\":{\"content\":\"Back.\"}}");
+}
+
+static int retry_notices = 0;
+static int waited_nothing = 0;
+static void on_status(const char *event_json, void *user_data) {
+  (void)user_data;
+  if (strstr(event_json, "\"kind\":\"retry\"") == NULL) return;
+  ++retry_notices;
+  waited_nothing = strstr(event_json, "retrying in 0.0s") != NULL;
+}
+
+/* With no backoff the retry follows at once, and says so. */
+static void test_retry_backoff(const char *home) {
+  hermes_error_t *error = NULL;
+  hermes_agent_t *agent = NULL;
+  char *text = NULL;
+  hermes_agent_options_t *options = hermes_agent_options_new();
+  CHECK(hermes_agent_options_set_provider_callback(options, "host", "host-model", busy_once_model, NULL, NULL) == HERMES_OK);
+  CHECK(hermes_agent_options_set_home(options, home) == HERMES_OK);
+  CHECK(hermes_agent_options_set_persist_sessions(options, 0) == HERMES_OK);
+  CHECK(hermes_agent_options_set_retry_backoff_ms(options, HERMES_BACKOFF_BASE, 0) == HERMES_OK);
+  CHECK(hermes_agent_options_set_retry_backoff_ms(options, HERMES_BACKOFF_MAX, 0) == HERMES_OK);
+  CHECK(hermes_agent_options_set_status_callback(options, on_status, NULL, NULL) == HERMES_OK);
+  CHECK(hermes_agent_new(options, &agent, &error) == HERMES_OK);
+  CHECK(hermes_agent_chat(agent, "hello", &text, &error) == HERMES_OK);
+  CHECK(text != NULL && strcmp(text, "Back.") == 0);
+  CHECK(busy_model_calls == 2);
+  CHECK(retry_notices == 1);
+  CHECK(waited_nothing == 1);
+  hermes_free(text);
+  hermes_error_free(error);
+  hermes_agent_free(agent);
+  hermes_agent_options_free(options);
+}
+
 static void test_store(hermes_store_t *store) {
   hermes_error_t *error = NULL;
   char *json = NULL;
@@ -284,6 +328,12 @@ static void test_option_validation(void) {
   CHECK(hermes_agent_options_disable_toolset(options, "") == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(hermes_agent_options_set_reasoning_effort(NULL, "high") == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(hermes_answer_set(NULL, "x") == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_retry_backoff_ms(options, 99, 0) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_retry_backoff_ms(options, HERMES_BACKOFF_MAX, -1) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_retry_backoff_ms(NULL, HERMES_BACKOFF_BASE, 0) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_background_review(options, 1, -1, 10) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_background_review(options, 1, 10, -1) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_background_review(options, 0, 0, 0) == HERMES_OK);
   hermes_agent_options_free(options);
   hermes_stream_free(NULL);
   hermes_store_free(NULL);
@@ -303,6 +353,7 @@ int main(void) {
   test_pull_stream(home, store);
   test_provider_error_ends_the_turn(home);
   test_auth_refresh(home);
+  test_retry_backoff(home);
   test_store(store);
   test_utilities(home);
 

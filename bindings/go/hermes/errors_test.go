@@ -79,6 +79,8 @@ func TestOutOfRangeNumbersAreRefusedByTheSetters(t *testing.T) {
 		{WithTemperature(-0.5), "temperature"},
 		{WithTimeout(TimeoutTotal, -time.Second), "timeout"},
 		{WithTimeout(Timeout(99), time.Second), "timeout"},
+		{WithRetryBackoff(BackoffBase, -time.Second), "retry_backoff"},
+		{WithRetryBackoff(Backoff(99), time.Second), "retry_backoff"},
 		{WithExtraAPIKey(""), "api_key"},
 		{WithToolset(""), "toolset"},
 		{WithTools(nil), "tools"},

@@ -181,6 +181,27 @@ func WithTimeout(which Timeout, limit time.Duration) Option {
 	}
 }
 
+// Backoff names one of the waits between retries of a model call that WithRetryBackoff
+// sets. Without a Retry-After from the server the wait starts at BackoffBase and doubles
+// per retry up to BackoffMax, plus up to half again at random; a response of the wrong
+// shape (an error body with HTTP 200) uses the InvalidResponse pair instead.
+type Backoff int32
+
+const (
+	BackoffBase                Backoff = C.HERMES_BACKOFF_BASE                  // 2 s.
+	BackoffMax                 Backoff = C.HERMES_BACKOFF_MAX                   // 60 s.
+	BackoffInvalidResponseBase Backoff = C.HERMES_BACKOFF_INVALID_RESPONSE_BASE // 5 s.
+	BackoffInvalidResponseMax  Backoff = C.HERMES_BACKOFF_INVALID_RESPONSE_MAX  // 120 s.
+)
+
+// WithRetryBackoff sets one wait between retries; 0 retries at once.
+func WithRetryBackoff(which Backoff, wait time.Duration) Option {
+	return func(o *options) error {
+		ms := wait.Milliseconds()
+		return checkSetter(C.hermes_agent_options_set_retry_backoff_ms(o.ptr, C.int32_t(which), C.int64_t(ms)), "retry_backoff")
+	}
+}
+
 // WithTools gives the agent a registry's tools. The agent shares the registry, which
 // may be closed afterwards.
 func WithTools(tools *ToolRegistry) Option {

@@ -63,6 +63,23 @@ class FallbackProvider(TypedDict, total=False):
     api_key: str
     api_mode: str
 
+class Timeouts(TypedDict, total=False):
+    """Network timeouts in seconds; 0 disables one."""
+    connect: float  # Establishing the connection (10).
+    first_byte: float  # Request sent to the first byte of the answer (600).
+    idle: float  # Between two chunks of a stream (180).
+    stale_stream: float  # A stream sending only keep-alives, no real event (180).
+    total: float  # The whole request (3600).
+
+class RetryBackoff(TypedDict, total=False):
+    """Waits between retries of a model call when the server names none, in seconds: from
+    base, doubling per retry up to max, plus up to half again at random. A response of the
+    wrong shape waits on the invalid_response schedule."""
+    base: float  # 2
+    max: float  # 60
+    invalid_response_base: float  # 5
+    invalid_response_max: float  # 120
+
 class ToolProgressEvent(TypedDict, total=False):
     """tool_progress_callback's argument; "duration", "is_error" and "result" only when completed."""
 
@@ -273,12 +290,17 @@ class Agent:
         temperature: Optional[float] = None,
         ephemeral_system_prompt: str = "",
         max_retries: int = 3,
+        timeouts: Optional[Timeouts] = None,
+        retry_backoff: Optional[RetryBackoff] = None,
         reasoning_effort: str = "",
         fallback_providers: Optional[Sequence[FallbackProvider]] = None,
         compression: bool = True,
         context_length: Optional[int] = None,
         compression_threshold: float = 0.5,
         protect_last_n: int = 20,
+        background_review: bool = True,
+        memory_nudge_interval: int = 10,
+        skill_nudge_interval: int = 10,
         stream_callback: Optional[Callable[[str], Any]] = None,
         reasoning_callback: Optional[Callable[[str], Any]] = None,
         tool_progress_callback: Optional[Callable[[ToolProgressEvent], Any]] = None,
@@ -364,13 +386,32 @@ def get_model_context_length(
 ) -> int:
     """The context window of `model` in tokens."""
 
-class CommandCheck(TypedDict):
-    dangerous: bool
-    hardline: bool  # Refused whatever the approval.
-    description: str
+def detect_dangerous_command(command: str) -> Tuple[bool, Optional[str]]:
+    """(dangerous, description or None): whether a shell command needs approval, and why."""
 
-def detect_dangerous_command(command: str) -> CommandCheck:
-    """Whether a shell command needs approval, and why."""
+def detect_hardline_command(command: str) -> Tuple[bool, Optional[str]]:
+    """(hardline, description or None): a command refused whatever the approval."""
+
+def sanitize_api_messages(messages: Sequence[Message]) -> list[Message]:
+    """A copy of `messages` ready for the wire, as the agent sends them."""
+
+def repair_message_sequence(messages: Sequence[Message]) -> list[Message]:
+    """`messages` without tool results that answer no call, consecutive user texts merged."""
+
+def drop_thinking_only_and_merge_users(messages: Sequence[Message]) -> list[Message]:
+    """`messages` without thinking-only assistant turns, the users they separated merged."""
+
+def is_thinking_only_assistant(message: Message) -> bool:
+    """Whether an assistant message has reasoning but no visible text and no tool calls."""
+
+def sanitize_surrogates(text: str) -> str:
+    """`text` with invalid UTF-8 and lone surrogates replaced by U+FFFD."""
+
+def coerce_tool_name(name: str, available: Sequence[str]) -> Optional[str]:
+    """The available tool a model meant by `name`, or None."""
+
+def normalize_finish_reason(value: str) -> str:
+    """A provider's finish reason as stop, length, tool_calls, content_filter, incomplete or error."""
 
 def redact_sensitive_text(text: str) -> str:
     """`text` with API keys, tokens and other secrets masked."""

@@ -2,6 +2,9 @@
 
 #include <pybind11/stl.h>
 
+#include <chrono>
+#include <cmath>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <utility>
@@ -196,6 +199,56 @@ void read_compression(KwargReader& kw, AgentOptions& o) {
     throw py::value_error("protect_last_n: must not be negative");
 }
 
+// A dict of durations in seconds, such as timeouts={"idle": 30, "total": 600}: each key
+// names one of `fields`, each value is a non-negative number of seconds.
+using DurationField = std::pair<const char*, std::chrono::milliseconds*>;
+void read_durations(KwargReader& kw, const char* name, std::initializer_list<DurationField> fields) {
+  py::object table = kw.take(name);
+  if (table.is_none()) return;
+  if (!py::isinstance<py::dict>(table))
+    throw py::type_error(std::string(name) + ": expected dict[str, float], got " + type_name(table));
+  for (auto [key, value] : table.cast<py::dict>()) {
+    const std::string field = py::str(key);
+    const DurationField* target = nullptr;
+    for (const DurationField& f : fields) {
+      if (field == f.first) target = &f;
+    }
+    if (target == nullptr) {
+      std::string known;
+      for (const DurationField& f : fields) known += (known.empty() ? "" : ", ") + std::string(f.first);
+      throw py::value_error(std::string(name) + ": unknown key '" + field + "' (known: " + known + ")");
+    }
+    if (!py::isinstance<py::int_>(value) && !py::isinstance<py::float_>(value)) {
+      throw py::type_error(std::string(name) + "['" + field + "']: expected seconds as a number, got " +
+                           type_name(value));
+    }
+    const double seconds = value.cast<double>();
+    // Beyond a year is a mistake, and would overflow the conversion below.
+    if (!std::isfinite(seconds) || seconds < 0 || seconds > 366.0 * 86400) {
+      throw py::value_error(std::string(name) + "['" + field + "']: must be between 0 and a year of seconds");
+    }
+    *target->second = std::chrono::milliseconds(std::llround(seconds * 1000));
+  }
+}
+
+void read_network(KwargReader& kw, AgentOptions& o) {
+  HttpTimeouts& t = o.timeouts;
+  read_durations(kw, "timeouts", {{"connect", &t.connect}, {"first_byte", &t.first_byte},
+                                  {"idle", &t.idle}, {"stale_stream", &t.stale_stream},
+                                  {"total", &t.total}});
+  kw.integer("max_retries", o.max_retries);
+  AgentOptions::RetryBackoff& b = o.retry_backoff;
+  read_durations(kw, "retry_backoff", {{"base", &b.base}, {"max", &b.max},
+                                       {"invalid_response_base", &b.invalid_response_base},
+                                       {"invalid_response_max", &b.invalid_response_max}});
+}
+
+void read_review(KwargReader& kw, AgentOptions& o) {
+  kw.flag("background_review", o.background_review);
+  kw.integer("memory_nudge_interval", o.memory_nudge_interval);
+  kw.integer("skill_nudge_interval", o.skill_nudge_interval);
+}
+
 PythonCallbacks read_callbacks(KwargReader& kw) {
   PythonCallbacks fns;
   fns.stream = kw.callable("stream_callback");
@@ -236,12 +289,13 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   kw.integer("max_tokens", o.max_tokens);
   kw.real("temperature", o.temperature);
   kw.text("ephemeral_system_prompt", o.ephemeral_system_prompt);
-  kw.integer("max_retries", o.max_retries);
+  read_network(kw, o);
   kw.text("reasoning_effort", o.reasoning_effort);
   if (py::object fallbacks = kw.take("fallback_providers"); !fallbacks.is_none()) {
     for (auto entry : fallbacks) o.fallback_providers.push_back(fallback_from_python(entry));
   }
   read_compression(kw, o);
+  read_review(kw, o);
   o.callbacks = make_callbacks(read_callbacks(kw), std::move(tap));
   py::object servers = kw.take("mcp_servers");
   kw.finish();

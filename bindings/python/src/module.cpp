@@ -61,4 +61,5 @@ PYBIND11_MODULE(_native, m) {
   hermes::python::register_turn_stream(m);
   hermes::python::register_agent(m);
   hermes::python::register_utilities(m);
+  hermes::python::register_message_utils(m);
 }

@@ -216,14 +216,19 @@ An agent: a conversation with a model that can call tools.
 Keyword arguments only; model is required. The model: model, base_url, api_key (a str,
 or a list of keys rotated on rate limits), provider, api_mode, fallback_providers (dicts
 with model and any of provider, base_url, api_key, api_mode), stream, max_tokens,
-temperature, reasoning_effort, max_retries. The loop: max_iterations,
+temperature, reasoning_effort, max_retries, timeouts (seconds by name: connect,
+first_byte, idle, stale_stream, total; 0 disables one), retry_backoff (seconds: base, max,
+invalid_response_base, invalid_response_max). The loop: max_iterations,
 ephemeral_system_prompt. Tools: tools (hermes.Tool, (callable, schema) pairs or dicts
 with "handler"), offered next to the built-in toolsets; enabled_toolsets and
 disabled_toolsets choose among them. mcp_servers: MCP servers whose tools join them, as
 the "mcpServers" object of an mcp.json file ({"name": {"command", "args", "env"} or
 {"url", "headers"}}); mcp_status() reports their connections. Sessions: home, session_id (resume it),
 persist_sessions, session_store (a hermes.SessionStore to share). Context compression:
-compression, context_length, compression_threshold, protect_last_n. Callbacks:
+compression, context_length, compression_threshold, protect_last_n. Self-improvement:
+background_review (after a turn, review it on a background thread and save memories every
+memory_nudge_interval user turns and skills every skill_nudge_interval tool-calling
+iterations; 0 disables one; reported through status_callback as kind "review"). Callbacks:
 stream_callback(delta), reasoning_callback(delta), tool_progress_callback(event),
 status_callback(kind, message), step_callback(api_call_count, previous_tools),
 clarify_callback(question, choices) -> str | None, approval_callback(command,

@@ -78,14 +78,16 @@ int64_t context_length(const std::string& model, const std::string& base_url, co
   return get_model_context_length(model, base_url, provider, override_length, options);
 }
 
-py::dict command_check(const std::string& command) {
+// (found, description or None): the shape of upstream's check, which callers unpack.
+py::tuple finding_tuple(const CommandFinding& finding) {
+  if (!finding.found) return py::make_tuple(false, py::none());
+  return py::make_tuple(true, finding.description);
+}
+
+py::tuple dangerous_check(const std::string& command) {
+  // A hardline command is dangerous too; its own description says why.
   const CommandFinding hardline = detect_hardline_command(command);
-  const CommandFinding dangerous = detect_dangerous_command(command);
-  py::dict out;
-  out["dangerous"] = hardline.found || dangerous.found;
-  out["hardline"] = hardline.found;
-  out["description"] = hardline.found ? hardline.description : dangerous.description;
-  return out;
+  return finding_tuple(hardline.found ? hardline : detect_dangerous_command(command));
 }
 
 void register_utilities(py::module_& m) {
@@ -115,9 +117,15 @@ text or its parsed JSON; `transport` is "", "timeout", "connect", "ssl" or "disc
 The first source that answers wins: `config_context_length`, the cache in <home>, the
 endpoint at `base_url` (its /models list, llama.cpp's /props, Ollama's /api/show), the
 built-in model table, then 256000. Never raises for an unknown model or a dead endpoint.)doc");
-  m.def("detect_dangerous_command", &command_check, py::arg("command"),
-        "{'dangerous': bool, 'hardline': bool, 'description': str} for a shell command. Hardline "
-        "commands are refused whatever the approval.");
+  m.def("detect_dangerous_command", &dangerous_check, py::arg("command"),
+        "(dangerous, description or None) for a shell command: whether it needs approval "
+        "before it runs, and why.");
+  m.def(
+      "detect_hardline_command",
+      [](const std::string& command) { return finding_tuple(detect_hardline_command(command)); },
+      py::arg("command"),
+      "(hardline, description or None): a command refused whatever the approval (wiping a "
+      "disk, a fork bomb).");
   m.def(
       "redact_sensitive_text", [](const std::string& text) { return redact_sensitive_text(text); },
       py::arg("text"), "`text` with API keys, tokens and other secrets masked.");

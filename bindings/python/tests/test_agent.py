@@ -6,6 +6,9 @@ import pytest
 
 import hermes
 
+# The waits between retries are not what these tests are about.
+NO_WAIT = {"base": 0, "max": 0}
+
 ADD_SCHEMA = {
     "name": "add",
     "description": "Add two numbers.",
@@ -84,7 +87,7 @@ def test_chat_keeps_history_and_session_is_resumable(mock_server, tmp_path):
 def test_failed_turn_raises_and_keeps_the_user_message(mock_server, tmp_path):
     for _ in range(3):
         mock_server.enqueue({"chat_error": {"status": 500, "message": "upstream exploded"}})
-    agent = make_agent(mock_server, tmp_path, max_retries=3)
+    agent = make_agent(mock_server, tmp_path, max_retries=3, retry_backoff=NO_WAIT)
     with pytest.raises(hermes.HermesError) as excinfo:
         agent.chat("hello")
     assert "upstream exploded" in str(excinfo.value)
@@ -134,7 +137,8 @@ def test_a_second_key_takes_over_after_repeated_rate_limits(mock_server, tmp_pat
     limited = {"chat_error": {"status": 429, "message": "Rate limit reached", "code": "rate_limit_exceeded"}}
     mock_server.enqueue(limited, limited, {"chat_text": "Answered with the second key.", "stream": True})
     agent = hermes.Agent(model="mock-model", base_url=mock_server.base_url,
-                         api_key=["sk-first", "sk-second"], home=str(tmp_path), max_retries=3)
+                         api_key=["sk-first", "sk-second"], home=str(tmp_path), max_retries=3,
+                         retry_backoff=NO_WAIT)
     assert agent.chat("hello") == "Answered with the second key."
     keys = [r["headers"]["authorization"] for r in mock_server.requests()]
     assert keys[0] == "Bearer sk-first"
@@ -144,7 +148,7 @@ def test_a_second_key_takes_over_after_repeated_rate_limits(mock_server, tmp_pat
 def test_a_fallback_provider_answers_when_the_primary_keeps_failing(mock_server, tmp_path):
     broken = {"chat_error": {"status": 500, "message": "internal error"}}
     mock_server.enqueue(broken, broken, {"chat_text": "The fallback answered.", "stream": True})
-    agent = make_agent(mock_server, tmp_path, max_retries=2, fallback_providers=[
+    agent = make_agent(mock_server, tmp_path, max_retries=2, retry_backoff=NO_WAIT, fallback_providers=[
         {"model": "backup-model", "base_url": mock_server.base_url, "api_key": "sk-backup"}])
     assert agent.chat("hello") == "The fallback answered."
     sent = mock_server.requests()

@@ -69,8 +69,17 @@ def test_an_unknown_model_on_a_dead_endpoint_gets_the_default(tmp_path):
 
 
 def test_dangerous_commands_are_detected_and_harmless_ones_are_not():
-    assert hermes.detect_dangerous_command("rm -rf /tmp/build")["dangerous"] is True
-    assert hermes.detect_dangerous_command("ls -la")["dangerous"] is False
+    dangerous, description = hermes.detect_dangerous_command("rm -rf /tmp/build")
+    assert dangerous is True
+    assert isinstance(description, str) and description
+    assert hermes.detect_dangerous_command("ls -la") == (False, None)
+
+
+def test_hardline_commands_are_dangerous_and_refused_whatever_the_approval():
+    hardline, description = hermes.detect_hardline_command("rm -rf /")
+    assert hardline is True and description
+    assert hermes.detect_dangerous_command("rm -rf /")[0] is True
+    assert hermes.detect_hardline_command("rm -rf /tmp/build") == (False, None)
 
 
 def test_secrets_are_redacted():

@@ -57,6 +57,10 @@ pub const HERMES_TIMEOUT_FIRST_BYTE: i32 = 1;
 pub const HERMES_TIMEOUT_IDLE: i32 = 2;
 pub const HERMES_TIMEOUT_TOTAL: i32 = 3;
 pub const HERMES_TIMEOUT_STALE_STREAM: i32 = 4;
+pub const HERMES_BACKOFF_BASE: i32 = 0;
+pub const HERMES_BACKOFF_MAX: i32 = 1;
+pub const HERMES_BACKOFF_INVALID_RESPONSE_BASE: i32 = 2;
+pub const HERMES_BACKOFF_INVALID_RESPONSE_MAX: i32 = 3;
 
 pub type hermes_tool_handler_fn = Option<
     unsafe extern "C" fn(call: *mut hermes_tool_call_t, user_data: *mut c_void) -> hermes_status_t,
@@ -180,6 +184,11 @@ extern "C" {
         max_retries: i32,
     ) -> hermes_status_t;
     pub fn hermes_agent_options_set_timeout_ms(
+        options: *mut hermes_agent_options_t,
+        which: i32,
+        milliseconds: i64,
+    ) -> hermes_status_t;
+    pub fn hermes_agent_options_set_retry_backoff_ms(
         options: *mut hermes_agent_options_t,
         which: i32,
         milliseconds: i64,

@@ -28,6 +28,22 @@ pub enum Timeout {
     StaleStream,
 }
 
+/// Which wait between retries [`AgentOptions::set_retry_backoff`] sets. Without a
+/// Retry-After from the server, the wait starts at `Base` and doubles per retry up to
+/// `Max`, plus up to half again at random; a response of the wrong shape (an error body
+/// with HTTP 200) uses the `InvalidResponse` pair instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backoff {
+    /// The first wait (2 s).
+    Base,
+    /// The longest wait (60 s).
+    Max,
+    /// The first wait after a response of the wrong shape (5 s).
+    InvalidResponseBase,
+    /// The longest wait after responses of the wrong shape (120 s).
+    InvalidResponseMax,
+}
+
 /// The settings an [`Agent`](crate::Agent) is created from. Setters return
 /// `Result<&mut Self>`, so they chain with `?`:
 ///
@@ -175,6 +191,23 @@ impl AgentOptions {
         check(
             unsafe { ffi::hermes_agent_options_set_timeout_ms(self.raw, which, milliseconds) },
             "timeout",
+        )?;
+        Ok(self)
+    }
+
+    /// Sets one of the waits between retries of a model call; zero retries at once.
+    pub fn set_retry_backoff(&mut self, which: Backoff, wait: Duration) -> Result<&mut Self> {
+        let which = match which {
+            Backoff::Base => ffi::HERMES_BACKOFF_BASE,
+            Backoff::Max => ffi::HERMES_BACKOFF_MAX,
+            Backoff::InvalidResponseBase => ffi::HERMES_BACKOFF_INVALID_RESPONSE_BASE,
+            Backoff::InvalidResponseMax => ffi::HERMES_BACKOFF_INVALID_RESPONSE_MAX,
+        };
+        let milliseconds = i64::try_from(wait.as_millis()).unwrap_or(i64::MAX);
+        // SAFETY: `raw` is valid.
+        check(
+            unsafe { ffi::hermes_agent_options_set_retry_backoff_ms(self.raw, which, milliseconds) },
+            "retry_backoff",
         )?;
         Ok(self)
     }

@@ -5,7 +5,7 @@ use std::ptr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hermes::{ffi, Agent, AgentOptions, ErrorCode, Timeout, Tool, ToolRegistry};
+use hermes::{ffi, Agent, AgentOptions, Backoff, ErrorCode, Timeout, Tool, ToolRegistry};
 
 #[test]
 fn the_loaded_library_matches_the_crate() {
@@ -90,6 +90,10 @@ fn out_of_range_numbers_are_refused_by_the_setters() {
         .set_max_iterations(3)
         .unwrap()
         .set_timeout(Timeout::Total, Duration::from_secs(30))
+        .unwrap()
+        .set_retry_backoff(Backoff::Base, Duration::ZERO)
+        .unwrap()
+        .set_retry_backoff(Backoff::InvalidResponseMax, Duration::from_secs(1))
         .unwrap();
 }
 

@@ -198,7 +198,7 @@ TEST_CASE("a tool that throws becomes an error result and the loop goes on") {
 
 TEST_CASE("repeated tool-call ids are executed once each under unique ids") {
   Fixture f;
-  int calls = 0;
+  std::atomic<int> calls{0};  // The two calls of the batch run in parallel.
   f.add_tool("add", [&](const Json&, ToolContext&) -> Result<std::string> { return std::to_string(++calls); });
   f.provider->step([](const ProviderRequest&, const CallContext&) -> Result<ProviderResponse> {
     ProviderResponse resp;

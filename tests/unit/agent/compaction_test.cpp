@@ -137,3 +137,48 @@ TEST_CASE("a failing summariser leaves a valid transcript and loses nothing") {
   CHECK(count_summaries(history) == 1);
   CHECK(history.back().content == "ok");
 }
+
+TEST_CASE("after a compaction the next turn over the threshold is compacted again") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->text(kSummary);
+  provider->text("Noted.");  // Reports real usage: the prompt fits now.
+  provider->text(kSummary);
+  provider->text("Noted again.");
+  AgentOptions o = options_for(provider, home);
+  o.compression.context_length = 6000;
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  REQUIRE((*agent)->run_conversation("And ship 21?", std::nullopt, long_history()).completed);
+  REQUIRE(provider->requests().size() == 2);
+
+  // Twice the history: far past what the provider last said fits.
+  std::vector<Message> longer = long_history();
+  for (const Message& m : long_history()) longer.push_back(m);
+  ConversationResult r = (*agent)->run_conversation("And ship 22?", std::nullopt, longer);
+  CHECK_MESSAGE(r.completed, r.error);
+  auto requests = provider->requests();
+  REQUIRE(requests.size() == 4);
+  CHECK(is_summary_request(requests[2]));
+  CHECK(count_summaries(r.messages) == 1);
+}
+
+TEST_CASE("a new session starts the compressor afresh") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->text(kSummary);
+  provider->text("Noted.");
+  provider->text("Hello again.");
+  AgentOptions o = options_for(provider, home);
+  o.compression.context_length = 6000;
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  REQUIRE((*agent)->run_conversation("And ship 21?", std::nullopt, long_history()).completed);
+  REQUIRE((*agent)->new_session().ok());
+  ConversationResult r = (*agent)->run_conversation("hello");
+  CHECK_MESSAGE(r.completed, r.error);
+  auto requests = provider->requests();
+  REQUIRE(requests.size() == 3);
+  // The new session's prompt carries no note about an earlier compaction.
+  CHECK(requests[2].messages[0].content.find(std::string(kCompactionSystemNote)) == std::string::npos);
+}
