@@ -4,6 +4,7 @@
 #include <set>
 
 #include "agent/agent_core.hpp"
+#include "agent/child_agent_options.hpp"
 #include "agent/delegation.hpp"
 #include "agent/text_utils.hpp"
 #include "common/json_text.hpp"
@@ -104,26 +105,11 @@ std::string subagent_prompt(const DelegateTask& task) {
 
 AgentOptions subagent_options(const AgentCore& core, std::shared_ptr<ToolRegistry> registry,
                               const DelegateTask& task) {
-  const AgentOptions& parent = core.options;
-  AgentOptions o;
-  o.model = parent.model;
-  o.provider = parent.provider;
-  o.api_mode = parent.api_mode;
-  o.base_url = parent.base_url;
-  o.api_key = parent.api_key;
-  o.extra_api_keys = parent.extra_api_keys;
-  o.fallback_providers = parent.fallback_providers;
-  o.provider_instance = core.provider;
-  o.timeouts = parent.timeouts;
-  o.max_tokens = parent.max_tokens;
-  o.temperature = parent.temperature;
-  o.reasoning_effort = parent.reasoning_effort;
-  o.stream = parent.stream;
-  o.max_retries = parent.max_retries;
-  o.retry_backoff = parent.retry_backoff;
-  o.max_iterations = parent.delegation.max_iterations;
-  o.max_tool_workers = parent.max_tool_workers;
+  AgentOptions o = child_agent_options(core);
+  o.max_iterations = core.options.delegation.max_iterations;
+  o.max_tool_workers = core.options.max_tool_workers;
   o.ephemeral_system_prompt = subagent_prompt(task);
+  o.compression = core.options.compression;
 
   // Exactly the tools of `registry`: naming their toolsets keeps the opt-in ones (file,
   // terminal) that the caller had.
@@ -131,17 +117,6 @@ AgentOptions subagent_options(const AgentCore& core, std::shared_ptr<ToolRegistr
   for (const std::string& name : registry->names()) toolsets.insert(registry->find(name)->toolset);
   o.enabled_toolsets.assign(toolsets.begin(), toolsets.end());
   o.tools = std::move(registry);
-  o.skills = parent.skills;
-  o.home = core.home;
-  o.compression = parent.compression;
-
-  // No callbacks: nothing reaches the host's display, and with no approval callback a
-  // dangerous command is denied instead of prompting a user who cannot see the child.
-  o.callbacks = {};
-  o.background_review = false;
-  o.memory_nudge_interval = 0;
-  o.skill_nudge_interval = 0;
-  o.persist_sessions = false;
   o.source = "subagent";
   return o;
 }
