@@ -79,9 +79,20 @@ struct AgentOptions {
   // (register_builtin_tools with default options).
   std::shared_ptr<ToolRegistry> tools;
   // The toolsets offered to the model. Empty: every toolset of the registry except the
-  // opt-in "file" and "terminal" toolsets, which must be named to be enabled.
+  // opt-in "file", "terminal" and "delegation" toolsets, which must be named to be enabled.
   std::vector<std::string> enabled_toolsets;
   std::vector<std::string> disabled_toolsets;
+
+  // --- Sub-agents (the delegate_task tool of the "delegation" toolset) ---
+  // Each task of a delegate_task call runs in a fresh agent with the same provider and
+  // model, no history, and the caller's tools minus delegate_task, clarify and memory; it
+  // runs quiet and unpersisted, dangerous commands are denied, and only its final summary
+  // returns. One call runs at most `max_concurrent_children` tasks, all at once (a larger
+  // batch is refused), each with `max_iterations` model calls. interrupt() stops them.
+  struct Delegation {
+    int max_iterations = 50;
+    int max_concurrent_children = 3;
+  } delegation;
 
   // --- Memory and skills ---
   // The settings the registry's built-in memory and skills tools were registered with

@@ -35,11 +35,13 @@ namespace hermes {
 //   memory    memory                     skills    skills_list, skill_view, skill_manage
 //   file      read_file, write_file, patch, search_files
 //   terminal  terminal, process_manage
-inline constexpr std::array<std::string_view, 6> kBuiltinToolsets = {
-    "todo", "clarify", "memory", "skills", "file", "terminal"};
+//   delegation  delegate_task (sub-agents; run by the Agent, see AgentOptions::delegation)
+inline constexpr std::array<std::string_view, 7> kBuiltinToolsets = {
+    "todo", "clarify", "memory", "skills", "file", "terminal", "delegation"};
 
-// The toolsets an agent should enable by default: no file or shell access, which
-// embedders opt into. (session_search is registered by the session store.)
+// The toolsets an agent should enable by default: no file or shell access and no
+// sub-agents (each costs model calls), which embedders opt into. (session_search is
+// registered by the session store.)
 inline constexpr std::array<std::string_view, 5> kDefaultToolsets = {"todo", "memory", "session_search",
                                                                      "skills", "clarify"};
 
@@ -47,7 +49,7 @@ inline constexpr std::array<std::string_view, 5> kDefaultToolsets = {"todo", "me
 HERMES_API std::vector<std::string> default_toolsets();
 
 // Toolset presets defined by register_builtin_tools:
-//   "coding"     todo, clarify, memory, session_search, skills, file, terminal
+//   "coding"     todo, clarify, memory, session_search, skills, file, terminal, delegation
 //   "headless"   coding without clarify, for runs nobody watches
 //   "debugging"  terminal and file
 //   "safe"       the defaults: nothing that touches files or runs commands

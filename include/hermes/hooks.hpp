@@ -9,6 +9,7 @@
 #include "hermes/export.hpp"
 
 #include <chrono>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,6 +94,25 @@ class HERMES_API Hooks {
 
   // A fresh system prompt was built for a new session.
   virtual void on_session_start(const std::string& session_id) { (void)session_id; }
+  // A sub-agent of delegate_task is about to start on task `task_index` of the call
+  // (on the delegating turn's thread).
+  virtual void subagent_start(const std::string& parent_session_id, std::size_t task_index,
+                              const std::string& goal) {
+    (void)parent_session_id;
+    (void)task_index;
+    (void)goal;
+  }
+  // That sub-agent has finished: `status` is completed, failed, interrupted or error, and
+  // `summary` its final answer (what the delegating model receives).
+  virtual void subagent_stop(const std::string& parent_session_id, std::size_t task_index,
+                             const std::string& status, const std::string& summary,
+                             std::chrono::milliseconds duration) {
+    (void)parent_session_id;
+    (void)task_index;
+    (void)status;
+    (void)summary;
+    (void)duration;
+  }
   // The end of every turn (not only of the process), with the transcript.
   virtual void on_session_end(const std::string& session_id, const std::vector<Message>& messages) {
     (void)session_id;

@@ -122,6 +122,10 @@ Status validate(const AgentOptions& o) {
   if (o.memory_nudge_interval < 0 || o.skill_nudge_interval < 0) {
     return Status::invalid_argument("nudge intervals: must not be negative (0 disables)");
   }
+  if (o.delegation.max_iterations < 1 || o.delegation.max_concurrent_children < 1) {
+    return Status::invalid_argument(
+        "delegation: max_iterations and max_concurrent_children must be at least 1");
+  }
   if (o.review_max_iterations < 1) {
     return Status::invalid_argument("review_max_iterations: must be at least 1");
   }

@@ -4,6 +4,7 @@
 #include <condition_variable>
 
 #include "agent/agent_core.hpp"
+#include "agent/child_agent_options.hpp"
 #include "agent/safe_callback.hpp"
 #include "common/log.hpp"
 
@@ -91,39 +92,14 @@ void BackgroundReview::cancel(std::chrono::milliseconds grace) {
 }
 
 AgentOptions review_agent_options(const AgentCore& core) {
-  const AgentOptions& parent = core.options;
-  AgentOptions o;
-  o.model = parent.model;
-  o.provider = parent.provider;
-  o.api_mode = parent.api_mode;
-  o.base_url = parent.base_url;
-  o.api_key = parent.api_key;
-  o.extra_api_keys = parent.extra_api_keys;
-  o.fallback_providers = parent.fallback_providers;
-  o.provider_instance = core.provider;
-  o.timeouts = parent.timeouts;
-  o.max_tokens = parent.max_tokens;
-  o.temperature = parent.temperature;
-  o.reasoning_effort = parent.reasoning_effort;
-  o.stream = parent.stream;
-  o.max_retries = parent.max_retries;
-  o.retry_backoff = parent.retry_backoff;
-  o.max_iterations = std::max(1, parent.review_max_iterations);
-
+  AgentOptions o = child_agent_options(core);
+  o.max_iterations = std::max(1, core.options.review_max_iterations);
   // Only these toolsets are offered, and a call to anything else is answered as an
   // unknown tool: the review can save, never act.
   o.tools = core.tools;
   o.enabled_toolsets = {"memory", "skills"};
-  o.memory_limits = parent.memory_limits;
-  o.skills = parent.skills;
-  o.home = core.home;
-
-  // A review never earns a review, writes nothing to the session store, keeps the
-  // host's callbacks quiet, and is short enough to need no compaction.
-  o.background_review = false;
-  o.memory_nudge_interval = 0;
-  o.skill_nudge_interval = 0;
-  o.persist_sessions = false;
+  o.memory_limits = core.options.memory_limits;
+  // Short enough to need no compaction.
   o.compression.enabled = false;
   o.source = "background_review";
   return o;

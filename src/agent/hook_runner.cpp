@@ -107,4 +107,21 @@ void HookRunner::on_session_end(const std::string& session_id, const std::vector
   for (const auto& h : hooks_) isolated("on_session_end", [&] { h->on_session_end(session_id, messages); });
 }
 
+void HookRunner::subagent_start(const std::string& parent_session_id, std::size_t task_index,
+                                const std::string& goal) const {
+  for (const auto& h : hooks_) {
+    isolated("subagent_start", [&] { h->subagent_start(parent_session_id, task_index, goal); });
+  }
+}
+
+void HookRunner::subagent_stop(const std::string& parent_session_id, std::size_t task_index,
+                               const std::string& status, const std::string& summary,
+                               std::chrono::milliseconds duration) const {
+  for (const auto& h : hooks_) {
+    isolated("subagent_stop", [&] {
+      h->subagent_stop(parent_session_id, task_index, status, summary, duration);
+    });
+  }
+}
+
 }  // namespace hermes::internal

@@ -32,6 +32,11 @@ class HookRunner {
   void post_llm_call(const std::string& user_message, const std::string& response) const;
   void on_session_start(const std::string& session_id) const;
   void on_session_end(const std::string& session_id, const std::vector<Message>& messages) const;
+  void subagent_start(const std::string& parent_session_id, std::size_t task_index,
+                      const std::string& goal) const;
+  void subagent_stop(const std::string& parent_session_id, std::size_t task_index,
+                     const std::string& status, const std::string& summary,
+                     std::chrono::milliseconds duration) const;
 
  private:
   std::vector<std::shared_ptr<Hooks>> hooks_;

@@ -239,6 +239,21 @@ void TurnRunner::recover_by_compaction(const ApiError& error, const ProviderRequ
        "compression_exhausted");
 }
 
+void TurnRunner::record_subagent_usage(const Usage& usage, int api_calls,
+                                       const std::string& model) {
+  st_.usage += usage;
+  core_.session_usage += usage;
+  if (!core_.store || !core_.session_row_created || api_calls == 0) return;
+  UsageDelta delta;
+  delta.usage = usage;
+  delta.api_calls = api_calls;
+  delta.model = model;
+  delta.cost_status = "unknown";
+  if (Status s = core_.store->record_usage(core_.session_id, delta); !s.ok()) {
+    HERMES_LOG_WARN("could not record sub-agent usage: {}", s.to_string());
+  }
+}
+
 void TurnRunner::record_usage(const ProviderResponse& response) {
   st_.usage += response.usage;
   core_.session_usage += response.usage;

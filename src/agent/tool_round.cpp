@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "agent/delegation.hpp"
 #include "agent/memory_provider_call.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/steer.hpp"
@@ -52,6 +53,23 @@ void dedupe_calls(std::vector<ToolCall>& calls, std::set<std::string>& seen_ids)
   calls = std::move(kept);
 }
 
+// One response may start at most `max` delegate_task calls (each already runs up to
+// that many sub-agents); the excess is dropped before the assistant row is stored, so no
+// call is left unanswered.
+void cap_delegate_calls(std::vector<ToolCall>& calls, int max) {
+  std::vector<ToolCall> kept;
+  int delegations = 0;
+  for (auto& call : calls) {
+    if (call.name == "delegate_task" && ++delegations > max) continue;
+    kept.push_back(std::move(call));
+  }
+  if (delegations > max) {
+    HERMES_LOG_WARN("dropped {} delegate_task calls beyond the limit of {} per response",
+                    delegations - max, max);
+  }
+  calls = std::move(kept);
+}
+
 bool looks_truncated(const std::string& arguments) {
   std::string s = strip(arguments);
   return !s.empty() && s.back() != '}' && s.back() != ']';
@@ -78,6 +96,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
     return false;
   }
   dedupe_calls(assistant.tool_calls, st_.executed_call_ids);
+  cap_delegate_calls(assistant.tool_calls, core_.options.delegation.max_concurrent_children);
   core_.nudges.count_tool_iteration(offered("skill_manage"));
 
   // Invented names are repaired against what was offered; what stays unknown is
@@ -123,7 +142,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
     if (is_blank(call.arguments)) call.arguments = "{}";
     ToolInvocation inv;
     inv.call = call;
-    inv.spec = core_.tools->find(call.name);
+    inv.spec = spec_for(call);
     auto parsed = parse_json(call.arguments);
     if (!parsed || !parsed->is_object()) {
       bad_json.push_back(call.id);
@@ -204,6 +223,21 @@ bool TurnRunner::run_tool_round(Message assistant) {
   deliver_steer_after_tools();
   post_tool_compaction();
   return true;
+}
+
+std::shared_ptr<const ToolSpec> TurnRunner::spec_for(const ToolCall& call) {
+  std::shared_ptr<const ToolSpec> spec = core_.tools->find(call.name);
+  // delegate_task needs this agent (its provider, tools and interrupt); a host's own tool
+  // of that name in another toolset is left alone.
+  if (!spec || spec->name != "delegate_task" || spec->toolset != "delegation") return spec;
+  DelegationHost host;
+  host.core = &core_;
+  host.offered_tools = st_.offered_tools;
+  // delegate_task is not parallel-safe, so its handler runs on this turn's thread.
+  host.on_child_done = [this](const SubagentOutcome& child) {
+    record_subagent_usage(child.usage, child.api_calls, child.model);
+  };
+  return bind_delegate_task(*spec, std::move(host));
 }
 
 void TurnRunner::note_tool_result(const ToolCall& call, const std::string& result) {

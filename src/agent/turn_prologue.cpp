@@ -72,9 +72,9 @@ void TurnRunner::prologue() {
 
   std::vector<std::string> disabled = core_.options.disabled_toolsets;
   if (core_.options.enabled_toolsets.empty()) {
-    // Without an explicit choice the file system and the shell stay out of reach: the
-    // host opts in to them by naming their toolsets.
-    disabled.insert(disabled.end(), {"file", "terminal"});
+    // Without an explicit choice the file system, the shell and sub-agents (which spend
+    // model calls) stay out of reach: the host opts in to them by naming their toolsets.
+    disabled.insert(disabled.end(), {"file", "terminal", "delegation"});
   }
   st_.offered_tools = core_.tools->resolve(core_.options.enabled_toolsets, disabled);
   st_.memory_review_due = core_.nudges.begin_user_turn(offered("memory"));

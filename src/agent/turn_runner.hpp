@@ -57,6 +57,8 @@ class TurnRunner {
   std::optional<ProviderResponse> call_model(ProviderRequest request);
   StreamCallback stream_forwarder();
   void record_usage(const ProviderResponse& response);
+  // A sub-agent's spending counts as this turn's (and this session's).
+  void record_subagent_usage(const Usage& usage, int api_calls, const std::string& model);
   void recover_by_compaction(const ApiError& error, const ProviderRequest& request);
   bool refresh_credential(const ApiError& error);
 
@@ -64,6 +66,8 @@ class TurnRunner {
   bool run_tool_round(Message assistant);
   void deliver_steer_after_tools();
   void note_tool_result(const ToolCall& call, const std::string& result);
+  // The registry's spec for `call`, or an agent-bound one for tools the agent runs itself.
+  std::shared_ptr<const ToolSpec> spec_for(const ToolCall& call);
 
   // final_response.cpp: the model answered in text. Returns false when the turn is over.
   bool accept_text_response(ProviderResponse& response);

@@ -61,6 +61,8 @@ Status register_builtin_tools(ToolRegistry& registry, const BuiltinToolOptions& 
 
   if (want("todo")) HERMES_RETURN_IF_ERROR(register_all(registry, internal::todo_tools()));
   if (want("clarify")) HERMES_RETURN_IF_ERROR(register_all(registry, internal::clarify_tools()));
+  if (want("delegation"))
+    HERMES_RETURN_IF_ERROR(register_all(registry, internal::delegation_tools()));
   if (want("memory"))
     HERMES_RETURN_IF_ERROR(register_all(registry, internal::memory_tools(options.memory)));
   if (want("skills"))
@@ -72,11 +74,11 @@ Status register_builtin_tools(ToolRegistry& registry, const BuiltinToolOptions& 
         register_all(registry, internal::terminal_tools(terminal, options.approvals)));
   }
 
-  registry.define_toolset(
-      "coding", {"todo", "clarify", "memory", "session_search", "skills", "file", "terminal"});
+  registry.define_toolset("coding", {"todo", "clarify", "memory", "session_search", "skills",
+                                     "file", "terminal", "delegation"});
   // Unattended runs: nobody is there to answer a clarifying question.
-  registry.define_toolset("headless",
-                          {"todo", "memory", "session_search", "skills", "file", "terminal"});
+  registry.define_toolset(
+      "headless", {"todo", "memory", "session_search", "skills", "file", "terminal", "delegation"});
   registry.define_toolset("debugging", {"terminal", "file"});
   registry.define_toolset("safe", default_toolsets());
   return {};

@@ -9,6 +9,7 @@ namespace hermes::internal {
 
 std::vector<ToolSpec> todo_tools();
 std::vector<ToolSpec> clarify_tools();
+std::vector<ToolSpec> delegation_tools();
 std::vector<ToolSpec> memory_tools(const MemoryLimits& limits);
 std::vector<ToolSpec> skills_tools(const SkillsOptions& options);
 // `options.root` must already be resolved to an absolute directory. `approvals` decide

@@ -31,7 +31,7 @@ TEST_CASE("every built-in toolset registers, and the defaults leave out files an
   REQUIRE(register_builtin_tools(registry, options).ok());
   for (const char* tool :
        {"todo_list", "clarify", "memory", "skills_list", "skill_view", "skill_manage", "read_file",
-        "write_file", "patch", "search_files", "terminal", "process_manage"}) {
+        "write_file", "patch", "search_files", "terminal", "process_manage", "delegate_task"}) {
     CHECK_MESSAGE(registry.find(tool) != nullptr, tool);
   }
   const std::vector<std::string> defaults = registry.resolve(default_toolsets(), {});
@@ -41,6 +41,8 @@ TEST_CASE("every built-in toolset registers, and the defaults leave out files an
   CHECK(has(defaults, "clarify"));
   CHECK_FALSE(has(defaults, "read_file"));
   CHECK_FALSE(has(defaults, "terminal"));
+  CHECK_FALSE(has(defaults, "delegate_task"));  // Sub-agents spend model calls: opt-in.
+  CHECK(has(registry.resolve({"coding"}, {}), "delegate_task"));
   CHECK(registry.resolve({"debugging"}, {}) == std::vector<std::string>{"patch", "process_manage",
                                                                         "read_file", "search_files",
                                                                         "terminal", "write_file"});
