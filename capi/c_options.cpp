@@ -60,6 +60,9 @@ hermes_status_t hermes_agent_options_set_session_id(hermes_agent_options_t* o, c
 hermes_status_t hermes_agent_options_set_source(hermes_agent_options_t* o, const char* v) {
   return set_string(o, &hermes::AgentOptions::source, v, "cli");
 }
+hermes_status_t hermes_agent_options_set_context_dir(hermes_agent_options_t* o, const char* v) {
+  return set_string(o, &hermes::AgentOptions::context_dir, v);
+}
 hermes_status_t hermes_agent_options_set_ephemeral_system_prompt(hermes_agent_options_t* o, const char* v) {
   return set_string(o, &hermes::AgentOptions::ephemeral_system_prompt, v);
 }

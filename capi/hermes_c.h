@@ -167,6 +167,9 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_home(hermes_agent_options_
 /* Resume this stored session. */
 HERMES_C_API hermes_status_t hermes_agent_options_set_session_id(hermes_agent_options_t *options, const char *session_id);
 HERMES_C_API hermes_status_t hermes_agent_options_set_source(hermes_agent_options_t *options, const char *source);
+/* The project directory whose context files (AGENTS.md and the like) join the system
+ * prompt; NULL or "" (the default) loads none. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_context_dir(hermes_agent_options_t *options, const char *dir);
 HERMES_C_API hermes_status_t hermes_agent_options_set_ephemeral_system_prompt(hermes_agent_options_t *options, const char *prompt);
 HERMES_C_API hermes_status_t hermes_agent_options_set_max_iterations(hermes_agent_options_t *options, int32_t max_iterations);
 HERMES_C_API hermes_status_t hermes_agent_options_set_max_tokens(hermes_agent_options_t *options, int64_t max_tokens);

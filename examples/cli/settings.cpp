@@ -1,6 +1,7 @@
 #include "settings.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "config_file.hpp"
 
@@ -78,6 +79,9 @@ hermes::AgentOptions make_agent_options(const Settings& settings) {
   o.base_url = settings.base_url;
   o.api_key = settings.api_key;
   o.home = settings.home;
+  // The project the user started the CLI in brings its AGENTS.md (and the like).
+  std::error_code ec;
+  o.context_dir = std::filesystem::current_path(ec).string();
   o.enabled_toolsets = settings.toolsets;
   o.disabled_toolsets = settings.disabled_toolsets;
   o.skills = settings.skills;  // The system prompt's skills index follows the registry's.

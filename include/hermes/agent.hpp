@@ -128,6 +128,13 @@ struct AgentOptions {
   std::string source = "cli";        // Recorded on the session row.
 
   // --- Context ---
+  // The project directory the agent works in. Its context files (.hermes.md or HERMES.md,
+  // else AGENTS.md, else CLAUDE.md, else .cursorrules) are read once per session into the
+  // system prompt, after the system message; a file that looks like a prompt injection is
+  // replaced by a notice saying so. Empty: no project files are read. A missing or
+  // unreadable directory is not an error.
+  std::string context_dir;
+
   // Decides when and how to compress. When null and compression is enabled, the default
   // ContextCompressor is used, summarising with the main provider.
   std::shared_ptr<ContextEngine> context_engine;

@@ -135,6 +135,9 @@ void TurnRunner::prepare_system_prompt(bool allow_stored) {
   in.provider = provider_name;
   in.tool_names = st_.offered_tools;
   in.source = opts.source;
+  in.context_dir = opts.context_dir;
+  in.context_length =
+      core_.engine ? core_.engine->context_length() : opts.compression.context_length;
   // Memory is read once per session (a frozen snapshot): writes during the session reach
   // the files at once but the prompt only at the next session or compaction.
   if (offered("memory")) in.memory_snapshot = render_memory_snapshot(core_.home, opts.memory_limits);

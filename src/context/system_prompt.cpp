@@ -1,11 +1,17 @@
 #include "context/system_prompt.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
-#include <fstream>
-#include <sstream>
+#include <string_view>
+#include <vector>
 
 #include "agent/text_utils.hpp"
+#include "context/context_file_text.hpp"
+#include "context/environment_hints.hpp"
+#include "context/project_context.hpp"
 #include "hermes/memory.hpp"
 #include "hermes/skills.hpp"
 
@@ -26,21 +32,65 @@ constexpr std::string_view kSteerNote =
     "Blocks marked [OUT-OF-BAND USER MESSAGE] are genuine messages from the user, delivered "
     "while you were working. Take them into account from that point on.";
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+constexpr std::string_view kCronHint =
+    "You are running as a scheduled job and no user is present: you cannot ask questions or "
+    "wait for answers. Carry the task out on your own, making reasonable choices where "
+    "needed. Your final response is delivered as the job's output, so put the result itself "
+    "in it.";
+
+// SOUL.md replaces the default identity; it is screened and capped like a project file.
+std::string soul(const SystemPromptInputs& in) {
+  if (in.home.empty()) return "";
+  const std::string path = in.home + "/SOUL.md";
+  const std::string content = read_context_file(path);
+  if (content.empty()) return "";
+  return truncate_context_file(screen_context_file(content, "SOUL.md"), "SOUL.md",
+                               context_file_char_cap(in.context_length), path);
 }
 
+// The IANA name of the process's time zone when TZ names one ("Europe/Berlin").
+std::string zone_name() {
+  const char* tz = std::getenv("TZ");
+  if (tz == nullptr) return "";
+  std::string_view name = tz;
+  if (!name.empty() && name.front() == ':') name.remove_prefix(1);
+  return name.find('/') != std::string_view::npos && name.front() != '/' ? std::string(name) : "";
+}
+
+// " (Europe/Berlin, CET, UTC+01:00)": the zone's name when known, its abbreviation and
+// its offset. All three hold for the whole day, so the prompt stays byte-stable.
+std::string zone_suffix(const std::tm& local) {
+  char abbrev[64] = "";
+  std::strftime(abbrev, sizeof abbrev, "%Z", &local);
+  char offset[16] = "";
+  std::strftime(offset, sizeof offset, "%z", &local);  // "+0100"
+  std::vector<std::string> parts;
+  const std::string iana = zone_name();
+  if (!iana.empty()) parts.push_back(iana);
+  if (*abbrev != '\0' && abbrev != iana) parts.emplace_back(abbrev);
+  if (std::string_view off = offset; off.size() == 5) {
+    parts.push_back("UTC" + std::string(off.substr(0, 3)) + ":" + std::string(off.substr(3)));
+  }
+  std::string suffix;
+  for (const std::string& part : parts) suffix += (suffix.empty() ? " (" : ", ") + part;
+  return suffix.empty() ? suffix : suffix + ")";
+}
+
+// "Conversation started: Monday, March 02, 2026 (...)". The names are spelled here rather
+// than by strftime so the process locale cannot change them.
 std::string date_line() {
+  static constexpr std::array<const char*, 7> kDays = {
+      "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
+  static constexpr std::array<const char*, 12> kMonths = {
+      "January", "February", "March",     "April",   "May",      "June",
+      "July",    "August",   "September", "October", "November", "December"};
   std::time_t now = std::time(nullptr);
   std::tm local{};
   localtime_r(&now, &local);
-  char buf[96];
-  std::strftime(buf, sizeof buf, "%A, %B %d, %Y (%Z, UTC%z)", &local);
-  return std::string("Conversation started: ") + buf;
+  char date[64];
+  std::snprintf(date, sizeof date, "%s, %s %02d, %d", kDays[local.tm_wday % 7],
+                kMonths[local.tm_mon % 12], local.tm_mday, local.tm_year + 1900);
+  return std::string("Conversation started: ") + date + zone_suffix(local);
 }
 
 void add(std::string& prompt, std::string_view part) {
@@ -49,9 +99,11 @@ void add(std::string& prompt, std::string_view part) {
   prompt += strip(part);
 }
 
+// The footer is the prompt's last part, so its lines are searched from the end: a project
+// file above it may well contain a "Model: " line of its own.
 std::string line_value(const std::string& prompt, std::string_view key) {
   const std::string needle = "\n" + std::string(key);
-  std::size_t pos = prompt.find(needle);
+  std::size_t pos = prompt.rfind(needle);
   if (pos == std::string::npos) {
     if (prompt.rfind(key, 0) != 0) return "";
     pos = 0;
@@ -67,8 +119,8 @@ std::string line_value(const std::string& prompt, std::string_view key) {
 std::string build_system_prompt(const SystemPromptInputs& in) {
   std::string prompt;
   // Stable tier.
-  std::string soul = in.home.empty() ? "" : read_file(in.home + "/SOUL.md");
-  add(prompt, is_blank(soul) ? std::string(kDefaultIdentity) : soul);
+  const std::string identity = soul(in);
+  add(prompt, identity.empty() ? std::string(kDefaultIdentity) : identity);
   auto offered = [&](std::string_view name) {
     return std::find(in.tool_names.begin(), in.tool_names.end(), name) != in.tool_names.end();
   };
@@ -78,8 +130,11 @@ std::string build_system_prompt(const SystemPromptInputs& in) {
     if (offered("skill_manage")) add(prompt, skills_guidance());
     if (in.source != "cron") add(prompt, kSteerNote);
   }
+  add(prompt, build_environment_hints(in.context_dir));
   // Context tier.
+  if (in.source == "cron") add(prompt, kCronHint);
   add(prompt, in.system_message);
+  add(prompt, load_project_context(in.context_dir, in.context_length));
   // Volatile tier.
   add(prompt, in.skills_index);
   add(prompt, in.memory_snapshot);
@@ -87,6 +142,7 @@ std::string build_system_prompt(const SystemPromptInputs& in) {
   std::string footer = date_line();
   if (!in.model.empty()) footer += "\nModel: " + in.model;
   if (!in.provider.empty()) footer += "\nProvider: " + in.provider;
+  if (!in.source.empty()) footer += "\nPlatform: " + in.source;
   add(prompt, footer);
   return prompt;
 }

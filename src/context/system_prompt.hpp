@@ -2,6 +2,7 @@
 // and reused byte for byte, so the provider's prefix cache stays warm.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,11 @@ struct SystemPromptInputs {
   std::string model;
   std::string provider;
   std::string source;                   // "cli", "cron", ...
+  // The project's working directory: its context files are loaded (project_context.hpp)
+  // and the environment hints name it. Empty: no project files, and the hints name the
+  // process's working directory.
+  std::string context_dir;
+  int64_t context_length = 0;           // The model's window; it sizes the file cap.
   std::vector<std::string> tool_names;  // Tools offered to the model.
   // Volatile tier, taken once per session: the skills index and the frozen memory
   // snapshot (MEMORY.md / USER.md), and any external memory provider's block.

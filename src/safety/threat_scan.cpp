@@ -13,6 +13,7 @@ namespace {
 struct ThreatPattern {
   Regex regex;
   std::string_view id;
+  bool strict_only = false;
 };
 
 // Bounded filler between key words (an unbounded run would make the patterns slow).
@@ -25,6 +26,9 @@ std::vector<ThreatPattern> build_patterns() {
   const RegexOptions icase{true, false, false};
   auto p = [&](const std::string& pattern, std::string_view id) {
     return ThreatPattern{Regex::builtin(pattern, icase), id};
+  };
+  auto strict = [&](const std::string& pattern, std::string_view id) {
+    return ThreatPattern{Regex::builtin(pattern, icase), id, true};
   };
   const std::string& f = kFiller;
   return {
@@ -71,19 +75,21 @@ std::vector<ThreatPattern> build_patterns() {
       p(R"(wget\s+[^\n]{0,2048})" + kSecretVar, "exfil_wget"),
       p(R"(cat\s+[^\n]{0,2048}(?:\.env|credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc))",
         "read_secrets"),
-      p(R"((?:send|post|upload|transmit)\s+[^\n]{0,2048}\s+(?:to|at)\s+https?://)", "send_to_url"),
-      p("(?:include|output|print|share)\\s+" + f +
-            "(?:conversation|chat\\s+history|previous\\s+messages|full\\s+context|entire\\s+"
-            "context)",
-        "context_exfil"),
+      strict(R"((?:send|post|upload|transmit)\s+[^\n]{0,2048}\s+(?:to|at)\s+https?://)",
+             "send_to_url"),
+      strict("(?:include|output|print|share)\\s+" + f +
+                 "(?:conversation|chat\\s+history|previous\\s+messages|full\\s+context|entire\\s+"
+                 "context)",
+             "context_exfil"),
       // Persistence.
-      p(R"(authorized_keys)", "ssh_backdoor"),
-      p(R"(\$HOME/\.ssh|~/\.ssh)", "ssh_access"),
-      p(R"(\$HOME/\.hermes/\.env|~/\.hermes/\.env)", "hermes_env"),
-      p(kModify + R"((?:AGENTS\.md|CLAUDE\.md|\.cursorrules|\.clinerules))", "agent_config_mod"),
-      p(kModify + R"(\.hermes/(?:config\.yaml|SOUL\.md))", "hermes_config_mod"),
-      p(R"~((?:api[_-]?key|token|secret|password)\s*[=:]\s*["'][A-Za-z0-9+/=_-]{20,})~",
-        "hardcoded_secret"),
+      strict(R"(authorized_keys)", "ssh_backdoor"),
+      strict(R"(\$HOME/\.ssh|~/\.ssh)", "ssh_access"),
+      strict(R"(\$HOME/\.hermes/\.env|~/\.hermes/\.env)", "hermes_env"),
+      strict(kModify + R"((?:AGENTS\.md|CLAUDE\.md|\.cursorrules|\.clinerules))",
+             "agent_config_mod"),
+      strict(kModify + R"(\.hermes/(?:config\.yaml|SOUL\.md))", "hermes_config_mod"),
+      strict(R"~((?:api[_-]?key|token|secret|password)\s*[=:]\s*["'][A-Za-z0-9+/=_-]{20,})~",
+             "hardcoded_secret"),
   };
 }
 
@@ -100,7 +106,7 @@ bool is_invisible(char32_t cp) {
 
 }  // namespace
 
-std::vector<std::string> scan_for_threats(std::string_view content) {
+std::vector<std::string> scan_for_threats(std::string_view content, ThreatScope scope) {
   std::vector<std::string> findings;
   if (content.empty()) return findings;
   content = content.substr(0, kMaxThreatScanChars);
@@ -119,6 +125,7 @@ std::vector<std::string> scan_for_threats(std::string_view content) {
   // Fullwidth letters are folded so "ｃａｔ" reads as "cat".
   const std::string normalized = fold_compatibility_characters(content);
   for (const ThreatPattern& p : patterns()) {
+    if (p.strict_only && scope != ThreatScope::kStrict) continue;
     if (p.regex.search(normalized)) findings.emplace_back(p.id);
   }
   return findings;

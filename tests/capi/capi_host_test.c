@@ -241,6 +241,48 @@ static void test_retry_backoff(const char *home) {
   hermes_agent_options_free(options);
 }
 
+/* Answers, noting whether the system prompt carried the project's AGENTS.md. */
+static int saw_project_rules = 0;
+static hermes_status_t rules_model(hermes_provider_call_t *call, void *user_data) {
+  const char *request = hermes_provider_call_request(call);
+  (void)user_data;
+  saw_project_rules = strstr(request, "## AGENTS.md\\n\\nAnswer in haiku.") != NULL;
+  return hermes_provider_call_set_response(call, "{\"message\":{\"content\":\"Done.\"}}");
+}
+
+static void chat_once(const char *home, const char *context_dir) {
+  hermes_error_t *error = NULL;
+  hermes_agent_t *agent = NULL;
+  char *text = NULL;
+  hermes_agent_options_t *options = hermes_agent_options_new();
+  CHECK(hermes_agent_options_set_provider_callback(options, "host", "host-model", rules_model, NULL, NULL) == HERMES_OK);
+  CHECK(hermes_agent_options_set_home(options, home) == HERMES_OK);
+  CHECK(hermes_agent_options_set_persist_sessions(options, 0) == HERMES_OK);
+  CHECK(hermes_agent_options_set_context_dir(options, context_dir) == HERMES_OK);
+  CHECK(hermes_agent_new(options, &agent, &error) == HERMES_OK);
+  CHECK(hermes_agent_chat(agent, "hello", &text, &error) == HERMES_OK);
+  hermes_free(text);
+  hermes_agent_free(agent);
+  hermes_agent_options_free(options);
+}
+
+/* The project's context files reach the prompt only when the host names the directory. */
+static void test_context_dir(const char *home) {
+  char path[160];
+  FILE *file;
+  snprintf(path, sizeof path, "%s/AGENTS.md", home);
+  file = fopen(path, "w");
+  CHECK(file != NULL);
+  if (file == NULL) return;
+  fputs("Answer in haiku.\n", file);
+  fclose(file);
+  chat_once(home, home);
+  CHECK(saw_project_rules == 1);
+  chat_once(home, NULL);
+  CHECK(saw_project_rules == 0);
+  remove(path);
+}
+
 static void test_store(hermes_store_t *store) {
   hermes_error_t *error = NULL;
   char *json = NULL;
@@ -354,6 +396,7 @@ int main(void) {
   test_provider_error_ends_the_turn(home);
   test_auth_refresh(home);
   test_retry_backoff(home);
+  test_context_dir(home);
   test_store(store);
   test_utilities(home);
 

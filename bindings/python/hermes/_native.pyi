@@ -277,6 +277,7 @@ class Agent:
         provider: str = "",
         api_mode: str = "",
         home: Union[str, PathLike[str], None] = None,
+        context_dir: Union[str, PathLike[str], None] = None,
         max_iterations: int = 90,
         tools: Sequence[ToolLike] = (),
         mcp_servers: Optional[Mapping[str, McpServerSettings]] = None,

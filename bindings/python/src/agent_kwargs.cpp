@@ -276,6 +276,7 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   kw.text("provider", o.provider);
   kw.text("api_mode", o.api_mode);
   if (py::object home = kw.take("home"); !home.is_none()) o.home = py::str(home);
+  if (py::object dir = kw.take("context_dir"); !dir.is_none()) o.context_dir = py::str(dir);
   kw.integer("max_iterations", o.max_iterations);
   read_tools(kw, o);
   kw.strings("enabled_toolsets", o.enabled_toolsets);

@@ -159,3 +159,18 @@ def test_a_fallback_provider_answers_when_the_primary_keeps_failing(mock_server,
 def test_a_fallback_entry_without_a_model_is_refused(mock_server, tmp_path):
     with pytest.raises(ValueError, match="model"):
         make_agent(mock_server, tmp_path, fallback_providers=[{"base_url": mock_server.base_url}])
+
+
+def test_context_dir_brings_the_projects_agents_md(mock_server, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "AGENTS.md").write_text("Answer in haiku. 俳句", encoding="utf-8")
+    mock_server.enqueue({"chat_text": "Done.", "stream": True}, {"chat_text": "Done.", "stream": True})
+
+    with_files = make_agent(mock_server, tmp_path, context_dir=project)
+    with_files.chat("hello")
+    assert "## AGENTS.md\n\nAnswer in haiku. 俳句" in with_files.system_prompt
+
+    without = make_agent(mock_server, tmp_path)
+    without.chat("hello")
+    assert "# Project Context" not in without.system_prompt
