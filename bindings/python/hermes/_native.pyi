@@ -418,3 +418,6 @@ def redact_sensitive_text(text: str) -> str:
 
 def estimate_tokens_rough(text: str) -> int:
     """A rough token count (about four characters per token)."""
+
+def estimate_messages_tokens_rough(messages: Sequence[Message]) -> int:
+    """A rough token count of messages as they would be sent (images at 1,600 each)."""
