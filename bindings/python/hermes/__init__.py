@@ -21,9 +21,12 @@ SQLite session store::
 """
 
 from ._native import (  # noqa: F401
+    CONTEXT_SUMMARY_END_MARKER,
+    CONTEXT_SUMMARY_PREFIX,
     Agent,
     ApiError,
     CancelledError,
+    ContextCompressor,
     DataLossError,
     HermesError,
     InvalidArgumentError,
@@ -41,6 +44,7 @@ from ._native import (  # noqa: F401
     estimate_messages_tokens_rough,
     estimate_tokens_rough,
     get_model_context_length,
+    is_context_summary,
     is_thinking_only_assistant,
     normalize_finish_reason,
     parse_context_limit_from_error,
@@ -51,9 +55,12 @@ from ._native import (  # noqa: F401
 )
 
 __all__ = [
+    "CONTEXT_SUMMARY_END_MARKER",
+    "CONTEXT_SUMMARY_PREFIX",
     "Agent",
     "ApiError",
     "CancelledError",
+    "ContextCompressor",
     "DataLossError",
     "HermesError",
     "InvalidArgumentError",
@@ -71,6 +78,7 @@ __all__ = [
     "estimate_messages_tokens_rough",
     "estimate_tokens_rough",
     "get_model_context_length",
+    "is_context_summary",
     "is_thinking_only_assistant",
     "normalize_finish_reason",
     "parse_context_limit_from_error",
