@@ -21,9 +21,12 @@ SQLite session store::
 """
 
 from ._native import (  # noqa: F401
+    CONTEXT_SUMMARY_END_MARKER,
+    CONTEXT_SUMMARY_PREFIX,
     Agent,
     ApiError,
     CancelledError,
+    ContextCompressor,
     DataLossError,
     HermesError,
     InvalidArgumentError,
@@ -38,8 +41,10 @@ from ._native import (  # noqa: F401
     detect_dangerous_command,
     detect_hardline_command,
     drop_thinking_only_and_merge_users,
+    estimate_messages_tokens_rough,
     estimate_tokens_rough,
     get_model_context_length,
+    is_context_summary,
     is_thinking_only_assistant,
     normalize_finish_reason,
     parse_context_limit_from_error,
@@ -50,9 +55,12 @@ from ._native import (  # noqa: F401
 )
 
 __all__ = [
+    "CONTEXT_SUMMARY_END_MARKER",
+    "CONTEXT_SUMMARY_PREFIX",
     "Agent",
     "ApiError",
     "CancelledError",
+    "ContextCompressor",
     "DataLossError",
     "HermesError",
     "InvalidArgumentError",
@@ -67,8 +75,10 @@ __all__ = [
     "detect_dangerous_command",
     "detect_hardline_command",
     "drop_thinking_only_and_merge_users",
+    "estimate_messages_tokens_rough",
     "estimate_tokens_rough",
     "get_model_context_length",
+    "is_context_summary",
     "is_thinking_only_assistant",
     "normalize_finish_reason",
     "parse_context_limit_from_error",

@@ -348,6 +348,81 @@ class Agent:
     def mcp_status(self) -> list[McpServerStatus]:
         """One entry per server of mcp_servers, in configuration order."""
 
+Summarizer = Callable[[str], Optional[str]]
+"""Receives the whole summarisation request as one prompt; returns the summary (text
+with the "## ..." headings the prompt asks for). Raising, or returning anything else,
+makes the compressor use its static summary."""
+
+class CompressionReport(TypedDict):
+    """What the last ContextCompressor.compress() did."""
+
+    compacted: bool  # A summary replaced the middle of the transcript.
+    aborted: bool  # The summariser failed for good; nothing changed.
+    used_static_summary: bool  # The summariser failed; a summary built without it stands in.
+    error: str  # The summariser's failure, when there was one.
+    messages_before: int
+    messages_after: int
+    tokens_before: int  # Rough estimates.
+    tokens_after: int
+    pruned_tool_results: int
+    summarized_messages: int
+    savings_percent: float
+
+CONTEXT_SUMMARY_PREFIX: str
+"""The first line of every compaction summary message."""
+CONTEXT_SUMMARY_END_MARKER: str
+"""The last line of every compaction summary message."""
+
+def is_context_summary(message: Message) -> bool:
+    """Whether a message is a compaction summary, on its own or merged into another one."""
+
+class ContextCompressor:
+    """Keeps a long conversation inside a model's window: the agent's compression engine
+    for callers that keep their own transcripts. Not for concurrent use: a call while
+    compress() runs raises HermesError."""
+
+    def __init__(
+        self,
+        context_length: int,
+        threshold_percent: float = 0.50,
+        protect_first_n: int = 3,
+        protect_last_n: int = 20,
+        summary_target_ratio: float = 0.20,
+        summarizer: Optional[Summarizer] = None,
+        *,
+        model: str = "",
+        max_tokens: Optional[int] = None,
+    ) -> None:
+        """Raises ValueError for out-of-range settings, TypeError for a summarizer that
+        is not callable."""
+    def should_compress(self, prompt_tokens: int) -> bool:
+        """Whether a prompt of this size should be compressed now."""
+    def compress(
+        self,
+        messages: Sequence[Message],
+        current_tokens: Optional[int] = None,
+        focus_topic: Optional[str] = None,
+        *,
+        force: bool = False,
+    ) -> list[Message]:
+        """Head + summary message + tail; unchanged when there is nothing to summarise."""
+    @property
+    def context_length(self) -> int: ...
+    @property
+    def threshold_tokens(self) -> int: ...
+    @property
+    def threshold_percent(self) -> float: ...
+    @property
+    def tail_token_budget(self) -> int: ...
+    @property
+    def compression_count(self) -> int: ...
+    @property
+    def previous_summary(self) -> str: ...
+    @property
+    def last_report(self) -> CompressionReport: ...
+    def status(self) -> dict[str, Any]:
+        """Limits and counters for status displays."""
+
 class ApiErrorClassification(TypedDict):
     reason: str
     retryable: bool
@@ -419,3 +494,6 @@ def redact_sensitive_text(text: str) -> str:
 
 def estimate_tokens_rough(text: str) -> int:
     """A rough token count (about four characters per token)."""
+
+def estimate_messages_tokens_rough(messages: Sequence[Message]) -> int:
+    """A rough token count of messages as they would be sent (images at 1,600 each)."""

@@ -132,6 +132,14 @@ built-in model table, then 256000. Never raises for an unknown model or a dead e
   m.def(
       "estimate_tokens_rough", [](const std::string& text) { return estimate_tokens_rough(text); },
       py::arg("text"), "A rough token count (about four characters per token).");
+  m.def(
+      "estimate_messages_tokens_rough",
+      [](const py::handle& messages) {
+        return estimate_messages_tokens_rough(from_python(messages, "messages"));
+      },
+      py::arg("messages"),
+      "A rough token count of chat message dicts as they would be sent: tool calls "
+      "included, private keys left out, each image at a flat 1,600 tokens.");
 }
 
 }  // namespace hermes::python
