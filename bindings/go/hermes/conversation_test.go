@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -223,5 +225,21 @@ func TestInterruptFromAnotherGoroutineStopsARunningTurn(t *testing.T) {
 	if !got.result.Interrupted || toolMessage(t, got.result) != `{"cancelled":true}` ||
 		got.result.FinalResponse == "The sum is 42." {
 		t.Errorf("result: %s", got.result.Raw)
+	}
+}
+
+func TestTheContextDirectorysAgentsFileReachesTheSystemPrompt(t *testing.T) {
+	dir := t.TempDir()
+	rules := "Answer every question about penguins in haiku."
+	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(rules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	server := startMockServer(t, "two_step_add.json")
+	agent := newMockAgent(t, server, add, WithContextDir(dir))
+	if _, err := agent.RunConversation("What is 2 + 40?"); err != nil {
+		t.Fatal(err)
+	}
+	if requests := server.requestsJSON(t); !strings.Contains(requests, rules) {
+		t.Fatalf("the system prompt lacks AGENTS.md: %s", requests)
 	}
 }

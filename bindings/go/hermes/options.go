@@ -84,6 +84,14 @@ func WithHome(dir string) Option {
 	})
 }
 
+// WithContextDir names the project directory whose context files (AGENTS.md,
+// .cursorrules, ...) join the system prompt; none are loaded by default.
+func WithContextDir(dir string) Option {
+	return stringOption("context_dir", dir, func(o *C.hermes_agent_options_t, v *C.char) C.hermes_status_t {
+		return C.hermes_agent_options_set_context_dir(o, v)
+	})
+}
+
 // WithSessionID resumes a stored session.
 func WithSessionID(id string) Option {
 	return stringOption("session_id", id, func(o *C.hermes_agent_options_t, v *C.char) C.hermes_status_t {

@@ -147,6 +147,10 @@ extern "C" {
         options: *mut hermes_agent_options_t,
         home: *const c_char,
     ) -> hermes_status_t;
+    pub fn hermes_agent_options_set_context_dir(
+        options: *mut hermes_agent_options_t,
+        dir: *const c_char,
+    ) -> hermes_status_t;
     pub fn hermes_agent_options_set_session_id(
         options: *mut hermes_agent_options_t,
         session_id: *const c_char,

@@ -107,6 +107,9 @@ impl AgentOptions {
         add_api_key => hermes_agent_options_add_api_key, "api_key";
         /// The hermes home directory (sessions, memory); by default $HERMES_HOME or ~/.hermes.
         set_home => hermes_agent_options_set_home, "home";
+        /// The project directory whose context files (AGENTS.md, .cursorrules, ...) join the
+        /// system prompt; none are loaded by default.
+        set_context_dir => hermes_agent_options_set_context_dir, "context_dir";
         /// Resume this stored session.
         set_session_id => hermes_agent_options_set_session_id, "session_id";
         /// Where the conversation comes from (stored with the session), e.g. "cli".

@@ -242,3 +242,23 @@ fn interrupt_from_another_thread_stops_a_running_turn() -> hermes::Result<()> {
     assert!(!result.contains("The sum is 42."), "result: {}", result);
     Ok(())
 }
+
+#[test]
+fn the_context_directorys_agents_file_reaches_the_system_prompt() -> hermes::Result<()> {
+    let dir = std::env::temp_dir().join(format!("hermes-rust-context-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let rules = "Answer every question about penguins in haiku.";
+    std::fs::write(dir.join("AGENTS.md"), rules).expect("AGENTS.md");
+
+    let server = MockServer::start("two_step_add.json");
+    let mut tools = ToolRegistry::new()?;
+    tools.add(add_tool(), add)?;
+    let mut options = options_for(&server, &tools)?;
+    options.set_context_dir(dir.to_str().expect("utf-8 path"))?;
+    let agent = Agent::new(&options)?;
+    agent.run_conversation("What is 2 + 40?")?;
+    let requests = server.requests_json();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(requests.contains(rules), "requests: {}", requests);
+    Ok(())
+}
