@@ -40,6 +40,7 @@ struct AgentCore {
   std::shared_ptr<ContextEngine> engine;   // nullptr: compression is off.
   int compression_count = 0;
   int64_t last_compaction_tokens = 0;      // The request estimate after the last compaction.
+  int64_t primary_context_length = 0;      // The engine's window before a fallback took over.
   bool rebuild_system_prompt = false;      // Set by a compaction; the prompt is rebuilt.
   // Text appended as a user message after a compaction (the active todo list), if any.
   std::function<std::string()> after_compaction_injection;

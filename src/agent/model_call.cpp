@@ -9,6 +9,7 @@
 #include "agent/turn_runner.hpp"
 #include "context/compression_triggers.hpp"
 #include "common/log.hpp"
+#include "hermes/model_metadata.hpp"
 #include "hermes/token_estimate.hpp"
 #include "providers/retry_policy.hpp"
 
@@ -141,31 +142,26 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
       continue;
     }
     ++retry;
-    std::string switch_text;
     if (error.should_compress) {
       recover_by_compaction(error, request);
       return std::nullopt;
     }
-    if (falls_back_eagerly(error, retry, runtime.keys_left()) &&
-        runtime.activate_fallback(error, &switch_text)) {
+    if (falls_back_eagerly(error, retry, runtime.keys_left()) && switch_to_fallback(error)) {
       retry = 0;
-      status("fallback", switch_text);
       continue;
     }
     if (!error.retryable) {
       if (error.should_fallback && error.reason != FailoverReason::kProviderPolicyBlocked &&
-          runtime.activate_fallback(error, &switch_text)) {
+          switch_to_fallback(error)) {
         retry = 0;
-        status("fallback", switch_text);
         continue;
       }
       fail(error.to_string(), "non_retryable_error(" + st_.failure_reason + ")");
       return std::nullopt;
     }
     if (retry >= max_attempts) {
-      if (runtime.activate_fallback(error, &switch_text)) {
+      if (switch_to_fallback(error)) {
         retry = 0;
-        status("fallback", switch_text);
         continue;
       }
       fail("API call failed after " + std::to_string(retry) + " retries: " + error.to_string(),
@@ -252,6 +248,28 @@ void TurnRunner::record_subagent_usage(const Usage& usage, int api_calls,
   if (Status s = core_.store->record_usage(core_.session_id, delta); !s.ok()) {
     HERMES_LOG_WARN("could not record sub-agent usage: {}", s.to_string());
   }
+}
+
+bool TurnRunner::switch_to_fallback(const ApiError& error) {
+  ProviderRuntime& runtime = *core_.runtime;
+  const bool from_primary = !runtime.on_fallback();
+  std::string text;
+  if (!runtime.activate_fallback(error, &text)) return false;
+  status("fallback", text);
+  // The context engine now manages the fallback model's window (the primary's comes back
+  // with the primary at the next turn).
+  if (ContextEngine* engine = core_.engine.get()) {
+    if (from_primary) core_.primary_context_length = engine->context_length();
+    const ProviderConfig& config = *runtime.active_fallback();
+    const ProviderInfo& info = runtime.provider().info();
+    ContextLengthOptions lookup;
+    lookup.api_key = config.api_key;
+    lookup.home = core_.home;
+    lookup.probe_endpoint = config.instance == nullptr;  // A host's provider is not probed.
+    engine->update_model(config.model, get_model_context_length(config.model, info.base_url,
+                                                                info.name, std::nullopt, lookup));
+  }
+  return true;
 }
 
 void TurnRunner::record_usage(const ProviderResponse& response) {

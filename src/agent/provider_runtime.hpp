@@ -28,6 +28,10 @@ class ProviderRuntime {
   // The key to send ("" = the provider's configured key).
   std::string api_key() const;
   bool on_fallback() const { return fallback_index_ >= 0; }
+  // The fallback entry in use; nullptr on the primary.
+  const ProviderConfig* active_fallback() const {
+    return on_fallback() ? &fallbacks_[static_cast<std::size_t>(fallback_index_)] : nullptr;
+  }
 
   // Key rotation after `error`, following the upstream rules: billing rotates at once, a
   // rate limit retries the same key once and rotates on the second in a row, auth

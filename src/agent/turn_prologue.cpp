@@ -49,7 +49,11 @@ void TurnRunner::prologue() {
   // The user is back: a review of the previous turn gives way to this one.
   core_.review.cancel();
   st_.cancel = core_.control.begin_turn();
+  const bool was_on_fallback = core_.runtime->on_fallback();
   core_.runtime->begin_turn();
+  if (was_on_fallback && !core_.runtime->on_fallback() && core_.engine) {
+    core_.engine->update_model(core_.runtime->model(), core_.primary_context_length);
+  }
   st_.task_id = input_.task_id.empty() ? uuid4() : input_.task_id;
   st_.turn_id = (core_.session_id.empty() ? std::string("session") : core_.session_id) + ":" +
                 st_.task_id + ":" + random_hex(8);

@@ -61,6 +61,8 @@ class TurnRunner {
   void record_subagent_usage(const Usage& usage, int api_calls, const std::string& model);
   void recover_by_compaction(const ApiError& error, const ProviderRequest& request);
   bool refresh_credential(const ApiError& error);
+  // Switches to the next fallback provider and tells the context engine its window.
+  bool switch_to_fallback(const ApiError& error);
 
   // tool_round.cpp: the model asked for tools. Returns false when the turn is over.
   bool run_tool_round(Message assistant);

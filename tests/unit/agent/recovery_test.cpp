@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "hermes/agent.hpp"
+#include "hermes/context_engine.hpp"
 #include "support/scripted_provider.hpp"
 #include "support/temp_dir.hpp"
 
@@ -106,4 +107,60 @@ TEST_CASE("a retry backoff whose ceiling is below its base is rejected naming th
   REQUIRE_FALSE(agent.ok());
   CHECK(agent.status().code() == StatusCode::kInvalidArgument);
   CHECK(agent.status().message().rfind("retry_backoff", 0) == 0);
+}
+
+namespace {
+
+// A context engine that never compresses and remembers every model switch it is told of.
+class ModelSwitchRecorder : public ContextEngine {
+ public:
+  std::vector<std::pair<std::string, int64_t>> switches;
+
+  std::string name() const override { return "recorder"; }
+  void update_from_response(const Usage&) override {}
+  bool should_compress(std::optional<int64_t>) override { return false; }
+  Result<std::vector<Message>> compress(const std::vector<Message>& messages,
+                                        const CompressOptions&) override {
+    return messages;
+  }
+  int64_t context_length() const override { return length_; }
+  int64_t threshold_tokens() const override { return length_ / 2; }
+  void update_model(const std::string& model, int64_t context_length) override {
+    switches.emplace_back(model, context_length);
+    length_ = context_length;
+  }
+
+ private:
+  int64_t length_ = 32'000;
+};
+
+}  // namespace
+
+TEST_CASE("a fallback tells the context engine its model's window, and the primary's comes back with it") {
+  hermes::testing::TempDir home;
+  auto primary = std::make_shared<ScriptedProvider>();
+  primary->error(401, "Invalid API key provided", 0.0);
+  primary->text("primary again");
+  auto backup = std::make_shared<ScriptedProvider>();
+  backup->text("from the backup");
+  AgentOptions o = base_options(primary, home);
+  ProviderConfig fb;
+  fb.provider = "backup";
+  fb.model = "gpt-4";  // 128,000 tokens by the model table; a host's provider is not probed.
+  fb.instance = backup;
+  o.fallback_providers = {fb};
+  auto engine = std::make_shared<ModelSwitchRecorder>();
+  o.context_engine = engine;
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+
+  ConversationResult r = (*agent)->run_conversation("hi");
+  CHECK(r.final_response == "from the backup");
+  REQUIRE(engine->switches.size() == 1);
+  CHECK(engine->switches[0] == std::make_pair(std::string("gpt-4"), int64_t{128'000}));
+
+  ConversationResult next = (*agent)->run_conversation("again");
+  CHECK(next.final_response == "primary again");
+  REQUIRE(engine->switches.size() == 2);
+  CHECK(engine->switches[1] == std::make_pair(std::string("primary-model"), int64_t{32'000}));
 }
