@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "providers/chat_cache_markers.hpp"
 #include "providers/reasoning_models.hpp"
 #include "providers/text.hpp"
 #include "providers/tool_definitions.hpp"
@@ -162,6 +163,8 @@ ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_ur
   dialect.send_reasoning_effort = !is_openai_classic_model(bare);
   dialect.send_temperature = !is_openai_reasoning_model(bare);
   dialect.nested_reasoning_effort = openrouter;
+  dialect.cache_markers = (openrouter || name == "nous" || contains(host, "nousresearch.com")) &&
+                          contains(full, "claude");
   dialect.clamp_reasoning_effort =
       !openai && !openrouter && (name.empty() || name == "custom" || name == "local");
   return dialect;
@@ -190,6 +193,7 @@ Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialec
     }
     messages.push_back(std::move(*wire));
   }
+  if (dialect.cache_markers) apply_envelope_cache_markers(messages);
   auto tools = wire_tools(request.tools);
   if (!tools.ok()) return tools.status();
 

@@ -37,6 +37,9 @@ struct ChatDialect {
   bool send_temperature = true;
   // stream_options.include_usage; off for servers that rejected it.
   bool include_usage = true;
+  // Claude through OpenRouter or the Nous portal: Anthropic cache breakpoints on content
+  // parts (chat_cache_markers.hpp).
+  bool cache_markers = false;
 };
 
 ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_url,

@@ -296,3 +296,56 @@ TEST_CASE("requests that cannot be encoded are rejected naming the field") {
   REQUIRE_FALSE(bad_message.ok());
   CHECK(bad_message.status().message().find("messages[1].tool_call_id") != std::string::npos);
 }
+
+TEST_CASE("Claude through OpenRouter or the Nous portal gets cache breakpoints on content parts") {
+  CHECK(chat_dialect_for("openrouter", "https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4").cache_markers);
+  CHECK(chat_dialect_for("nous", "https://inference-api.nousresearch.com/v1", "claude-opus-4").cache_markers);
+  CHECK_FALSE(chat_dialect_for("openrouter", "https://openrouter.ai/api/v1", "openai/gpt-4.1").cache_markers);
+  CHECK_FALSE(chat_dialect_for("custom", "http://localhost:8000/v1", "claude-sonnet-4").cache_markers);
+
+  ProviderRequest request;
+  request.model = "anthropic/claude-sonnet-4";
+  Message assistant_call;
+  assistant_call.role = hermes::Role::kAssistant;
+  assistant_call.tool_calls = {call("call_1", "read_file", R"({"path":"a.txt"})")};
+  Message image = Message::user("and this?");
+  image.parts = Json::parse(R"([{"type":"text","text":"and this?","cache_control":{"type":"ephemeral"}},
+      {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}])");
+  request.messages = {Message::system("You are terse."),
+                      Message::user("first"),
+                      Message::assistant("one"),
+                      Message::user("read a.txt"),
+                      assistant_call,
+                      Message::tool("call_1", "read_file", "hello"),
+                      image};
+  auto body = build_chat_request(request, chat_dialect_for("openrouter", "https://openrouter.ai/api/v1",
+                                                           request.model));
+  REQUIRE(body.ok());
+  const Json& m = (*body)["messages"];
+  const Json marker = {{"type", "ephemeral"}};
+  // The system prompt, then the last three messages that can carry a marker: the image
+  // message (on its last part), the tool result, and the user message before the call.
+  CHECK(m[0]["content"] ==
+        Json::array({{{"type", "text"}, {"text", "You are terse."}, {"cache_control", marker}}}));
+  CHECK(m[6]["content"][1]["cache_control"] == marker);
+  CHECK_FALSE(m[6]["content"][0].contains("cache_control"));  // The caller's stale marker is gone.
+  CHECK(m[5]["content"][0]["cache_control"] == marker);
+  CHECK(m[5]["tool_call_id"] == "call_1");
+  CHECK_FALSE(m[4].contains("cache_control"));  // Only tool calls: nothing to carry it.
+  CHECK(m[3]["content"][0]["text"] == "read a.txt");
+  CHECK(m[3]["content"][0]["cache_control"] == marker);
+  CHECK(m[2]["content"] == "one");
+  CHECK(m[1]["content"] == "first");
+  const std::string sent = body->dump();
+  std::size_t markers = 0;
+  for (std::size_t at = sent.find("cache_control"); at != std::string::npos;
+       at = sent.find("cache_control", at + 1)) {
+    ++markers;
+  }
+  CHECK(markers == 4);
+
+  // Any other route sends plain strings.
+  auto plain = build_chat_request(request, chat_dialect_for("openai", "https://api.openai.com/v1", "gpt-4.1"));
+  REQUIRE(plain.ok());
+  CHECK((*plain)["messages"][0]["content"] == "You are terse.");
+}
