@@ -310,6 +310,7 @@ class Agent:
         clarify_callback: Optional[Callable[[str, list[str]], Optional[str]]] = None,
         approval_callback: Optional[Callable[[str, str], ApprovalAnswer]] = None,
         auth_refresh_callback: Optional[Callable[[dict[str, Any]], Optional[str]]] = None,
+        hooks: Optional[Sequence[object]] = None,
     ) -> None: ...
     def chat(self, message: str) -> str:
         """Runs one turn and returns the answer. Raises HermesError when the turn fails."""

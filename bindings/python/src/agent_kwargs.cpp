@@ -14,6 +14,7 @@
 #include "hermes/session_search_tool.hpp"
 #include "json_convert.hpp"
 #include "py_callbacks.hpp"
+#include "py_hooks.hpp"
 #include "py_common.hpp"
 
 namespace py = pybind11;
@@ -298,6 +299,7 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   read_compression(kw, o);
   read_review(kw, o);
   o.callbacks = make_callbacks(read_callbacks(kw), std::move(tap));
+  if (py::object plugins = kw.take("hooks"); !plugins.is_none()) o.hooks = hooks_from_python(plugins);
   py::object servers = kw.take("mcp_servers");
   kw.finish();
   // Last: nothing is started for arguments that are refused.

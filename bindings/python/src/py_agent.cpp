@@ -238,7 +238,17 @@ description) -> "deny" | "once" | "session" | "always", auth_refresh_callback(re
 -> str | None (a fresh credential after a 401/403; request has provider, base_url, model,
 http_status, message). Callbacks run on the turn's
 threads; an exception raised in one goes to sys.unraisablehook and never into the turn
-(a failed clarify counts as no answer, a failed approval as a denial).
+(a failed clarify counts as no answer, a failed approval as a denial). Plugins: hooks, a
+list of objects whose methods named after hook points are called with keyword arguments
+(accept **kwargs): pre_llm_call(session_id, user_message) -> str | None (added to the
+turn's user message), pre_api_request(request), post_api_request(request, response),
+api_request_error(request, error), pre_tool_call(tool_name, args) -> None |
+{"action": "block", "message": str} | {"args": dict}, post_tool_call(tool_name, args,
+result, duration_ms, is_error), transform_tool_result(tool_name, args, result) -> str |
+None, transform_llm_output(response_text) -> str | None, post_llm_call(user_message,
+assistant_response), on_session_start(session_id), on_session_end(session_id, messages),
+subagent_start(...), subagent_stop(...). Like callbacks, a hook that raises is reported
+and skipped.
 
 Every turn is persisted to the SQLite session store at <home>/state.db unless
 persist_sessions=False. One call at a time: a second call while a turn runs (or while a
