@@ -6,6 +6,7 @@
 #include "agent/memory_provider_call.hpp"
 #include "agent/safe_callback.hpp"
 #include "common/log.hpp"
+#include "hermes/context_compressor.hpp"
 #include "hermes/session_store.hpp"
 #include "hermes/token_estimate.hpp"
 
@@ -16,6 +17,18 @@ constexpr double kLeaseTtlSeconds = 300;
 
 void notify(const AgentCore& core, std::string_view kind, const std::string& message) {
   safe_callback("status", core.options.callbacks.on_status, kind, std::string_view(message));
+}
+
+// A note for the model after a compaction (the active todo list): folded into the API copy
+// of a trailing user message, so roles keep alternating and the user's words stay as typed,
+// or added as a user message of its own.
+void inject_note(std::vector<Message>& compacted, const std::string& note) {
+  if (!compacted.empty() && compacted.back().role == Role::kUser && !is_context_summary(compacted.back())) {
+    Message& last = compacted.back();
+    last.api_content = last.wire_text() + "\n\n" + note;
+    return;
+  }
+  compacted.push_back(Message::user(note));
 }
 
 // Holds the session's compression lease for the duration of a compaction. A store
@@ -148,7 +161,7 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
   }
   preserve_provider_notes(core, messages, compacted);
   if (core.after_compaction_injection) {
-    if (auto note = core.after_compaction_injection(); !note.empty()) compacted.push_back(Message::user(note));
+    if (auto note = core.after_compaction_injection(); !note.empty()) inject_note(compacted, note);
   }
 
   // Commit: the store first, so a failure leaves both the store and memory unchanged.

@@ -269,3 +269,40 @@ TEST_CASE("the idle trigger leaves a recent conversation, a small one and a disa
   for (const auto& request : requests) CHECK_FALSE(is_summary_request(request));
   CHECK_FALSE(any_contains(notices, "idle"));
 }
+
+TEST_CASE("the active todo list survives a compaction inside the turn's user message") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->tool_calls({{"todo_list", R"({"todos":[
+      {"id":"1","content":"Chart the course","status":"in_progress"},
+      {"id":"2","content":"Load the cargo","status":"completed"}]})"}});
+  provider->text("Planned.");
+  provider->text(kSummary);
+  provider->text("Ship 21 was a sloop.");
+  AgentOptions o = options_for(provider, home);
+  o.compression.context_length = 6000;
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  REQUIRE((*agent)->run_conversation("Plan the voyage.").completed);
+
+  ConversationResult r = (*agent)->run_conversation("And ship 21?", std::nullopt, long_history());
+  CHECK_MESSAGE(r.completed, r.error);
+  auto requests = provider->requests();
+  REQUIRE(requests.size() == 4);
+  REQUIRE(is_summary_request(requests[2]));
+  // The model sees the open item (not the finished one) after the user's question...
+  const Message& sent = requests[3].messages.back();
+  CHECK(sent.role == Role::kUser);
+  CHECK(sent.wire_text().rfind("And ship 21?", 0) == 0);
+  CHECK(sent.wire_text().find("[Your active task list was preserved across context compression]") !=
+        std::string::npos);
+  CHECK(sent.wire_text().find("Chart the course") != std::string::npos);
+  CHECK(sent.wire_text().find("Load the cargo") == std::string::npos);
+  // ...in the same message: roles still alternate, and the question reads as typed.
+  const Message& before = requests[3].messages[requests[3].messages.size() - 2];
+  CHECK(before.role != Role::kUser);
+  auto question = std::find_if(r.messages.begin(), r.messages.end(),
+                               [](const Message& m) { return m.content == "And ship 21?"; });
+  REQUIRE(question != r.messages.end());
+  CHECK(question->content == "And ship 21?");
+}
