@@ -1,7 +1,10 @@
 #include "context/environment_hints.hpp"
 
+#if !defined(_WIN32)
 #include <sys/utsname.h>
+#endif
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -21,11 +24,15 @@ constexpr std::string_view kWslHint =
     "paths the user mentions to these; listing /mnt/c/Users/ shows the Windows user names.";
 
 std::string host_name() {
+#if defined(_WIN32)
+  return "Windows";
+#else
   utsname u{};
   if (uname(&u) != 0) return "unknown";
   std::string system = u.sysname;
   if (system == "Darwin") system = "macOS";
   return system + " (" + u.release + ")";
+#endif
 }
 
 bool is_wsl() {
