@@ -20,25 +20,6 @@ Fn hold(const py::object& fn) {
   return fn.is_none() ? nullptr : std::make_shared<PyRef>(fn);
 }
 
-// Runs `body` with the GIL held. Whatever it raises (a Python exception, or a value of
-// the wrong type failing to convert) is reported as unraisable, naming `what`, and
-// swallowed: a broken callback must not break the turn.
-template <typename Body>
-void guarded(const char* what, Body&& body) {
-  py::gil_scoped_acquire gil;
-  try {
-    body();
-  } catch (py::error_already_set& e) {
-    e.discard_as_unraisable(what);
-  } catch (const py::builtin_exception& e) {
-    e.set_error();
-    py::error_already_set().discard_as_unraisable(what);
-  } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
-    py::error_already_set().discard_as_unraisable(what);
-  }
-}
-
 Json tool_event(const ToolProgress& p) {
   Json event = {{"type", "tool"},
                 {"phase", p.phase == ToolProgress::Phase::kStarted ? "started" : "completed"},
@@ -62,7 +43,7 @@ std::function<void(std::string_view)> delta_callback(const py::object& fn, const
   return [ref, type, what, tap](std::string_view delta) {
     if (!delta.empty() && tap->attached())
       tap->emit({{"type", type}, {"text", std::string(delta)}});
-    if (ref) guarded(what, [&] { ref->get()(delta); });
+    if (ref) run_guarded(what, [&] { ref->get()(delta); });
   };
 }
 
@@ -73,7 +54,7 @@ std::function<void(const ToolProgress&)> tool_callback(const py::object& fn,
     if (!ref && !tap->attached()) return;
     Json event = tool_event(p);
     if (ref) {
-      guarded("hermes tool_progress_callback", [&] {
+      run_guarded("hermes tool_progress_callback", [&] {
         Json args = event;
         args.erase("type");
         ref->get()(to_python(args));
@@ -91,7 +72,7 @@ std::function<void(std::string_view, std::string_view)> status_callback(
       tap->emit(
           {{"type", "status"}, {"kind", std::string(kind)}, {"message", std::string(message)}});
     }
-    if (ref) guarded("hermes status_callback", [&] { ref->get()(kind, message); });
+    if (ref) run_guarded("hermes status_callback", [&] { ref->get()(kind, message); });
   };
 }
 
@@ -99,7 +80,7 @@ std::function<void(int, const std::vector<ToolOutcome>&)> step_callback(const py
   Fn ref = hold(fn);
   if (!ref) return nullptr;
   return [ref](int api_call_count, const std::vector<ToolOutcome>& previous) {
-    guarded("hermes step_callback", [&] {
+    run_guarded("hermes step_callback", [&] {
       py::list tools;
       for (const ToolOutcome& t : previous) {
         py::dict d;
@@ -120,7 +101,7 @@ clarify_callback(const py::object& fn) {
   if (!ref) return nullptr;
   return [ref](const std::string& question, const std::vector<std::string>& choices) {
     std::optional<std::string> answer;
-    guarded("hermes clarify_callback", [&] {
+    run_guarded("hermes clarify_callback", [&] {
       py::object reply = ref->get()(question, choices);
       if (reply.is_none()) return;
       if (!py::isinstance<py::str>(reply))
@@ -150,7 +131,7 @@ std::function<ApprovalDecision(const ApprovalRequest&)> approval_callback(const 
   if (!ref) return nullptr;
   return [ref](const ApprovalRequest& request) {
     ApprovalDecision decision = ApprovalDecision::kDeny;
-    guarded("hermes approval_callback", [&] {
+    run_guarded("hermes approval_callback", [&] {
       py::object reply = ref->get()(request.command, request.description);
       if (!py::isinstance<py::str>(reply))
         throw py::type_error("approval_callback must return a str");
@@ -167,7 +148,7 @@ std::function<std::optional<std::string>(const AuthRefreshRequest&)> auth_refres
   if (!ref) return nullptr;
   return [ref](const AuthRefreshRequest& request) {
     std::optional<std::string> key;
-    guarded("hermes auth_refresh_callback", [&] {
+    run_guarded("hermes auth_refresh_callback", [&] {
       py::dict d;
       d["provider"] = request.provider;
       d["base_url"] = request.base_url;

@@ -4,6 +4,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <exception>
 #include <memory>
 
 #include "hermes/session_store.hpp"
@@ -11,6 +12,25 @@
 #include "hermes/tool.hpp"
 
 namespace hermes::python {
+
+// Runs `body` with the GIL held. Whatever it raises (a Python exception, or a value of
+// the wrong type failing to convert) is reported as unraisable, naming `what`, and
+// swallowed: a broken callback or plugin hook must not break the turn.
+template <typename Body>
+void run_guarded(const char* what, Body&& body) {
+  pybind11::gil_scoped_acquire gil;
+  try {
+    body();
+  } catch (pybind11::error_already_set& e) {
+    e.discard_as_unraisable(what);
+  } catch (const pybind11::builtin_exception& e) {
+    e.set_error();
+    pybind11::error_already_set().discard_as_unraisable(what);
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+    pybind11::error_already_set().discard_as_unraisable(what);
+  }
+}
 
 // Creates the exception classes (hermes.HermesError and its subclasses) on `m`.
 void register_exceptions(pybind11::module_& m);

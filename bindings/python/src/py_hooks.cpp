@@ -183,16 +183,8 @@ class PythonHooks final : public Hooks {
   template <typename Body>
   void call(const char* name, Body&& body) {
     if (!has(name)) return;  // Nothing to convert for hooks the plugin does not define.
-    py::gil_scoped_acquire gil;
-    const std::string context = std::string("hermes plugin hook ") + name;
-    try {
-      body(plugin_.get().attr(name));
-    } catch (py::error_already_set& e) {
-      e.discard_as_unraisable(context.c_str());
-    } catch (const std::exception& e) {
-      PyErr_SetString(PyExc_RuntimeError, e.what());
-      py::error_already_set().discard_as_unraisable(context.c_str());
-    }
+    const std::string what = std::string("hermes plugin hook ") + name;
+    run_guarded(what.c_str(), [&] { body(plugin_.get().attr(name)); });
   }
 
   PyRef plugin_;  // Released under the GIL, whichever thread drops the agent.
