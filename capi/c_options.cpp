@@ -233,6 +233,18 @@ hermes_status_t hermes_agent_options_set_background_review(hermes_agent_options_
   return HERMES_OK;
 }
 
+hermes_status_t hermes_agent_options_set_tool_use_enforcement(hermes_agent_options_t* o, int mode) {
+  if (o == nullptr || mode < HERMES_TOOL_USE_ENFORCEMENT_AUTO || mode > HERMES_TOOL_USE_ENFORCEMENT_ON) {
+    return HERMES_ERR_INVALID_ARGUMENT;
+  }
+  if (mode == HERMES_TOOL_USE_ENFORCEMENT_AUTO) {
+    o->options.tool_use_enforcement.reset();
+  } else {
+    o->options.tool_use_enforcement = mode == HERMES_TOOL_USE_ENFORCEMENT_ON;
+  }
+  return HERMES_OK;
+}
+
 hermes_status_t hermes_agent_options_set_store(hermes_agent_options_t* o, hermes_store_t* store) {
   if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
   o->options.session_store = store == nullptr ? nullptr : store->store;

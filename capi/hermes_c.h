@@ -233,6 +233,15 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_compress_in_place(hermes_a
 HERMES_C_API hermes_status_t hermes_agent_options_set_background_review(
     hermes_agent_options_t *options, int enabled, int32_t memory_interval, int32_t skill_interval);
 
+/* The system prompt's "act, do not narrate" block: HERMES_TOOL_USE_ENFORCEMENT_AUTO (the
+ * default) gives it to the model families known to describe tool calls instead of making
+ * them; _ON and _OFF decide for every model. */
+#define HERMES_TOOL_USE_ENFORCEMENT_AUTO (-1)
+#define HERMES_TOOL_USE_ENFORCEMENT_OFF 0
+#define HERMES_TOOL_USE_ENFORCEMENT_ON 1
+HERMES_C_API hermes_status_t hermes_agent_options_set_tool_use_enforcement(hermes_agent_options_t *options,
+                                                                          int mode);
+
 /* Streamed text: `delta` is `length` bytes, not NUL-terminated; length 0 closes a block. */
 typedef void (*hermes_stream_fn)(const char *delta, size_t length, void *user_data);
 HERMES_C_API hermes_status_t hermes_agent_options_set_stream_callback(

@@ -73,6 +73,10 @@ struct AgentOptions {
   int max_tool_workers = 8;          // Tools of one batch run at most this many at once.
   // Appended to the system prompt on every request; never stored.
   std::string ephemeral_system_prompt;
+  // The system prompt's "act, do not narrate" block: nullopt gives it to the model
+  // families known to describe tool calls instead of making them (GPT, Codex, Gemini,
+  // Gemma, Grok, GLM, Qwen, DeepSeek); true or false for every model.
+  std::optional<bool> tool_use_enforcement;
 
   // --- Tools ---
   // The registry to take tools from. When null, the built-in toolsets

@@ -138,6 +138,7 @@ void TurnRunner::prepare_system_prompt(bool allow_stored) {
   in.model = opts.model;
   in.provider = provider_name;
   in.tool_names = st_.offered_tools;
+  in.tool_use_enforcement = opts.tool_use_enforcement;
   in.source = opts.source;
   in.context_dir = opts.context_dir;
   in.context_length =

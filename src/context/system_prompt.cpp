@@ -11,6 +11,7 @@
 #include "agent/text_utils.hpp"
 #include "context/context_file_text.hpp"
 #include "context/environment_hints.hpp"
+#include "context/model_guidance.hpp"
 #include "context/project_context.hpp"
 #include "hermes/memory.hpp"
 #include "hermes/skills.hpp"
@@ -129,6 +130,9 @@ std::string build_system_prompt(const SystemPromptInputs& in) {
     if (offered("memory")) add(prompt, memory_guidance());
     if (offered("skill_manage")) add(prompt, skills_guidance());
     if (in.source != "cron") add(prompt, kSteerNote);
+    for (const std::string& block : model_family_guidance(in.model, in.provider, in.tool_use_enforcement)) {
+      add(prompt, block);
+    }
   }
   add(prompt, build_environment_hints(in.context_dir));
   // Context tier.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ struct SystemPromptInputs {
   std::string context_dir;
   int64_t context_length = 0;           // The model's window; it sizes the file cap.
   std::vector<std::string> tool_names;  // Tools offered to the model.
+  // The tool-use block of model_guidance.hpp: forced on or off, or by model family.
+  std::optional<bool> tool_use_enforcement;
   // Volatile tier, taken once per session: the skills index and the frozen memory
   // snapshot (MEMORY.md / USER.md), and any external memory provider's block.
   std::string skills_index;

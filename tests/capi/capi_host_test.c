@@ -376,6 +376,10 @@ static void test_option_validation(void) {
   CHECK(hermes_agent_options_set_background_review(options, 1, -1, 10) == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(hermes_agent_options_set_background_review(options, 1, 10, -1) == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(hermes_agent_options_set_background_review(options, 0, 0, 0) == HERMES_OK);
+  CHECK(hermes_agent_options_set_tool_use_enforcement(options, 2) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_tool_use_enforcement(NULL, 1) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_tool_use_enforcement(options, HERMES_TOOL_USE_ENFORCEMENT_ON) == HERMES_OK);
+  CHECK(hermes_agent_options_set_tool_use_enforcement(options, HERMES_TOOL_USE_ENFORCEMENT_AUTO) == HERMES_OK);
   hermes_agent_options_free(options);
   hermes_stream_free(NULL);
   hermes_store_free(NULL);

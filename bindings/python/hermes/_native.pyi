@@ -311,6 +311,7 @@ class Agent:
         approval_callback: Optional[Callable[[str, str], ApprovalAnswer]] = None,
         auth_refresh_callback: Optional[Callable[[dict[str, Any]], Optional[str]]] = None,
         hooks: Optional[Sequence[object]] = None,
+        tool_use_enforcement: Optional[bool] = None,
     ) -> None: ...
     def chat(self, message: str) -> str:
         """Runs one turn and returns the answer. Raises HermesError when the turn fails."""

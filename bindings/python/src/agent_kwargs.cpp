@@ -291,6 +291,10 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   kw.integer("max_tokens", o.max_tokens);
   kw.real("temperature", o.temperature);
   kw.text("ephemeral_system_prompt", o.ephemeral_system_prompt);
+  if (py::object v = kw.take("tool_use_enforcement"); !v.is_none()) {
+    if (!py::isinstance<py::bool_>(v)) throw py::type_error("tool_use_enforcement: expected bool or None");
+    o.tool_use_enforcement = v.cast<bool>();
+  }
   read_network(kw, o);
   kw.text("reasoning_effort", o.reasoning_effort);
   if (py::object fallbacks = kw.take("fallback_providers"); !fallbacks.is_none()) {

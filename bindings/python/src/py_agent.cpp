@@ -219,7 +219,9 @@ with model and any of provider, base_url, api_key, api_mode), stream, max_tokens
 temperature, reasoning_effort, max_retries, timeouts (seconds by name: connect,
 first_byte, idle, stale_stream, total; 0 disables one), retry_backoff (seconds: base, max,
 invalid_response_base, invalid_response_max). The loop: max_iterations,
-ephemeral_system_prompt. Tools: tools (hermes.Tool, (callable, schema) pairs or dicts
+ephemeral_system_prompt, tool_use_enforcement (None: the system prompt tells the model
+families known to narrate instead of calling tools to act; True or False for every
+model). Tools: tools (hermes.Tool, (callable, schema) pairs or dicts
 with "handler"), offered next to the built-in toolsets; enabled_toolsets and
 disabled_toolsets choose among them. mcp_servers: MCP servers whose tools join them, as
 the "mcpServers" object of an mcp.json file ({"name": {"command", "args", "env"} or

@@ -174,3 +174,17 @@ def test_context_dir_brings_the_projects_agents_md(mock_server, tmp_path):
     without = make_agent(mock_server, tmp_path)
     without.chat("hello")
     assert "# Project Context" not in without.system_prompt
+
+
+def test_tool_use_enforcement_follows_the_model_family_unless_set(mock_server, tmp_path):
+    def prompt_for(**kwargs):
+        mock_server.enqueue({"chat_text": "ok"})
+        agent = hermes.Agent(model="gpt-4.1-mini", base_url=mock_server.base_url, api_key="sk-test",
+                             home=str(tmp_path), persist_sessions=False, context_length=128000, **kwargs)
+        agent.chat("hi")
+        return agent.system_prompt
+
+    assert "# Act, do not narrate" in prompt_for()
+    assert "# Act, do not narrate" not in prompt_for(tool_use_enforcement=False)
+    with pytest.raises(TypeError, match="tool_use_enforcement"):
+        hermes.Agent(model="m", tool_use_enforcement="yes")
