@@ -82,6 +82,11 @@ hermes::AgentOptions make_agent_options(const Settings& settings) {
   // The project the user started the CLI in brings its AGENTS.md (and the like).
   std::error_code ec;
   o.context_dir = std::filesystem::current_path(ec).string();
+  // The terminal prints the model's text as it is.
+  o.platform_hint =
+      "You are in a plain terminal: markdown does not render, so asterisks, headers and code "
+      "fences appear as typed. Write plain text, with indentation and blank lines for layout. "
+      "Files cannot be attached here: give a file's absolute path and the user opens it.";
   o.enabled_toolsets = settings.toolsets;
   o.disabled_toolsets = settings.disabled_toolsets;
   o.skills = settings.skills;  // The system prompt's skills index follows the registry's.

@@ -129,7 +129,13 @@ struct AgentOptions {
   bool persist_sessions = true;
   // Resume this session: its messages become the history of the next turn.
   std::string session_id;
-  std::string source = "cli";        // Recorded on the session row.
+  // Where the conversation takes place: recorded on the session row, and it picks the
+  // platform hint of the system prompt ("telegram", "slack", "email", "sms", "cron", ...
+  // say what renders there; "cli" and unknown sources get none).
+  std::string source = "cli";
+  // The application's own word on how answers are shown ("Markdown renders, tables
+  // included."), in place of the hint for `source`; an empty string for no hint at all.
+  std::optional<std::string> platform_hint;
 
   // --- Context ---
   // The project directory the agent works in. Its context files (.hermes.md or HERMES.md,

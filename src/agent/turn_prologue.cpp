@@ -113,6 +113,15 @@ std::string TurnRunner::turn_context() {
   return context;
 }
 
+// The start of the session's lineage root: a compaction's child session (or a resumed one)
+// keeps the date its conversation began with. 0 (now) before the session row exists.
+double TurnRunner::conversation_started_at() const {
+  if (!core_.store || !core_.session_row_created) return 0;
+  auto lineage = core_.store->lineage(core_.session_id);
+  if (!lineage.ok() || lineage->empty()) return 0;
+  return lineage->front().started_at;
+}
+
 void TurnRunner::prepare_system_prompt(bool allow_stored) {
   if (core_.rebuild_system_prompt) {
     core_.system_prompt.clear();
@@ -140,6 +149,9 @@ void TurnRunner::prepare_system_prompt(bool allow_stored) {
   in.tool_names = st_.offered_tools;
   in.tool_use_enforcement = opts.tool_use_enforcement;
   in.source = opts.source;
+  in.platform_hint = opts.platform_hint;
+  in.started_at = conversation_started_at();
+  in.on_context_notice = [this](const std::string& notice) { status("warning", notice); };
   in.context_dir = opts.context_dir;
   in.context_length =
       core_.engine ? core_.engine->context_length() : opts.compression.context_length;

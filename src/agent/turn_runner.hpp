@@ -31,6 +31,7 @@ class TurnRunner {
   // turn_prologue.cpp
   void prologue();
   void prepare_system_prompt(bool allow_stored = true);
+  double conversation_started_at() const;
   bool offered(std::string_view tool) const;
   // The per-turn context for the API copy of the user message: plugin context and what
   // the memory provider recalls. Empty when there is none.

@@ -27,6 +27,11 @@ constexpr double kHeadShare = 0.7;
 constexpr double kTailShare = 0.2;
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
+void report(const ContextFileNotice& notice, const std::string& text) {
+  HERMES_LOG_WARN("{}", text);
+  if (notice) notice(text);
+}
+
 std::optional<std::string> slurp(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
@@ -39,7 +44,8 @@ std::optional<std::string> slurp(const std::filesystem::path& path) {
 // The read runs on its own thread so the caller can stop waiting; an abandoned reader
 // finishes on its own and drops the shared state.
 std::optional<std::string> slurp_within(const std::filesystem::path& path,
-                                        std::chrono::milliseconds timeout) {
+                                        std::chrono::milliseconds timeout,
+                                        const ContextFileNotice& notice) {
   struct Shared {
     std::mutex mu;
     std::condition_variable done_cv;
@@ -60,8 +66,8 @@ std::optional<std::string> slurp_within(const std::filesystem::path& path,
   }
   std::unique_lock lock(shared->mu);
   if (!shared->done_cv.wait_for(lock, timeout, [&] { return shared->done; })) {
-    HERMES_LOG_WARN("context file {} took longer than {} ms to read; skipped", path.string(),
-                    timeout.count());
+    report(notice, fmt::format("Context file {} took longer than {} ms to read; skipped.",
+                               path.string(), timeout.count()));
     return std::nullopt;
   }
   return std::move(shared->text);
@@ -70,15 +76,16 @@ std::optional<std::string> slurp_within(const std::filesystem::path& path,
 }  // namespace
 
 std::string read_context_file(const std::filesystem::path& path,
-                              std::chrono::milliseconds timeout) {
+                              std::chrono::milliseconds timeout,
+                              const ContextFileNotice& notice) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return "";
-  std::optional<std::string> text = slurp_within(path, timeout);
+  std::optional<std::string> text = slurp_within(path, timeout, notice);
   if (!text) return "";
   std::string_view body = *text;
   if (starts_with(body, kByteOrderMark)) body.remove_prefix(kByteOrderMark.size());
   if (!is_valid_utf8(body)) {
-    HERMES_LOG_WARN("context file {} is not valid UTF-8; skipped", path.string());
+    report(notice, fmt::format("Context file {} is not valid UTF-8; skipped.", path.string()));
     return "";
   }
   return strip(body);
@@ -92,15 +99,14 @@ std::size_t context_file_char_cap(int64_t context_length) {
 }
 
 std::string truncate_context_file(std::string_view content, std::string_view name, std::size_t cap,
-                                  std::string_view read_path) {
+                                  std::string_view read_path, const ContextFileNotice& notice) {
   const std::size_t total = char_count(content);
   if (total <= cap) return std::string(content);
   const auto head = static_cast<std::size_t>(static_cast<double>(cap) * kHeadShare);
   const auto tail = static_cast<std::size_t>(static_cast<double>(cap) * kTailShare);
-  HERMES_LOG_WARN(
-      "context file {} truncated: {} characters exceed the limit of {}; trim the file or use "
-      "a model with a larger context window",
-      name, total, cap);
+  report(notice, fmt::format("Context file {} truncated: {} characters exceed the limit of {}; "
+                             "trim the file or use a model with a larger context window.",
+                             name, total, cap));
   std::string out(first_chars(content, head));
   out += fmt::format(
       "\n\n[...truncated {}: kept {}+{} of {} chars. The middle is left out; to see all of "
@@ -110,12 +116,14 @@ std::string truncate_context_file(std::string_view content, std::string_view nam
   return out;
 }
 
-std::string screen_context_file(std::string_view content, std::string_view name) {
+std::string screen_context_file(std::string_view content, std::string_view name,
+                                const ContextFileNotice& notice) {
   const std::vector<std::string> findings = scan_for_threats(content, ThreatScope::kContext);
   if (findings.empty()) return std::string(content);
   std::string list;
   for (const std::string& finding : findings) list += (list.empty() ? "" : ", ") + finding;
-  HERMES_LOG_WARN("context file {} blocked: {}", name, list);
+  report(notice, fmt::format("Context file {} blocked: it looks like a prompt injection ({}).",
+                             name, list));
   return fmt::format("[BLOCKED: {} contained potential prompt injection ({}). Content not loaded.]",
                      name, list);
 }

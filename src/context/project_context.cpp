@@ -41,8 +41,11 @@ std::optional<fs::path> git_root(const fs::path& dir) {
 
 class Loader {
  public:
-  Loader(fs::path cwd, int64_t context_length)
-      : cwd_(std::move(cwd)), root_(git_root(cwd_)), cap_(context_file_char_cap(context_length)) {}
+  Loader(fs::path cwd, int64_t context_length, ContextFileNotice notice)
+      : cwd_(std::move(cwd)),
+        root_(git_root(cwd_)),
+        cap_(context_file_char_cap(context_length)),
+        notice_(std::move(notice)) {}
 
   std::string hermes_md() const;
   std::string agents_md() const;
@@ -53,8 +56,16 @@ class Loader {
   // "## <label>" over the screened content, capped as one file.
   std::string section(const std::string& content, const std::string& label,
                       const fs::path& path) const {
-    return truncate_context_file("## " + label + "\n\n" + screen_context_file(content, label),
-                                 label, cap_, path.string());
+    return truncate_context_file(
+        "## " + label + "\n\n" + screen_context_file(content, label, notice_), label, cap_,
+        path.string(), notice_);
+  }
+  std::string read(const fs::path& path) const {
+    return read_context_file(path, kContextFileReadTimeout, notice_);
+  }
+  std::string truncate(const std::string& joined, std::string_view name,
+                       const fs::path& path) const {
+    return truncate_context_file(joined, name, cap_, path.string(), notice_);
   }
   // The directories from the git root down to the working directory; only the working
   // directory outside a repository.
@@ -63,6 +74,7 @@ class Loader {
   fs::path cwd_;
   std::optional<fs::path> root_;
   std::size_t cap_;
+  ContextFileNotice notice_;
 };
 
 // YAML front matter configures tools, not the model: only the body is loaded.
@@ -81,7 +93,7 @@ std::string Loader::hermes_md() const {
     for (const char* name : {".hermes.md", "HERMES.md"}) {
       const fs::path path = dir / name;
       if (!is_file(path)) continue;
-      const std::string content = read_context_file(path);
+      const std::string content = read(path);
       return content.empty() ? "" : section(without_front_matter(content), name, path);
     }
     if (!root_ || dir == *root_ || dir == dir.parent_path()) return "";
@@ -104,7 +116,7 @@ std::string Loader::agents_md() const {
     // A personal, usually git-ignored override shadows the committed file.
     for (const char* name : {"AGENTS.override.md", "AGENTS.md", "agents.md"}) {
       const fs::path path = dir / name;
-      const std::string content = read_context_file(path);
+      const std::string content = read(path);
       if (content.empty()) continue;
       if (seen.insert(content).second) {
         const std::string label = dir == cwd_ ? name : path.lexically_relative(cwd_).string();
@@ -118,14 +130,13 @@ std::string Loader::agents_md() const {
   for (const std::string& s : sections) joined += (joined.empty() ? "" : "\n\n") + s;
   // Each file has its own cap; the chain as a whole gets one too, so a deep monorepo
   // cannot multiply the budget.
-  return truncate_context_file(joined, "AGENTS.md (directory chain)", cap_,
-                               (cwd_ / "AGENTS.md").string());
+  return truncate(joined, "AGENTS.md (directory chain)", cwd_ / "AGENTS.md");
 }
 
 std::string Loader::claude_md() const {
   for (const char* name : {"CLAUDE.md", "claude.md"}) {
     const fs::path path = cwd_ / name;
-    if (std::string content = read_context_file(path); !content.empty()) {
+    if (std::string content = read(path); !content.empty()) {
       return section(content, name, path);
     }
   }
@@ -146,17 +157,18 @@ std::string Loader::cursor_rules() const {
   }
   std::string joined;
   for (const auto& [path, label] : files) {
-    const std::string content = read_context_file(path);
+    const std::string content = read(path);
     if (!content.empty())
-      joined += "## " + label + "\n\n" + screen_context_file(content, label) + "\n\n";
+      joined += "## " + label + "\n\n" + screen_context_file(content, label, notice_) + "\n\n";
   }
   if (joined.empty()) return "";
-  return truncate_context_file(joined, ".cursorrules", cap_, (cwd_ / ".cursorrules").string());
+  return truncate(joined, ".cursorrules", cwd_ / ".cursorrules");
 }
 
 }  // namespace
 
-std::string load_project_context(const std::string& dir, int64_t context_length) {
+std::string load_project_context(const std::string& dir, int64_t context_length,
+                                 const ContextFileNotice& notice) {
   if (dir.empty()) return "";
   std::error_code ec;
   fs::path cwd = fs::canonical(dir, ec);
@@ -164,7 +176,7 @@ std::string load_project_context(const std::string& dir, int64_t context_length)
     HERMES_LOG_DEBUG("no project context: {} is not a readable directory", dir);
     return "";
   }
-  const Loader loader(std::move(cwd), context_length);
+  const Loader loader(std::move(cwd), context_length, notice);
   std::string found = loader.hermes_md();
   if (found.empty()) found = loader.agents_md();
   if (found.empty()) found = loader.claude_md();

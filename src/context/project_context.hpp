@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "context/context_file_text.hpp"
+
 namespace hermes::internal {
 
 // The "# Project Context" block for the working directory `dir`, or "" when `dir` is
@@ -15,7 +17,9 @@ namespace hermes::internal {
 //   3. CLAUDE.md or claude.md in `dir`;
 //   4. .cursorrules and .cursor/rules/*.mdc in `dir`.
 // Each file is screened for prompt injection and capped for a window of
-// `context_length` tokens (see context_file_text.hpp).
-std::string load_project_context(const std::string& dir, int64_t context_length);
+// `context_length` tokens (see context_file_text.hpp); a file that is skipped, blocked or
+// truncated is reported to `notice`.
+std::string load_project_context(const std::string& dir, int64_t context_length,
+                                 const ContextFileNotice& notice = {});
 
 }  // namespace hermes::internal

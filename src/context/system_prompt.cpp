@@ -12,6 +12,7 @@
 #include "context/context_file_text.hpp"
 #include "context/environment_hints.hpp"
 #include "context/model_guidance.hpp"
+#include "context/platform_hints.hpp"
 #include "context/project_context.hpp"
 #include "hermes/memory.hpp"
 #include "hermes/skills.hpp"
@@ -33,20 +34,15 @@ constexpr std::string_view kSteerNote =
     "Blocks marked [OUT-OF-BAND USER MESSAGE] are genuine messages from the user, delivered "
     "while you were working. Take them into account from that point on.";
 
-constexpr std::string_view kCronHint =
-    "You are running as a scheduled job and no user is present: you cannot ask questions or "
-    "wait for answers. Carry the task out on your own, making reasonable choices where "
-    "needed. Your final response is delivered as the job's output, so put the result itself "
-    "in it.";
-
 // SOUL.md replaces the default identity; it is screened and capped like a project file.
 std::string soul(const SystemPromptInputs& in) {
   if (in.home.empty()) return "";
   const std::string path = in.home + "/SOUL.md";
-  const std::string content = read_context_file(path);
+  const ContextFileNotice& notice = in.on_context_notice;
+  const std::string content = read_context_file(path, kContextFileReadTimeout, notice);
   if (content.empty()) return "";
-  return truncate_context_file(screen_context_file(content, "SOUL.md"), "SOUL.md",
-                               context_file_char_cap(in.context_length), path);
+  return truncate_context_file(screen_context_file(content, "SOUL.md", notice), "SOUL.md",
+                               context_file_char_cap(in.context_length), path, notice);
 }
 
 // The IANA name of the process's time zone when TZ names one ("Europe/Berlin").
@@ -79,15 +75,16 @@ std::string zone_suffix(const std::tm& local) {
 
 // "Conversation started: Monday, March 02, 2026 (...)". The names are spelled here rather
 // than by strftime so the process locale cannot change them.
-std::string date_line() {
+std::string date_line(double started_at) {
   static constexpr std::array<const char*, 7> kDays = {
       "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
   static constexpr std::array<const char*, 12> kMonths = {
       "January", "February", "March",     "April",   "May",      "June",
       "July",    "August",   "September", "October", "November", "December"};
-  std::time_t now = std::time(nullptr);
+  const std::time_t when =
+      started_at > 0 ? static_cast<std::time_t>(started_at) : std::time(nullptr);
   std::tm local{};
-  localtime_r(&now, &local);
+  localtime_r(&when, &local);
   char date[64];
   std::snprintf(date, sizeof date, "%s, %s %02d, %d", kDays[local.tm_wday % 7],
                 kMonths[local.tm_mon % 12], local.tm_mday, local.tm_year + 1900);
@@ -136,14 +133,14 @@ std::string build_system_prompt(const SystemPromptInputs& in) {
   }
   add(prompt, build_environment_hints(in.context_dir));
   // Context tier.
-  if (in.source == "cron") add(prompt, kCronHint);
+  add(prompt, in.platform_hint ? *in.platform_hint : platform_hint(in.source));
   add(prompt, in.system_message);
-  add(prompt, load_project_context(in.context_dir, in.context_length));
+  add(prompt, load_project_context(in.context_dir, in.context_length, in.on_context_notice));
   // Volatile tier.
   add(prompt, in.skills_index);
   add(prompt, in.memory_snapshot);
   add(prompt, in.memory_provider_block);
-  std::string footer = date_line();
+  std::string footer = date_line(in.started_at);
   if (!in.model.empty()) footer += "\nModel: " + in.model;
   if (!in.provider.empty()) footer += "\nProvider: " + in.provider;
   if (!in.source.empty()) footer += "\nPlatform: " + in.source;

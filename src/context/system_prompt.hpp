@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "context/context_file_text.hpp"
+
 namespace hermes::internal {
 
 struct SystemPromptInputs {
@@ -14,7 +16,12 @@ struct SystemPromptInputs {
   std::string system_message;           // The caller's system message (context tier).
   std::string model;
   std::string provider;
-  std::string source;                   // "cli", "cron", ...
+  std::string source;                   // "cli", "cron", "telegram", ...
+  // The host's own platform hint, in place of the one for `source`; "" for none.
+  std::optional<std::string> platform_hint;
+  // When the conversation began (Unix seconds): the start of its lineage's root session,
+  // so the date line does not move when a compaction rebuilds the prompt. 0: now.
+  double started_at = 0;
   // The project's working directory: its context files are loaded (project_context.hpp)
   // and the environment hints name it. Empty: no project files, and the hints name the
   // process's working directory.
@@ -28,6 +35,8 @@ struct SystemPromptInputs {
   std::string skills_index;
   std::string memory_snapshot;
   std::string memory_provider_block;
+  // Told of SOUL.md or a project file that was skipped, blocked or truncated.
+  ContextFileNotice on_context_notice;
 };
 
 std::string build_system_prompt(const SystemPromptInputs& inputs);

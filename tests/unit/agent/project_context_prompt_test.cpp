@@ -5,8 +5,11 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "hermes/agent.hpp"
+#include "hermes/session_store.hpp"
 #include "support/scripted_provider.hpp"
 #include "support/temp_dir.hpp"
 
@@ -70,4 +73,50 @@ TEST_CASE("a context directory that does not exist is not an error") {
   REQUIRE(agent.ok());
   CHECK((*agent)->run_conversation("hello").completed);
   CHECK((*agent)->system_prompt().find("# Project Context") == std::string::npos);
+}
+
+TEST_CASE("a context file cut to fit the window is reported as a warning") {
+  TempDir home;
+  TempDir project;
+  // Over the cap of any window this test's model may be given (6% of 256K tokens).
+  std::ofstream(project.file("AGENTS.md")) << std::string(80'000, 'x');
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->text("Hi.");
+  AgentOptions o = options(home, provider);
+  o.context_dir = project.path();
+  std::vector<std::string> warnings;
+  o.callbacks.on_status = [&](std::string_view kind, std::string_view message) {
+    if (kind == "warning") warnings.emplace_back(message);
+  };
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  REQUIRE((*agent)->run_conversation("hello").completed);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].rfind("Context file AGENTS.md truncated: 80014 characters", 0) == 0);
+}
+
+TEST_CASE("a continued session's prompt keeps the date its lineage began on") {
+  TempDir home;
+  auto store = open_sqlite_store(home.file("state.db"));
+  REQUIRE(store.ok());
+  SessionInfo root;
+  root.id = "root";
+  root.started_at = 47'217'600;  // 1971-07-01 12:00 UTC
+  REQUIRE((*store)->create_session(root).ok());
+  REQUIRE((*store)->end_session("root", "compression").ok());
+  SessionInfo child;
+  child.id = "child";
+  child.parent_session_id = "root";
+  REQUIRE((*store)->create_session(child).ok());
+
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->text("Hi.");
+  AgentOptions o = options(home, provider);
+  o.session_store = *store;
+  o.persist_sessions = true;
+  o.session_id = "child";
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  REQUIRE((*agent)->run_conversation("hello").completed);
+  CHECK((*agent)->system_prompt().find("1971 (") != std::string::npos);
 }
