@@ -60,6 +60,19 @@ hermes_status_t hermes_agent_options_set_session_id(hermes_agent_options_t* o, c
 hermes_status_t hermes_agent_options_set_source(hermes_agent_options_t* o, const char* v) {
   return set_string(o, &hermes::AgentOptions::source, v, "cli");
 }
+hermes_status_t hermes_agent_options_set_platform_hint(hermes_agent_options_t* o, const char* v) {
+  if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  try {
+    if (v == nullptr) {
+      o->options.platform_hint.reset();
+    } else {
+      o->options.platform_hint = v;
+    }
+  } catch (...) {
+    return HERMES_ERR_RESOURCE_EXHAUSTED;
+  }
+  return HERMES_OK;
+}
 hermes_status_t hermes_agent_options_set_context_dir(hermes_agent_options_t* o, const char* v) {
   return set_string(o, &hermes::AgentOptions::context_dir, v);
 }

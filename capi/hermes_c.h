@@ -166,7 +166,13 @@ HERMES_C_API hermes_status_t hermes_agent_options_add_api_key(hermes_agent_optio
 HERMES_C_API hermes_status_t hermes_agent_options_set_home(hermes_agent_options_t *options, const char *home);
 /* Resume this stored session. */
 HERMES_C_API hermes_status_t hermes_agent_options_set_session_id(hermes_agent_options_t *options, const char *session_id);
+/* Where the conversation takes place ("cli" by default, "telegram", "email", "sms", "cron",
+ * ...): recorded on the session row, and it picks the system prompt's hint on what
+ * renders there. */
 HERMES_C_API hermes_status_t hermes_agent_options_set_source(hermes_agent_options_t *options, const char *source);
+/* The application's own hint on how answers are shown, in place of the source's; "" for no
+ * hint at all, NULL (the default) for the source's. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_platform_hint(hermes_agent_options_t *options, const char *hint);
 /* The project directory whose context files (AGENTS.md and the like) join the system
  * prompt; NULL or "" (the default) loads none. */
 HERMES_C_API hermes_status_t hermes_agent_options_set_context_dir(hermes_agent_options_t *options, const char *dir);

@@ -241,16 +241,19 @@ static void test_retry_backoff(const char *home) {
   hermes_agent_options_free(options);
 }
 
-/* Answers, noting whether the system prompt carried the project's AGENTS.md. */
+/* Answers, noting whether the system prompt carried the project's AGENTS.md and the
+ * host's platform hint. */
 static int saw_project_rules = 0;
+static int saw_platform_hint = 0;
 static hermes_status_t rules_model(hermes_provider_call_t *call, void *user_data) {
   const char *request = hermes_provider_call_request(call);
   (void)user_data;
   saw_project_rules = strstr(request, "## AGENTS.md\\n\\nAnswer in haiku.") != NULL;
+  saw_platform_hint = strstr(request, "Answers go to a braille display.") != NULL;
   return hermes_provider_call_set_response(call, "{\"message\":{\"content\":\"Done.\"}}");
 }
 
-static void chat_once(const char *home, const char *context_dir) {
+static void chat_once(const char *home, const char *context_dir, const char *platform_hint) {
   hermes_error_t *error = NULL;
   hermes_agent_t *agent = NULL;
   char *text = NULL;
@@ -259,6 +262,7 @@ static void chat_once(const char *home, const char *context_dir) {
   CHECK(hermes_agent_options_set_home(options, home) == HERMES_OK);
   CHECK(hermes_agent_options_set_persist_sessions(options, 0) == HERMES_OK);
   CHECK(hermes_agent_options_set_context_dir(options, context_dir) == HERMES_OK);
+  CHECK(hermes_agent_options_set_platform_hint(options, platform_hint) == HERMES_OK);
   CHECK(hermes_agent_new(options, &agent, &error) == HERMES_OK);
   CHECK(hermes_agent_chat(agent, "hello", &text, &error) == HERMES_OK);
   hermes_free(text);
@@ -276,10 +280,13 @@ static void test_context_dir(const char *home) {
   if (file == NULL) return;
   fputs("Answer in haiku.\n", file);
   fclose(file);
-  chat_once(home, home);
+  chat_once(home, home, NULL);
   CHECK(saw_project_rules == 1);
-  chat_once(home, NULL);
+  CHECK(saw_platform_hint == 0);
+  chat_once(home, NULL, "Answers go to a braille display.");
   CHECK(saw_project_rules == 0);
+  CHECK(saw_platform_hint == 1);
+  CHECK(hermes_agent_options_set_platform_hint(NULL, "x") == HERMES_ERR_INVALID_ARGUMENT);
   remove(path);
 }
 

@@ -312,6 +312,8 @@ class Agent:
         auth_refresh_callback: Optional[Callable[[dict[str, Any]], Optional[str]]] = None,
         hooks: Optional[Sequence[object]] = None,
         tool_use_enforcement: Optional[bool] = None,
+        source: str = "cli",
+        platform_hint: Optional[str] = None,
     ) -> None: ...
     def chat(self, message: str) -> str:
         """Runs one turn and returns the answer. Raises HermesError when the turn fails."""

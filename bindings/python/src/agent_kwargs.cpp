@@ -42,6 +42,10 @@ class KwargReader {
     if (py::object v = take_checked(name, is_str, "str"); !v.is_none()) out = v.cast<std::string>();
   }
 
+  void text(const char* name, std::optional<std::string>& out) {
+    if (py::object v = take_checked(name, is_str, "str"); !v.is_none()) out = v.cast<std::string>();
+  }
+
   template <typename Int>
   void integer(const char* name, Int& out) {
     if (py::object v = take_checked(name, is_int, "int"); !v.is_none()) out = v.cast<Int>();
@@ -278,6 +282,8 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   kw.text("api_mode", o.api_mode);
   if (py::object home = kw.take("home"); !home.is_none()) o.home = py::str(home);
   if (py::object dir = kw.take("context_dir"); !dir.is_none()) o.context_dir = py::str(dir);
+  kw.text("source", o.source);
+  kw.text("platform_hint", o.platform_hint);
   kw.integer("max_iterations", o.max_iterations);
   read_tools(kw, o);
   kw.strings("enabled_toolsets", o.enabled_toolsets);

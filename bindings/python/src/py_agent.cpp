@@ -228,7 +228,10 @@ the "mcpServers" object of an mcp.json file ({"name": {"command", "args", "env"}
 {"url", "headers"}}); mcp_status() reports their connections. Sessions: home, session_id (resume it),
 persist_sessions, session_store (a hermes.SessionStore to share). context_dir: the
 project directory whose context files (.hermes.md, AGENTS.md, CLAUDE.md, .cursorrules)
-join the system prompt; None loads none. Context compression:
+join the system prompt; None loads none. source: where the conversation takes place
+("cli", "telegram", "email", "sms", "cron", ...), recorded on the session and picking the
+system prompt's hint on what renders there; platform_hint: your own such hint instead
+("" for none). Context compression:
 compression, context_length, compression_threshold, protect_last_n. Self-improvement:
 background_review (after a turn, review it on a background thread and save memories every
 memory_nudge_interval user turns and skills every skill_nudge_interval tool-calling

@@ -176,6 +176,22 @@ def test_context_dir_brings_the_projects_agents_md(mock_server, tmp_path):
     assert "# Project Context" not in without.system_prompt
 
 
+def test_source_picks_the_platform_hint_and_the_host_may_bring_its_own(mock_server, tmp_path):
+    def prompt_for(**kwargs):
+        mock_server.enqueue({"chat_text": "ok"})
+        agent = make_agent(mock_server, tmp_path, persist_sessions=False, **kwargs)
+        agent.chat("hi")
+        return agent.system_prompt
+
+    assert "on Telegram" not in prompt_for()
+    telegram = prompt_for(source="telegram")
+    assert "on Telegram" in telegram and "Platform: telegram" in telegram
+    own = prompt_for(source="telegram", platform_hint="Answers go to a braille display.")
+    assert "Answers go to a braille display." in own and "on Telegram" not in own
+    with pytest.raises(TypeError, match="platform_hint"):
+        hermes.Agent(model="m", platform_hint=3)
+
+
 def test_tool_use_enforcement_follows_the_model_family_unless_set(mock_server, tmp_path):
     def prompt_for(**kwargs):
         mock_server.enqueue({"chat_text": "ok"})
