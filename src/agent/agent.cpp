@@ -194,6 +194,7 @@ using internal::call_memory_provider;
 Agent::Agent(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Agent::~Agent() {
   impl_->review.cancel();
+  impl_->tool_workers->wait_idle();
   MemoryProvider* memory = impl_->options.memory_provider.get();
   if (!impl_->transcript.empty()) {
     call_memory_provider(memory, "on_session_end",

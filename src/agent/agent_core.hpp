@@ -10,6 +10,7 @@
 #include "agent/hook_runner.hpp"
 #include "agent/provider_runtime.hpp"
 #include "agent/review_nudges.hpp"
+#include "agent/timed_tool_group.hpp"
 #include "agent/turn_control.hpp"
 #include "hermes/agent.hpp"
 
@@ -29,6 +30,9 @@ struct AgentCore {
   std::string system_prompt;         // Built on the first turn, then reused byte for byte.
   std::vector<Message> transcript;   // Without the system prompt.
   ToolSessionState tool_state;
+  // Workers of tool calls that overran their deadline; they use tool_state, the hooks
+  // and the callbacks, so the agent waits for them before going away.
+  std::shared_ptr<ToolWorkers> tool_workers = std::make_shared<ToolWorkers>();
   TurnControl control;
   HookRunner hooks{{}};
 

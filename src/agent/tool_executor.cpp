@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <thread>
 #include <typeinfo>
 
 #include "agent/safe_callback.hpp"
 #include "agent/text_utils.hpp"
+#include "agent/timed_tool_group.hpp"
 #include "common/json_text.hpp"
 
 namespace hermes::internal {
@@ -62,40 +64,50 @@ std::string preview_of(const Json& arguments) {
 ToolRunResult run_one(ToolInvocation& inv, const ToolBatchEnv& env) {
   if (inv.preset_result) return {*inv.preset_result, true, {}};
   if (env.context.cancel.cancelled()) return {cancelled_tool_text(inv.call.name), true, {}};
+  ToolCallStart start = begin_call(inv, env);
+  return finish_call(inv, start, execute_call(inv, start), env);
+}
 
-  ToolContext ctx = env.context;
-  ctx.tool_call_id = inv.call.id;
-  ctx.tool_name = inv.call.name;
-  ctx.cancel = env.context.cancel.child();
+}  // namespace
 
-  ToolProgress started;
-  started.phase = ToolProgress::Phase::kStarted;
-  started.call_id = inv.call.id;
-  started.name = inv.call.name;
-  started.arguments = &inv.arguments;
-  started.preview = preview_of(inv.arguments);
-  if (env.callbacks) safe_callback("tool_progress", env.callbacks->on_tool_progress, started);
+ToolCallStart begin_call(ToolInvocation& inv, const ToolBatchEnv& env) {
+  ToolCallStart start;
+  start.context = env.context;
+  start.context.tool_call_id = inv.call.id;
+  start.context.tool_name = inv.call.name;
+  start.context.cancel = env.context.cancel.child();
 
-  const auto t0 = std::chrono::steady_clock::now();
-  ToolRunResult result;
+  start.progress.phase = ToolProgress::Phase::kStarted;
+  start.progress.call_id = inv.call.id;
+  start.progress.name = inv.call.name;
+  start.progress.arguments = &inv.arguments;
+  start.progress.preview = preview_of(inv.arguments);
+  if (env.callbacks) safe_callback("tool_progress", env.callbacks->on_tool_progress, start.progress);
+
+  start.t0 = std::chrono::steady_clock::now();
   ToolCallDecision decision;
   if (env.hooks) decision = env.hooks->pre_tool_call(inv.call.name, inv.arguments);
   if (decision.arguments) inv.arguments = std::move(*decision.arguments);
-  if (decision.block) {
-    result = {error_json(decision.block_message), true, {}};
-  } else {
-    result = invoke_tool(*inv.spec, inv.arguments, ctx);
-  }
+  if (decision.block) start.blocked = decision.block_message;
+  return start;
+}
+
+ToolRunResult execute_call(const ToolInvocation& inv, ToolCallStart& start) {
+  if (start.blocked) return {error_json(*start.blocked), true, {}};
+  return invoke_tool(*inv.spec, inv.arguments, start.context);
+}
+
+ToolRunResult finish_call(const ToolInvocation& inv, const ToolCallStart& start,
+                          ToolRunResult result, const ToolBatchEnv& env) {
   result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::steady_clock::now() - t0);
+      std::chrono::steady_clock::now() - start.t0);
   if (env.hooks) {
     if (auto changed = env.hooks->transform_tool_result(inv.call.name, inv.arguments, result.content)) {
       result.content = std::move(*changed);
     }
     env.hooks->post_tool_call(inv.call.name, inv.arguments, result.content, result.duration, result.is_error);
   }
-
-  ToolProgress done = started;
+  ToolProgress done = start.progress;
   done.phase = ToolProgress::Phase::kCompleted;
   done.duration = result.duration;
   done.is_error = result.is_error;
@@ -104,7 +116,11 @@ ToolRunResult run_one(ToolInvocation& inv, const ToolBatchEnv& env) {
   return result;
 }
 
-}  // namespace
+std::string timed_out_tool_text(const std::string& name, std::chrono::milliseconds after) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(after.count()) / 1000.0);
+  return "Error executing tool '" + name + "': timed out after " + seconds + "s";
+}
 
 std::string cancelled_tool_text(const std::string& name) {
   return "[Tool execution cancelled \xE2\x80\x94 " + name + " was skipped due to user interrupt]";
@@ -152,6 +168,13 @@ std::vector<std::vector<std::size_t>> plan_tool_segments(const std::vector<ToolI
 void run_tool_batch(std::vector<ToolInvocation>& calls, const ToolBatchEnv& env,
                     const std::function<void(std::size_t, ToolRunResult)>& deliver) {
   for (const auto& segment : plan_tool_segments(calls)) {
+    const std::chrono::milliseconds deadline =
+        segment.size() < 2 ? env.call_timeout : env.group_timeout;
+    if (deadline.count() > 0 && env.workers) {
+      std::vector<ToolRunResult> results = run_timed_group(calls, segment, env, deadline);
+      for (std::size_t k = 0; k < segment.size(); ++k) deliver(segment[k], std::move(results[k]));
+      continue;
+    }
     if (segment.size() < 2) {
       for (std::size_t i : segment) deliver(i, run_one(calls[i], env));
       continue;

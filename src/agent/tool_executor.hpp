@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "agent/hook_runner.hpp"
+#include "hermes/callbacks.hpp"
 #include "hermes/tool.hpp"
 #include "hermes/message.hpp"
 
@@ -38,12 +39,40 @@ std::vector<std::vector<std::size_t>> plan_tool_segments(const std::vector<ToolI
 // Runs one tool: the handler's result, or an error result for a failure or an exception.
 ToolRunResult invoke_tool(const ToolSpec& spec, const Json& arguments, ToolContext& context);
 
+class ToolWorkers;
+
 struct ToolBatchEnv {
   ToolContext context;   // Copied per call; tool_call_id and tool_name are filled in.
   int max_workers = 8;
   const Callbacks* callbacks = nullptr;
   const HookRunner* hooks = nullptr;
+  // Deadlines (0: none): a group of calls run in parallel as a whole, and a call run on
+  // its own. A call still running at its deadline is told to stop through its cancel
+  // token and answered with the timeout text; the batch goes on without it.
+  std::chrono::milliseconds group_timeout{0};
+  std::chrono::milliseconds call_timeout{0};
+  // Counts the workers of calls with a deadline, which may outlive the batch; required
+  // when a deadline is set (the agent waits for them before it goes away).
+  std::shared_ptr<ToolWorkers> workers;
 };
+
+// One call in three phases, so a call with a deadline can be finished by whichever of its
+// worker and the waiting batch comes first. begin_call reports the start and runs the
+// pre_tool_call hook; execute_call runs the handler (or takes the hook's veto);
+// finish_call runs the result hooks and reports the end.
+struct ToolCallStart {
+  ToolContext context;
+  ToolProgress progress;
+  std::optional<std::string> blocked;  // The hook's veto message.
+  std::chrono::steady_clock::time_point t0;
+};
+ToolCallStart begin_call(ToolInvocation& inv, const ToolBatchEnv& env);
+ToolRunResult execute_call(const ToolInvocation& inv, ToolCallStart& start);
+ToolRunResult finish_call(const ToolInvocation& inv, const ToolCallStart& start,
+                          ToolRunResult result, const ToolBatchEnv& env);
+
+// "Error executing tool '{name}': timed out after {seconds:.1f}s"
+std::string timed_out_tool_text(const std::string& name, std::chrono::milliseconds after);
 
 // Runs the batch. `deliver(i, result)` is called on the calling thread, in call order,
 // as soon as call i and every call before it have finished. Calls that have not started

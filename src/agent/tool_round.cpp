@@ -191,6 +191,9 @@ bool TurnRunner::run_tool_round(Message assistant) {
   env.context.state = &core_.tool_state;
   env.context.callbacks = &cb;
   env.max_workers = core_.options.max_tool_workers;
+  env.group_timeout = core_.options.tool_batch_timeout;
+  env.call_timeout = core_.options.tool_call_timeout;
+  env.workers = core_.tool_workers;
   env.callbacks = &cb;
   env.hooks = &core_.hooks;
   // Oversized results are spilled to a file under <home> and replaced by a preview; the
