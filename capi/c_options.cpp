@@ -139,6 +139,8 @@ hermes_status_t hermes_agent_options_set_timeout_ms(hermes_agent_options_t* o, i
     case HERMES_TIMEOUT_IDLE: o->options.timeouts.idle = value; break;
     case HERMES_TIMEOUT_TOTAL: o->options.timeouts.total = value; break;
     case HERMES_TIMEOUT_STALE_STREAM: o->options.timeouts.stale_stream = value; break;
+    case HERMES_TIMEOUT_TOOL_BATCH: o->options.tool_batch_timeout = value; break;
+    case HERMES_TIMEOUT_TOOL_CALL: o->options.tool_call_timeout = value; break;
     default: return HERMES_ERR_INVALID_ARGUMENT;
   }
   return HERMES_OK;

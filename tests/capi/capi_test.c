@@ -80,6 +80,9 @@ static void test_bad_input(void) {
 
   CHECK(hermes_agent_options_set_max_iterations(options, 0) == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(hermes_agent_options_set_timeout_ms(options, 99, 5) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_timeout_ms(options, HERMES_TIMEOUT_TOOL_BATCH, 60000) == HERMES_OK);
+  CHECK(hermes_agent_options_set_timeout_ms(options, HERMES_TIMEOUT_TOOL_CALL, 5000) == HERMES_OK);
+  CHECK(hermes_agent_options_set_timeout_ms(options, HERMES_TIMEOUT_TOOL_CALL, -1) == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(hermes_agent_options_set_model(NULL, "m") == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(hermes_agent_chat(NULL, "hi", &text, NULL) == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(text == NULL);

@@ -64,12 +64,14 @@ class FallbackProvider(TypedDict, total=False):
     api_mode: str
 
 class Timeouts(TypedDict, total=False):
-    """Network timeouts in seconds; 0 disables one."""
+    """Network and tool timeouts in seconds; 0 disables one."""
     connect: float  # Establishing the connection (10).
     first_byte: float  # Request sent to the first byte of the answer (600).
     idle: float  # Between two chunks of a stream (180).
     stale_stream: float  # A stream sending only keep-alives, no real event (180).
     total: float  # The whole request (3600).
+    tool_batch: float  # Tool calls run in parallel, as a group (420).
+    tool_call: float  # A tool call run on its own (0: the tool's own limits).
 
 class RetryBackoff(TypedDict, total=False):
     """Waits between retries of a model call when the server names none, in seconds: from

@@ -240,7 +240,8 @@ void read_network(KwargReader& kw, AgentOptions& o) {
   HttpTimeouts& t = o.timeouts;
   read_durations(kw, "timeouts", {{"connect", &t.connect}, {"first_byte", &t.first_byte},
                                   {"idle", &t.idle}, {"stale_stream", &t.stale_stream},
-                                  {"total", &t.total}});
+                                  {"total", &t.total}, {"tool_batch", &o.tool_batch_timeout},
+                                  {"tool_call", &o.tool_call_timeout}});
   kw.integer("max_retries", o.max_retries);
   AgentOptions::RetryBackoff& b = o.retry_backoff;
   read_durations(kw, "retry_backoff", {{"base", &b.base}, {"max", &b.max},

@@ -55,6 +55,16 @@ py::dict compress_result_to_python(const CompressResult& r) {
 
 class PyAgent {
  public:
+  // A tool call that overran its deadline may still be running (Python code, on its own
+  // thread); the agent waits for it, which must not be done holding the GIL. Everything
+  // Python the agent holds is released through PyRef, which takes the GIL itself.
+  ~PyAgent() {
+    py::gil_scoped_release release;
+    agent_.reset();
+  }
+  PyAgent(const PyAgent&) = delete;
+  PyAgent& operator=(const PyAgent&) = delete;
+
   explicit PyAgent(const py::kwargs& kwargs) {
     AgentOptions options = agent_options_from_kwargs(kwargs, tap_, mcp_servers_);
     Result<std::unique_ptr<Agent>> agent = [&] {

@@ -1,6 +1,9 @@
 """Network settings: timeouts and the waits between retries, over real HTTP."""
 import math
+import threading
+import time
 
+import hermes
 import pytest
 
 from helpers import make_agent
@@ -63,3 +66,29 @@ def test_bad_network_settings_are_refused_by_name(mock_server, tmp_path, kwargs,
     with pytest.raises(error) as excinfo:
         make_agent(mock_server, tmp_path, persist_sessions=False, **kwargs)
     assert text in str(excinfo.value)
+
+
+def test_a_tool_call_over_its_deadline_is_answered_with_a_timeout(mock_server, tmp_path):
+
+    finished = threading.Event()
+
+    def slow(args):
+        time.sleep(1.0)
+        finished.set()
+        return "too late"
+
+    mock_server.enqueue(
+        {"chat_tool_calls": [{"id": "c1", "name": "slow", "arguments": {}}]},
+        {"chat_text": "Moved on."})
+    agent = hermes.Agent(model="mock-model", base_url=mock_server.base_url, api_key="sk-test",
+                         home=str(tmp_path), persist_sessions=False,
+                         tools=[(slow, {"name": "slow", "description": "Sleeps.",
+                                        "parameters": {"type": "object", "properties": {}}})],
+                         timeouts={"tool_call": 0.1})
+    result = agent.run_conversation("go")
+    tool_rows = [m for m in result["messages"] if m["role"] == "tool"]
+    assert tool_rows[0]["content"] == "Error executing tool 'slow': timed out after 0.1s"
+    assert result["final_response"] == "Moved on."
+    assert not finished.is_set()
+    del agent  # Waits for the overrunning call without holding the GIL.
+    assert finished.is_set()
