@@ -12,11 +12,12 @@ namespace {
 
 using Table = hermes_memory_provider_callbacks_t;
 
-// The size of the table's first version. A caller built against an older header passes
-// a smaller struct_size; the callbacks past its end are taken as NULL.
+// The size of the table's first version, the smallest accepted. Once callbacks are
+// appended, a caller built against an older header passes a smaller struct_size and the
+// callbacks past its end count as NULL.
 constexpr std::size_t kFirstTableSize = offsetof(Table, shutdown) + sizeof(Table::shutdown);
 
-// The caller's table, copied field by field up to its struct_size.
+// The caller's table up to its struct_size; what it does not have stays NULL.
 Table copy_table(const Table& given) {
   Table table{};
   std::memcpy(&table, &given, std::min(given.struct_size, sizeof(Table)));
