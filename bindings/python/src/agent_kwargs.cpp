@@ -15,6 +15,7 @@
 #include "json_convert.hpp"
 #include "py_callbacks.hpp"
 #include "py_hooks.hpp"
+#include "py_memory_provider.hpp"
 #include "py_common.hpp"
 
 namespace py = pybind11;
@@ -244,6 +245,16 @@ void read_network(KwargReader& kw, AgentOptions& o) {
                                        {"invalid_response_max", &b.invalid_response_max}});
 }
 
+// Sub-agents of the delegate_task tool, flat like the compression settings.
+void read_delegation(KwargReader& kw, AgentOptions& o) {
+  kw.integer("delegation_max_iterations", o.delegation.max_iterations);
+  kw.integer("delegation_max_concurrent_children", o.delegation.max_concurrent_children);
+  if (o.delegation.max_iterations < 1)
+    throw py::value_error("delegation_max_iterations: must be at least 1");
+  if (o.delegation.max_concurrent_children < 1)
+    throw py::value_error("delegation_max_concurrent_children: must be at least 1");
+}
+
 void read_review(KwargReader& kw, AgentOptions& o) {
   kw.flag("background_review", o.background_review);
   kw.integer("memory_nudge_interval", o.memory_nudge_interval);
@@ -302,6 +313,10 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   }
   read_compression(kw, o);
   read_review(kw, o);
+  read_delegation(kw, o);
+  if (py::object memory = kw.take("memory_provider"); !memory.is_none()) {
+    o.memory_provider = memory_provider_from_python(memory, o.source);
+  }
   o.callbacks = make_callbacks(read_callbacks(kw), std::move(tap));
   if (py::object plugins = kw.take("hooks"); !plugins.is_none()) o.hooks = hooks_from_python(plugins);
   py::object servers = kw.take("mcp_servers");
