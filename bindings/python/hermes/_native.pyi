@@ -269,8 +269,9 @@ prefetch(query, session_id=) -> str (given to the model with the user message),
 sync_turn(user_content, assistant_content, session_id=, messages=),
 on_session_switch(new_session_id, parent_session_id=, reset=), on_compaction(messages)
 -> str (or on_pre_compress; the text is kept after the summary), on_memory_write(action,
-target, content), on_session_end(messages), shutdown(). What a method raises goes to
-sys.unraisablehook and the turn goes on."""
+target, content), on_session_end(messages), shutdown(). The tools of get_tool_schemas()
+are offered in the "memory_provider" toolset and run by handle_tool_call(tool_name, args).
+What a method raises goes to sys.unraisablehook and the turn goes on."""
 
 class Agent:
     """An agent: a conversation with a model that can call tools.

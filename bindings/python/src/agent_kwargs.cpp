@@ -189,6 +189,19 @@ std::unique_ptr<McpServers> connect_mcp_servers(const py::object& servers, Agent
   return std::move(*connected);
 }
 
+// A memory provider's own tools join the registry next to the built-in memory tool; a
+// name that is already taken is refused rather than silently replacing that tool.
+void add_memory_provider_tools(const py::handle& provider, AgentOptions& o) {
+  std::vector<ToolSpec> tools = memory_provider_tools(provider);
+  if (tools.empty()) return;
+  if (!o.tools) o.tools = own_registry();
+  for (ToolSpec& tool : tools) {
+    if (Status s = o.tools->register_tool(std::move(tool)); !s.ok()) {
+      throw py::value_error("memory_provider: " + s.message());
+    }
+  }
+}
+
 void read_compression(KwargReader& kw, AgentOptions& o) {
   kw.flag("compression", o.compression.enabled);
   kw.integer("context_length", o.compression.context_length);
@@ -316,6 +329,7 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   read_delegation(kw, o);
   if (py::object memory = kw.take("memory_provider"); !memory.is_none()) {
     o.memory_provider = memory_provider_from_python(memory, o.source);
+    add_memory_provider_tools(memory, o);
   }
   o.callbacks = make_callbacks(read_callbacks(kw), std::move(tap));
   if (py::object plugins = kw.take("hooks"); !plugins.is_none()) o.hooks = hooks_from_python(plugins);

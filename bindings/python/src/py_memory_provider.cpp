@@ -5,7 +5,9 @@
 // session_id=..., messages=[...]), on_session_switch(new_session_id,
 // parent_session_id=..., reset=...), on_compaction(messages) (or upstream's name,
 // on_pre_compress), on_memory_write(action, target, content), on_session_end(messages),
-// shutdown(). What a method raises goes to sys.unraisablehook and the turn goes on.
+// shutdown(). What a method raises goes to sys.unraisablehook and the turn goes on. Its
+// tools (get_tool_schemas() and handle_tool_call()) join the agent's registry like any
+// Python tool.
 #include "py_memory_provider.hpp"
 
 #include <array>
@@ -146,9 +148,33 @@ class PythonMemoryProvider final : public MemoryProvider {
 
 }  // namespace
 
+std::vector<ToolSpec> memory_provider_tools(const py::handle& provider) {
+  std::vector<ToolSpec> tools;
+  if (!has_method(provider, "get_tool_schemas") || !has_method(provider, "handle_tool_call")) {
+    return tools;
+  }
+  py::object handle_tool_call = provider.attr("handle_tool_call");
+  for (py::handle schema : provider.attr("get_tool_schemas")()) {
+    if (!py::isinstance<py::dict>(schema)) {
+      throw py::type_error("memory_provider: get_tool_schemas() must return a list of dicts");
+    }
+    py::dict tool = py::dict(schema.cast<py::dict>());
+    if (tool.contains("function") && py::isinstance<py::dict>(tool["function"])) {
+      tool = py::dict(tool["function"].cast<py::dict>());
+    }
+    const py::object name = tool.contains("name") ? py::object(tool["name"]) : py::str("");
+    tool["handler"] = py::cpp_function(
+        [handle_tool_call, name](const py::object& args) { return handle_tool_call(name, args); });
+    // Its own toolset: a tool in a built-in toolset could silently replace a built-in tool.
+    tool["toolset"] = "memory_provider";
+    tools.push_back(tool_spec_from_python(tool));
+  }
+  return tools;
+}
+
 std::shared_ptr<MemoryProvider> memory_provider_from_python(const py::handle& provider,
                                                             const std::string& platform) {
-  bool any = false;
+  bool any = has_method(provider, "get_tool_schemas");  // A provider of tools only.
   for (const char* name : kMethodNames) any = any || has_method(provider, name);
   if (!any) {
     throw py::type_error(

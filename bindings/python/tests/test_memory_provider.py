@@ -134,3 +134,42 @@ def test_a_write_of_the_memory_tool_reaches_the_provider(mock_server, tmp_path):
     agent = make_agent(mock_server, tmp_path, persist_sessions=False, memory_provider=Mirror())
     assert agent.chat("Remember how I take my tea.") == "Noted."
     assert writes == [("add", "user", "Takes oolong, no sugar.")]
+
+
+def test_the_providers_tools_are_offered_and_run_by_it(mock_server, tmp_path):
+    mock_server.enqueue(
+        {"chat_tool_calls": [{"id": "call_1", "name": "recall", "arguments": {"topic": "tea"}}]},
+        {"chat_text": "Oolong."})
+    handled = []
+
+    class Recaller:
+        name = "recaller"
+
+        def get_tool_schemas(self):
+            return [{"name": "recall", "description": "Recalls what is known about a topic.",
+                     "parameters": {"type": "object", "properties": {"topic": {"type": "string"}}}}]
+
+        def handle_tool_call(self, tool_name, args, **kwargs):
+            handled.append((tool_name, args))
+            return json.dumps({"facts": ["prefers oolong"]})
+
+    agent = make_agent(mock_server, tmp_path, persist_sessions=False, memory_provider=Recaller())
+    assert agent.chat("What tea?") == "Oolong."
+    assert handled == [("recall", {"topic": "tea"})]
+    offered = [t["function"]["name"] for t in sent_request(mock_server, 0)["tools"]]
+    assert "recall" in offered and "memory" in offered
+    assert "prefers oolong" in sent_request(mock_server)["messages"][-1]["content"]
+
+
+def test_a_provider_tool_may_not_replace_a_built_in_one(tmp_path):
+    class Clashing:
+        name = "clashing"
+
+        def get_tool_schemas(self):
+            return [{"name": "memory", "parameters": {"type": "object", "properties": {}}}]
+
+        def handle_tool_call(self, tool_name, args, **kwargs):
+            return "{}"
+
+    with pytest.raises(ValueError, match="memory_provider"):
+        hermes.Agent(model="m", home=str(tmp_path), persist_sessions=False, memory_provider=Clashing())
