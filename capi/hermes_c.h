@@ -374,15 +374,17 @@ typedef struct hermes_memory_provider_callbacks_t {
                           void *user_data);
   /* The session ended (new session, resume elsewhere, agent freed), not after every turn. */
   void (*on_session_end)(const char *messages_json, void *user_data);
-  /* The last agent using the provider is going: flush queues, close connections. */
+  /* Once, when the last agent using the provider goes and the options have been freed
+   * (whichever happens last): flush queues, close connections. */
   void (*shutdown)(void *user_data);
 } hermes_memory_provider_callbacks_t;
 
 /* Makes the table of `callbacks` (copied) the agent's memory provider, `name` (required,
  * e.g. "my-vector-store") its identifier. The options own user_data from a successful call
  * on, and call `destroy` when no agent needs it any more; on failure it stays the
- * caller's. NULL `callbacks` removes the provider. HERMES_ERR_INVALID_ARGUMENT names a
- * missing name or a struct_size smaller than the first version of the table. */
+ * caller's. NULL `callbacks` removes the provider (and takes nothing).
+ * HERMES_ERR_INVALID_ARGUMENT names a missing name or a struct_size smaller than the first
+ * version of the table. */
 HERMES_C_API hermes_status_t hermes_agent_options_set_memory_provider(
     hermes_agent_options_t *options, const char *name,
     const hermes_memory_provider_callbacks_t *callbacks, void *user_data, hermes_destroy_fn destroy,
