@@ -210,6 +210,23 @@ func WithRetryBackoff(which Backoff, wait time.Duration) Option {
 	}
 }
 
+// WithDelegation limits the sub-agents the delegate_task tool starts (enable the
+// "delegation" toolset to offer it): each runs at most maxIterations model calls (default
+// 50), and one call starts at most maxConcurrentChildren (default 3). Both at least 1.
+func WithDelegation(maxIterations, maxConcurrentChildren int) Option {
+	return func(o *options) error {
+		for _, n := range []int{maxIterations, maxConcurrentChildren} {
+			if n < math.MinInt32 || n > math.MaxInt32 {
+				return &Error{Code: StatusInvalidArgument, Message: "delegation: limits must fit in 32 bits"}
+			}
+		}
+		var cerr *C.hermes_error_t
+		status := C.hermes_agent_options_set_delegation(o.ptr, C.int32_t(maxIterations),
+			C.int32_t(maxConcurrentChildren), &cerr)
+		return errorFrom(status, cerr)
+	}
+}
+
 // ToolUseEnforcement says whether the system prompt tells the model to act with its
 // tools instead of describing what it would do (WithToolUseEnforcement).
 type ToolUseEnforcement int32

@@ -1,6 +1,7 @@
 package hermes
 
 import (
+	"errors"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -96,5 +97,29 @@ func TestAPanickingAuthRefreshCallbackCountsAsNoAnswer(t *testing.T) {
 	}
 	if strings.Contains(server.requestsJSON(t), "sk-fresh") {
 		t.Error("a key was sent although the callback panicked")
+	}
+}
+
+func TestDelegationLimitsOutOfRangeAreRefusedNamingTheField(t *testing.T) {
+	for _, c := range []struct {
+		iterations, children int
+		field                string
+	}{{0, 3, "delegation.max_iterations"}, {5, 0, "delegation.max_concurrent_children"}} {
+		_, err := NewAgent(WithModel("m"), WithDelegation(c.iterations, c.children))
+		if !errors.Is(err, ErrInvalidArgument) || !strings.Contains(err.Error(), c.field) {
+			t.Errorf("WithDelegation(%d, %d): %v", c.iterations, c.children, err)
+		}
+	}
+}
+
+func TestTheDelegationLimitReachesTheAgent(t *testing.T) {
+	// The model asks for two sub-agents at once; one at a time is allowed.
+	server := startMockServer(t, "delegate_two_tasks.json")
+	agent := newPlainAgent(t, server, "mock-model", WithToolset("delegation"), WithDelegation(5, 1))
+	if answer, err := agent.Chat("Split the work."); err != nil || answer != "Done alone." {
+		t.Fatalf("Chat() = %q, %v", answer, err)
+	}
+	if requests := server.requestsJSON(t); !strings.Contains(requests, "at most 1") {
+		t.Errorf("the model was not told the limit: %s", requests)
 	}
 }

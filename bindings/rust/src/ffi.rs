@@ -216,6 +216,12 @@ extern "C" {
         options: *mut hermes_agent_options_t,
         toolset: *const c_char,
     ) -> hermes_status_t;
+    pub fn hermes_agent_options_set_delegation(
+        options: *mut hermes_agent_options_t,
+        max_iterations: i32,
+        max_concurrent_children: i32,
+        out_error: *mut *mut hermes_error_t,
+    ) -> hermes_status_t;
     pub fn hermes_agent_options_set_tool_use_enforcement(
         options: *mut hermes_agent_options_t,
         mode: c_int,

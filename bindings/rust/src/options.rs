@@ -6,7 +6,7 @@ use std::slice;
 use std::time::Duration;
 
 use crate::callback;
-use crate::error::{check, Error, ErrorCode, Result};
+use crate::error::{self, check, Error, ErrorCode, Result};
 use crate::ffi;
 use crate::text;
 use crate::tools::ToolRegistry;
@@ -227,6 +227,26 @@ impl AgentOptions {
             },
             "retry_backoff",
         )?;
+        Ok(self)
+    }
+
+    /// Limits of the sub-agents the delegate_task tool starts (enable the "delegation"
+    /// toolset to offer it): each runs at most `max_iterations` model calls (default 50),
+    /// and one call starts at most `max_concurrent_children` (default 3). Both at least 1.
+    pub fn set_delegation(
+        &mut self,
+        max_iterations: i32,
+        max_concurrent_children: i32,
+    ) -> Result<&mut Self> {
+        // SAFETY: `raw` is valid; the error object, if any, is ours.
+        error::call(|out_error| unsafe {
+            ffi::hermes_agent_options_set_delegation(
+                self.raw,
+                max_iterations,
+                max_concurrent_children,
+                out_error,
+            )
+        })?;
         Ok(self)
     }
 

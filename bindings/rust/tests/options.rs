@@ -1,12 +1,13 @@
-//! Options whose effect shows on the wire: the tool-use enforcement block of the system
-//! prompt, and a credential refreshed after a 401, against the loopback mock server.
+//! Options whose effect shows on the wire, against the loopback mock server: the tool-use
+//! enforcement block of the system prompt, a credential refreshed after a 401, and the
+//! limit on sub-agents.
 
 mod common;
 
 use std::sync::{Arc, Mutex};
 
 use common::MockServer;
-use hermes::{Agent, AgentOptions, ToolUseEnforcement};
+use hermes::{Agent, AgentOptions, ErrorCode, ToolUseEnforcement};
 
 fn options_for(server: &MockServer, model: &str) -> hermes::Result<AgentOptions> {
     let mut options = AgentOptions::new()?;
@@ -94,5 +95,40 @@ fn a_panicking_auth_refresh_callback_counts_as_no_answer() -> hermes::Result<()>
         error
     );
     assert!(!server.requests_json().contains("sk-fresh"));
+    Ok(())
+}
+
+#[test]
+fn delegation_limits_out_of_range_are_refused_naming_the_field() -> hermes::Result<()> {
+    let mut options = AgentOptions::new()?;
+    let error = options.set_delegation(0, 3).expect_err("no iterations");
+    assert_eq!(error.code(), ErrorCode::InvalidArgument);
+    assert!(
+        error.message().contains("delegation.max_iterations"),
+        "{}",
+        error
+    );
+    let error = options.set_delegation(5, 0).expect_err("no children");
+    assert!(
+        error
+            .message()
+            .contains("delegation.max_concurrent_children"),
+        "{}",
+        error
+    );
+    Ok(())
+}
+
+#[test]
+fn the_delegation_limit_reaches_the_agent() -> hermes::Result<()> {
+    // The model asks for two sub-agents at once; one at a time is allowed.
+    let server = MockServer::start("delegate_two_tasks.json");
+    let mut options = options_for(&server, "mock-model")?;
+    options.enable_toolset("delegation")?.set_delegation(5, 1)?;
+    let agent = Agent::new(&options)?;
+
+    assert_eq!(agent.chat("Split the work.")?, "Done alone.");
+    let requests = server.requests_json();
+    assert!(requests.contains("at most 1"), "requests: {}", requests);
     Ok(())
 }
