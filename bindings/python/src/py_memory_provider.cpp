@@ -33,7 +33,7 @@ bool has_method(const py::handle& object, const char* name) {
   return !method.is_none() && PyCallable_Check(method.ptr()) != 0;
 }
 
-// upstream declares name as a property; a method or a plain attribute does as well.
+// Upstream declares name as a property; a method or a plain attribute does as well.
 std::string provider_name(const py::handle& provider) {
   py::object name = py::getattr(provider, "name", py::none());
   if (!name.is_none() && PyCallable_Check(name.ptr()) != 0) name = name();
