@@ -3,10 +3,6 @@
 
 using hermes::capi::UserData;
 
-struct hermes_answer_t {
-  std::optional<std::string> text;
-};
-
 extern "C" {
 
 hermes_status_t hermes_agent_options_set_stream_callback(hermes_agent_options_t* o, hermes_stream_fn fn,

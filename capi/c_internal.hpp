@@ -32,6 +32,12 @@ struct hermes_agent_t {
   std::shared_ptr<hermes::capi::EventTap> tap;
 };
 
+// The text a callback hands back (clarify, auth refresh, memory provider); unset when
+// the callback set none.
+struct hermes_answer_t {
+  std::optional<std::string> text;
+};
+
 struct hermes_store_t {
   std::shared_ptr<hermes::SessionStore> store;
 };

@@ -248,6 +248,22 @@ hermes_status_t hermes_agent_options_set_background_review(hermes_agent_options_
   return HERMES_OK;
 }
 
+hermes_status_t hermes_agent_options_set_delegation(hermes_agent_options_t* o, int32_t max_iterations,
+                                                   int32_t max_concurrent_children, hermes_error_t** out_error) {
+  using hermes::capi::report;
+  if (o == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "options: NULL", out_error);
+  if (max_iterations < 1) {
+    return report(HERMES_ERR_INVALID_ARGUMENT, "delegation.max_iterations: must be at least 1", out_error);
+  }
+  if (max_concurrent_children < 1) {
+    return report(HERMES_ERR_INVALID_ARGUMENT, "delegation.max_concurrent_children: must be at least 1",
+                  out_error);
+  }
+  o->options.delegation.max_iterations = max_iterations;
+  o->options.delegation.max_concurrent_children = max_concurrent_children;
+  return HERMES_OK;
+}
+
 hermes_status_t hermes_agent_options_set_tool_use_enforcement(hermes_agent_options_t* o, int mode) {
   if (o == nullptr || mode < HERMES_TOOL_USE_ENFORCEMENT_AUTO || mode > HERMES_TOOL_USE_ENFORCEMENT_ON) {
     return HERMES_ERR_INVALID_ARGUMENT;

@@ -243,6 +243,15 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_compress_in_place(hermes_a
 HERMES_C_API hermes_status_t hermes_agent_options_set_background_review(
     hermes_agent_options_t *options, int enabled, int32_t memory_interval, int32_t skill_interval);
 
+/* Sub-agents (the delegate_task tool of the "delegation" toolset, which must be enabled):
+ * one call runs at most `max_concurrent_children` tasks at once (default 3; a larger batch
+ * is refused), each with up to `max_iterations` model calls (default 50). Both must be at
+ * least 1: HERMES_ERR_INVALID_ARGUMENT names the one that is not. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_delegation(hermes_agent_options_t *options,
+                                                                int32_t max_iterations,
+                                                                int32_t max_concurrent_children,
+                                                                hermes_error_t **out_error);
+
 /* The system prompt's "act, do not narrate" block: HERMES_TOOL_USE_ENFORCEMENT_AUTO (the
  * default) gives it to the model families known to describe tool calls instead of making
  * them; _ON and _OFF decide for every model. */
@@ -341,6 +350,55 @@ typedef hermes_status_t (*hermes_provider_fn)(hermes_provider_call_t *call, void
 HERMES_C_API hermes_status_t hermes_agent_options_set_provider_callback(
     hermes_agent_options_t *options, const char *name, const char *model,
     hermes_provider_fn callback, void *user_data, hermes_destroy_fn destroy);
+
+/* ------------------------------------------------------ memory provider in C ---- */
+
+/* An external memory backend (a vector store, a hosted service) the agent calls around
+ * each turn. Every callback may be NULL (that point does nothing). Strings passed in are
+ * valid during the call; transcripts are JSON lists of messages. A callback that gives
+ * text back sets it with hermes_answer_set; setting nothing means no text. The agent calls
+ * its provider from the thread running its turn (and from hermes_agent_free); a provider
+ * shared by several agents must synchronise itself. The provider's own tools are not part
+ * of this table: register them with hermes_tool_registry_add like any tool. */
+typedef struct hermes_memory_provider_callbacks_t {
+  /* sizeof(hermes_memory_provider_callbacks_t): callbacks a later version appends are
+   * read only from tables large enough to hold them. */
+  size_t struct_size;
+  /* Once, when the agent starts its first session in `home`. */
+  void (*initialize)(const char *session_id, const char *home, void *user_data);
+  /* Static text for the system prompt (instructions, status). */
+  void (*system_prompt_block)(hermes_answer_t *answer, void *user_data);
+  /* Context recalled for the coming turn; it is given to the model with the user message. */
+  void (*prefetch)(const char *query, const char *session_id, hermes_answer_t *answer,
+                   void *user_data);
+  /* A turn that ended with an answer, to persist; `messages_json` is the transcript. */
+  void (*sync_turn)(const char *user_content, const char *assistant_content, const char *session_id,
+                    const char *messages_json, void *user_data);
+  /* The session changed (resume, new session, compression): `change_json` is
+   * {"new_session_id", "parent_session_id", "reset"}. */
+  void (*on_session_switch)(const char *change_json, void *user_data);
+  /* Messages about to be compressed away; the text set is kept in the summary. */
+  void (*on_compaction)(const char *discarded_json, hermes_answer_t *answer, void *user_data);
+  /* The built-in memory tool wrote: `action` add/replace/remove, `target` memory/user. */
+  void (*on_memory_write)(const char *action, const char *target, const char *content,
+                          void *user_data);
+  /* The session ended (new session, resume elsewhere, agent freed), not after every turn. */
+  void (*on_session_end)(const char *messages_json, void *user_data);
+  /* Once, when the last agent using the provider goes and the options have been freed
+   * (whichever happens last): flush queues, close connections. */
+  void (*shutdown)(void *user_data);
+} hermes_memory_provider_callbacks_t;
+
+/* Makes the table of `callbacks` (copied) the agent's memory provider, `name` (required,
+ * e.g. "my-vector-store") its identifier. The options own user_data from a successful call
+ * on, and call `destroy` when no agent needs it any more; on failure it stays the
+ * caller's. NULL `callbacks` removes the provider (and takes nothing).
+ * HERMES_ERR_INVALID_ARGUMENT names a missing name or a struct_size smaller than the first
+ * version of the table. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_memory_provider(
+    hermes_agent_options_t *options, const char *name,
+    const hermes_memory_provider_callbacks_t *callbacks, void *user_data, hermes_destroy_fn destroy,
+    hermes_error_t **out_error);
 
 /* --------------------------------------------------------------------- agent ---- */
 

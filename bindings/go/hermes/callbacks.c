@@ -14,4 +14,8 @@ void hermes_go_event(const char *event_json, void *user_data) {
   hermesGoEvent((char *)event_json, user_data);
 }
 
+void hermes_go_auth_refresh(const char *request_json, hermes_answer_t *answer, void *user_data) {
+  hermesGoAuthRefresh((char *)request_json, answer, user_data);
+}
+
 void hermes_go_release(void *user_data) { hermesGoRelease(user_data); }

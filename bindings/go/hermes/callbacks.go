@@ -89,3 +89,19 @@ func hermesGoEvent(eventJSON *C.char, userData unsafe.Pointer) {
 	defer func() { _ = recover() }()
 	userDataValue(userData).(func(string))(C.GoString(eventJSON))
 }
+
+//export hermesGoAuthRefresh
+func hermesGoAuthRefresh(requestJSON *C.char, answer *C.hermes_answer_t, userData unsafe.Pointer) {
+	// A panic counts as no answer: the agent rotates keys or falls back.
+	defer func() { _ = recover() }()
+	key, ok := userDataValue(userData).(AuthRefreshFunc)(C.GoString(requestJSON))
+	if !ok {
+		return
+	}
+	text, err := cString("api_key", key)
+	if err != nil {
+		return // A key C cannot carry is no answer either.
+	}
+	defer C.free(unsafe.Pointer(text))
+	C.hermes_answer_set(answer, text)
+}

@@ -210,6 +210,42 @@ func WithRetryBackoff(which Backoff, wait time.Duration) Option {
 	}
 }
 
+// WithDelegation limits the sub-agents the delegate_task tool starts (enable the
+// "delegation" toolset to offer it): each runs at most maxIterations model calls (default
+// 50), and one call starts at most maxConcurrentChildren (default 3). Both at least 1.
+func WithDelegation(maxIterations, maxConcurrentChildren int) Option {
+	return func(o *options) error {
+		for _, n := range []int{maxIterations, maxConcurrentChildren} {
+			if n < math.MinInt32 || n > math.MaxInt32 {
+				return &Error{Code: StatusInvalidArgument, Message: "delegation: limits must fit in 32 bits"}
+			}
+		}
+		var cerr *C.hermes_error_t
+		status := C.hermes_agent_options_set_delegation(o.ptr, C.int32_t(maxIterations),
+			C.int32_t(maxConcurrentChildren), &cerr)
+		return errorFrom(status, cerr)
+	}
+}
+
+// ToolUseEnforcement says whether the system prompt tells the model to act with its
+// tools instead of describing what it would do (WithToolUseEnforcement).
+type ToolUseEnforcement int32
+
+const (
+	// For the model families known to narrate instead of calling tools (the default).
+	ToolUseEnforcementAuto ToolUseEnforcement = C.HERMES_TOOL_USE_ENFORCEMENT_AUTO
+	ToolUseEnforcementOff  ToolUseEnforcement = C.HERMES_TOOL_USE_ENFORCEMENT_OFF // For no model.
+	ToolUseEnforcementOn   ToolUseEnforcement = C.HERMES_TOOL_USE_ENFORCEMENT_ON  // For every model.
+)
+
+// WithToolUseEnforcement sets whether the system prompt carries the "act, do not
+// narrate" block.
+func WithToolUseEnforcement(mode ToolUseEnforcement) Option {
+	return func(o *options) error {
+		return checkSetter(C.hermes_agent_options_set_tool_use_enforcement(o.ptr, C.int(mode)), "tool_use_enforcement")
+	}
+}
+
 // WithTools gives the agent a registry's tools. The agent shares the registry, which
 // may be closed afterwards.
 func WithTools(tools *ToolRegistry) Option {
@@ -252,6 +288,26 @@ func WithStatusCallback(f func(eventJSON string)) Option {
 	return eventOption(f, "status_callback", func(o *C.hermes_agent_options_t, fn C.hermes_event_fn, data unsafe.Pointer) C.hermes_status_t {
 		return C.hermes_agent_options_set_status_callback(o, fn, data, C.hermes_destroy_fn(C.hermes_go_release))
 	})
+}
+
+// AuthRefreshFunc receives the request of a rejected credential as JSON,
+// {"provider","base_url","model","http_status","message"}, and returns a fresh API key
+// with ok true, or ok false to let the agent rotate keys or fall back.
+type AuthRefreshFunc func(requestJSON string) (apiKey string, ok bool)
+
+// WithAuthRefreshCallback calls f when the provider rejects the credential (a 401, or a
+// 403 not about billing); the call is retried with the key f returns. Asked at most once
+// per model call; a panic in f counts as no answer.
+func WithAuthRefreshCallback(f AuthRefreshFunc) Option {
+	return func(o *options) error {
+		if f == nil {
+			return checkSetter(C.hermes_agent_options_set_auth_refresh_callback(o.ptr, nil, nil, nil), "auth_refresh_callback")
+		}
+		userData := newUserData(f)
+		status := C.hermes_agent_options_set_auth_refresh_callback(o.ptr,
+			C.hermes_auth_refresh_fn(C.hermes_go_auth_refresh), userData, C.hermes_destroy_fn(C.hermes_go_release))
+		return adopted(status, userData, "auth_refresh_callback")
+	}
 }
 
 type eventSetter func(*C.hermes_agent_options_t, C.hermes_event_fn, unsafe.Pointer) C.hermes_status_t

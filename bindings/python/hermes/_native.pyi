@@ -263,6 +263,18 @@ class McpServerStatus(TypedDict):
     restarts: int
     last_error: str
 
+MemoryProviderLike = Any
+"""An external memory backend: any object with some of the methods of upstream's
+MemoryProvider, called around each turn. name (a str attribute, property or method),
+initialize(session_id, hermes_home=, platform=), system_prompt_block() -> str,
+prefetch(query, session_id=) -> str (given to the model with the user message),
+sync_turn(user_content, assistant_content, session_id=, messages=),
+on_session_switch(new_session_id, parent_session_id=, reset=), on_compaction(messages)
+-> str (or on_pre_compress; the text is kept after the summary), on_memory_write(action,
+target, content), on_session_end(messages), shutdown(). The tools of get_tool_schemas()
+are offered in the "memory_provider" toolset and run by handle_tool_call(tool_name, args).
+What a method raises goes to sys.unraisablehook and the turn goes on."""
+
 class Agent:
     """An agent: a conversation with a model that can call tools.
 
@@ -304,6 +316,9 @@ class Agent:
         background_review: bool = True,
         memory_nudge_interval: int = 10,
         skill_nudge_interval: int = 10,
+        delegation_max_iterations: int = 50,
+        delegation_max_concurrent_children: int = 3,
+        memory_provider: Optional[MemoryProviderLike] = None,
         stream_callback: Optional[Callable[[str], Any]] = None,
         reasoning_callback: Optional[Callable[[str], Any]] = None,
         tool_progress_callback: Optional[Callable[[ToolProgressEvent], Any]] = None,

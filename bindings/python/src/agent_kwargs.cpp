@@ -15,6 +15,7 @@
 #include "json_convert.hpp"
 #include "py_callbacks.hpp"
 #include "py_hooks.hpp"
+#include "py_memory_provider.hpp"
 #include "py_common.hpp"
 
 namespace py = pybind11;
@@ -192,6 +193,19 @@ std::unique_ptr<McpServers> connect_mcp_servers(const py::object& servers, Agent
   return std::move(*connected);
 }
 
+// A memory provider's own tools join the registry next to the built-in memory tool; a
+// name that is already taken is refused rather than silently replacing that tool.
+void add_memory_provider_tools(const py::handle& provider, AgentOptions& o) {
+  std::vector<ToolSpec> tools = memory_provider_tools(provider);
+  if (tools.empty()) return;
+  if (!o.tools) o.tools = own_registry();
+  for (ToolSpec& tool : tools) {
+    if (Status s = o.tools->register_tool(std::move(tool)); !s.ok()) {
+      throw py::value_error("memory_provider: " + s.message());
+    }
+  }
+}
+
 void read_compression(KwargReader& kw, AgentOptions& o) {
   kw.flag("compression", o.compression.enabled);
   kw.integer("context_length", o.compression.context_length);
@@ -247,6 +261,16 @@ void read_network(KwargReader& kw, AgentOptions& o) {
   read_durations(kw, "retry_backoff", {{"base", &b.base}, {"max", &b.max},
                                        {"invalid_response_base", &b.invalid_response_base},
                                        {"invalid_response_max", &b.invalid_response_max}});
+}
+
+// Sub-agents of the delegate_task tool, flat like the compression settings.
+void read_delegation(KwargReader& kw, AgentOptions& o) {
+  kw.integer("delegation_max_iterations", o.delegation.max_iterations);
+  kw.integer("delegation_max_concurrent_children", o.delegation.max_concurrent_children);
+  if (o.delegation.max_iterations < 1)
+    throw py::value_error("delegation_max_iterations: must be at least 1");
+  if (o.delegation.max_concurrent_children < 1)
+    throw py::value_error("delegation_max_concurrent_children: must be at least 1");
 }
 
 void read_review(KwargReader& kw, AgentOptions& o) {
@@ -309,6 +333,11 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   }
   read_compression(kw, o);
   read_review(kw, o);
+  read_delegation(kw, o);
+  if (py::object memory = kw.take("memory_provider"); !memory.is_none()) {
+    o.memory_provider = memory_provider_from_python(memory, o.source);
+    add_memory_provider_tools(memory, o);
+  }
   o.callbacks = make_callbacks(read_callbacks(kw), std::move(tap));
   if (py::object plugins = kw.take("hooks"); !plugins.is_none()) o.hooks = hooks_from_python(plugins);
   py::object servers = kw.take("mcp_servers");

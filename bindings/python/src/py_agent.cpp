@@ -245,7 +245,13 @@ system prompt's hint on what renders there; platform_hint: your own such hint in
 compression, context_length, compression_threshold, protect_last_n. Self-improvement:
 background_review (after a turn, review it on a background thread and save memories every
 memory_nudge_interval user turns and skills every skill_nudge_interval tool-calling
-iterations; 0 disables one; reported through status_callback as kind "review"). Callbacks:
+iterations; 0 disables one; reported through status_callback as kind "review").
+Sub-agents of delegate_task (the "delegation" toolset): delegation_max_iterations (50),
+delegation_max_concurrent_children (3). memory_provider: an external memory backend, any
+object with some of upstream's MemoryProvider methods (initialize, system_prompt_block,
+prefetch, sync_turn, on_session_switch, on_compaction or on_pre_compress,
+on_memory_write, on_session_end, shutdown; get_tool_schemas and handle_tool_call offer
+its tools); like a hook, a method that raises is reported and skipped. Callbacks:
 stream_callback(delta), reasoning_callback(delta), tool_progress_callback(event),
 status_callback(kind, message), step_callback(api_call_count, previous_tools),
 clarify_callback(question, choices) -> str | None, approval_callback(command,

@@ -27,6 +27,7 @@ opaque_types!(
     hermes_agent_options_t,
     hermes_agent_t,
     hermes_mcp_servers_t,
+    hermes_answer_t,
 );
 
 pub type hermes_status_t = i32;
@@ -61,6 +62,9 @@ pub const HERMES_BACKOFF_BASE: i32 = 0;
 pub const HERMES_BACKOFF_MAX: i32 = 1;
 pub const HERMES_BACKOFF_INVALID_RESPONSE_BASE: i32 = 2;
 pub const HERMES_BACKOFF_INVALID_RESPONSE_MAX: i32 = 3;
+pub const HERMES_TOOL_USE_ENFORCEMENT_AUTO: c_int = -1;
+pub const HERMES_TOOL_USE_ENFORCEMENT_OFF: c_int = 0;
+pub const HERMES_TOOL_USE_ENFORCEMENT_ON: c_int = 1;
 
 pub type hermes_tool_handler_fn = Option<
     unsafe extern "C" fn(call: *mut hermes_tool_call_t, user_data: *mut c_void) -> hermes_status_t,
@@ -70,6 +74,13 @@ pub type hermes_stream_fn =
     Option<unsafe extern "C" fn(delta: *const c_char, length: usize, user_data: *mut c_void)>;
 pub type hermes_event_fn =
     Option<unsafe extern "C" fn(event_json: *const c_char, user_data: *mut c_void)>;
+pub type hermes_auth_refresh_fn = Option<
+    unsafe extern "C" fn(
+        request_json: *const c_char,
+        answer: *mut hermes_answer_t,
+        user_data: *mut c_void,
+    ),
+>;
 
 // The library is linked by build.rs (cargo:rustc-link-lib), so the block names none.
 extern "C" {
@@ -205,6 +216,16 @@ extern "C" {
         options: *mut hermes_agent_options_t,
         toolset: *const c_char,
     ) -> hermes_status_t;
+    pub fn hermes_agent_options_set_delegation(
+        options: *mut hermes_agent_options_t,
+        max_iterations: i32,
+        max_concurrent_children: i32,
+        out_error: *mut *mut hermes_error_t,
+    ) -> hermes_status_t;
+    pub fn hermes_agent_options_set_tool_use_enforcement(
+        options: *mut hermes_agent_options_t,
+        mode: c_int,
+    ) -> hermes_status_t;
     pub fn hermes_agent_options_set_stream_callback(
         options: *mut hermes_agent_options_t,
         callback: hermes_stream_fn,
@@ -220,6 +241,13 @@ extern "C" {
     pub fn hermes_agent_options_set_status_callback(
         options: *mut hermes_agent_options_t,
         callback: hermes_event_fn,
+        user_data: *mut c_void,
+        destroy: hermes_destroy_fn,
+    ) -> hermes_status_t;
+    pub fn hermes_answer_set(answer: *mut hermes_answer_t, text: *const c_char) -> hermes_status_t;
+    pub fn hermes_agent_options_set_auth_refresh_callback(
+        options: *mut hermes_agent_options_t,
+        callback: hermes_auth_refresh_fn,
         user_data: *mut c_void,
         destroy: hermes_destroy_fn,
     ) -> hermes_status_t;

@@ -6,12 +6,13 @@ use std::slice;
 use std::time::Duration;
 
 use crate::callback;
-use crate::error::{check, Error, ErrorCode, Result};
+use crate::error::{self, check, Error, ErrorCode, Result};
 use crate::ffi;
 use crate::text;
 use crate::tools::ToolRegistry;
 
 type TextCallback = Box<dyn Fn(&str) + Send + Sync>;
+type AuthRefreshCallback = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
 /// Which network timeout [`AgentOptions::set_timeout`] sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +43,18 @@ pub enum Backoff {
     InvalidResponseBase,
     /// The longest wait after responses of the wrong shape (120 s).
     InvalidResponseMax,
+}
+
+/// Whether the system prompt tells the model to act with its tools instead of describing
+/// what it would do ([`AgentOptions::set_tool_use_enforcement`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolUseEnforcement {
+    /// For the model families known to narrate instead of calling tools (the default).
+    Auto,
+    /// For no model.
+    Off,
+    /// For every model.
+    On,
 }
 
 /// The settings an [`Agent`](crate::Agent) is created from. Setters return
@@ -209,8 +222,45 @@ impl AgentOptions {
         let milliseconds = i64::try_from(wait.as_millis()).unwrap_or(i64::MAX);
         // SAFETY: `raw` is valid.
         check(
-            unsafe { ffi::hermes_agent_options_set_retry_backoff_ms(self.raw, which, milliseconds) },
+            unsafe {
+                ffi::hermes_agent_options_set_retry_backoff_ms(self.raw, which, milliseconds)
+            },
             "retry_backoff",
+        )?;
+        Ok(self)
+    }
+
+    /// Limits of the sub-agents the delegate_task tool starts (enable the "delegation"
+    /// toolset to offer it): each runs at most `max_iterations` model calls (default 50),
+    /// and one call starts at most `max_concurrent_children` (default 3). Both at least 1.
+    pub fn set_delegation(
+        &mut self,
+        max_iterations: i32,
+        max_concurrent_children: i32,
+    ) -> Result<&mut Self> {
+        // SAFETY: `raw` is valid; the error object, if any, is ours.
+        error::call(|out_error| unsafe {
+            ffi::hermes_agent_options_set_delegation(
+                self.raw,
+                max_iterations,
+                max_concurrent_children,
+                out_error,
+            )
+        })?;
+        Ok(self)
+    }
+
+    /// Whether the system prompt carries the "act, do not narrate" block.
+    pub fn set_tool_use_enforcement(&mut self, mode: ToolUseEnforcement) -> Result<&mut Self> {
+        let mode = match mode {
+            ToolUseEnforcement::Auto => ffi::HERMES_TOOL_USE_ENFORCEMENT_AUTO,
+            ToolUseEnforcement::Off => ffi::HERMES_TOOL_USE_ENFORCEMENT_OFF,
+            ToolUseEnforcement::On => ffi::HERMES_TOOL_USE_ENFORCEMENT_ON,
+        };
+        // SAFETY: `raw` is valid.
+        check(
+            unsafe { ffi::hermes_agent_options_set_tool_use_enforcement(self.raw, mode) },
+            "tool_use_enforcement",
         )?;
         Ok(self)
     }
@@ -242,7 +292,7 @@ impl AgentOptions {
                 Some(callback::destroy::<TextCallback>),
             )
         };
-        self.adopted(status, user_data, "stream_callback")
+        self.adopted::<TextCallback>(status, user_data, "stream_callback")
     }
 
     /// Called with a JSON event when a tool call starts and when it completes:
@@ -262,7 +312,7 @@ impl AgentOptions {
                 Some(callback::destroy::<TextCallback>),
             )
         };
-        self.adopted(status, user_data, "tool_progress_callback")
+        self.adopted::<TextCallback>(status, user_data, "tool_progress_callback")
     }
 
     /// Called with status notices as JSON, `{"kind","message"}` (retries, compression, ...).
@@ -280,19 +330,41 @@ impl AgentOptions {
                 Some(callback::destroy::<TextCallback>),
             )
         };
-        self.adopted(status, user_data, "status_callback")
+        self.adopted::<TextCallback>(status, user_data, "status_callback")
+    }
+
+    /// Called when the provider rejects the credential (a 401, or a 403 not about
+    /// billing) with the request as JSON, `{"provider","base_url","model","http_status",
+    /// "message"}`. Returning a fresh key retries the call with it; `None` lets the agent
+    /// rotate keys or fall back. Asked at most once per model call; a panic counts as
+    /// `None`.
+    pub fn set_auth_refresh_callback<F>(&mut self, callback: F) -> Result<&mut Self>
+    where
+        F: Fn(&str) -> Option<String> + Send + Sync + 'static,
+    {
+        let user_data = callback::into_user_data::<AuthRefreshCallback>(Box::new(callback));
+        // SAFETY: as in set_stream_callback.
+        let status = unsafe {
+            ffi::hermes_agent_options_set_auth_refresh_callback(
+                self.raw,
+                Some(on_auth_refresh),
+                user_data,
+                Some(callback::destroy::<AuthRefreshCallback>),
+            )
+        };
+        self.adopted::<AuthRefreshCallback>(status, user_data, "auth_refresh_callback")
     }
 
     // A callback setter only fails before taking ownership (NULL options): free the box.
-    fn adopted(
+    fn adopted<T>(
         &mut self,
         status: ffi::hermes_status_t,
         user_data: *mut c_void,
         what: &str,
     ) -> Result<&mut Self> {
         if status != ffi::HERMES_OK {
-            // SAFETY: refused, so user_data is still ours.
-            unsafe { callback::destroy::<TextCallback>(user_data) };
+            // SAFETY: refused, so user_data is still ours, a T.
+            unsafe { callback::destroy::<T>(user_data) };
         }
         check(status, what)?;
         Ok(self)
@@ -335,4 +407,23 @@ unsafe extern "C" fn on_event(event_json: *const c_char, user_data: *mut c_void)
     let on_text = &*(user_data as *const TextCallback);
     let event = text::borrowed(event_json);
     let _ = callback::catch(|| on_text(&event));
+}
+
+unsafe extern "C" fn on_auth_refresh(
+    request_json: *const c_char,
+    answer: *mut ffi::hermes_answer_t,
+    user_data: *mut c_void,
+) {
+    // SAFETY: user_data is the AuthRefreshCallback registered with this function; the
+    // request text and the answer live for the call.
+    let refresh = &*(user_data as *const AuthRefreshCallback);
+    let request = text::borrowed(request_json);
+    // A key with a NUL byte cannot cross; it counts as no answer, as a panic does.
+    let key = callback::catch(|| refresh(&request))
+        .ok()
+        .flatten()
+        .and_then(|key| text::to_c("api_key", &key).ok());
+    if let Some(key) = key {
+        ffi::hermes_answer_set(answer, key.as_ptr());
+    }
 }
