@@ -106,6 +106,14 @@ func WithSource(source string) Option {
 	})
 }
 
+// WithPlatformHint states the application's own hint on how answers are shown, in place
+// of the one for the source ("telegram", "email", ...); "" for no hint at all.
+func WithPlatformHint(hint string) Option {
+	return stringOption("platform_hint", hint, func(o *C.hermes_agent_options_t, v *C.char) C.hermes_status_t {
+		return C.hermes_agent_options_set_platform_hint(o, v)
+	})
+}
+
 // WithEphemeralSystemPrompt adds a system prompt to every request without storing it.
 func WithEphemeralSystemPrompt(prompt string) Option {
 	return stringOption("ephemeral_system_prompt", prompt, func(o *C.hermes_agent_options_t, v *C.char) C.hermes_status_t {

@@ -123,3 +123,21 @@ func TestTheDelegationLimitReachesTheAgent(t *testing.T) {
 		t.Errorf("the model was not told the limit: %s", requests)
 	}
 }
+
+func TestTheSourcePicksAPlatformHintAndTheApplicationMayBringItsOwn(t *testing.T) {
+	promptFor := func(extra ...Option) string {
+		server := startMockServer(t, "one_answer.json")
+		agent := newPlainAgent(t, server, "mock-model", extra...)
+		if _, err := agent.Chat("hello"); err != nil {
+			t.Fatal(err)
+		}
+		return server.requestsJSON(t)
+	}
+	if r := promptFor(WithSource("telegram")); !strings.Contains(r, "on Telegram") {
+		t.Errorf("no Telegram hint: %s", r)
+	}
+	own := promptFor(WithSource("telegram"), WithPlatformHint("Answers go to a braille display."))
+	if !strings.Contains(own, "Answers go to a braille display.") || strings.Contains(own, "on Telegram") {
+		t.Errorf("the application's hint did not replace the source's: %s", own)
+	}
+}

@@ -166,6 +166,10 @@ extern "C" {
         options: *mut hermes_agent_options_t,
         session_id: *const c_char,
     ) -> hermes_status_t;
+    pub fn hermes_agent_options_set_platform_hint(
+        options: *mut hermes_agent_options_t,
+        hint: *const c_char,
+    ) -> hermes_status_t;
     pub fn hermes_agent_options_set_source(
         options: *mut hermes_agent_options_t,
         source: *const c_char,

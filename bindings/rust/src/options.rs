@@ -125,8 +125,12 @@ impl AgentOptions {
         set_context_dir => hermes_agent_options_set_context_dir, "context_dir";
         /// Resume this stored session.
         set_session_id => hermes_agent_options_set_session_id, "session_id";
-        /// Where the conversation comes from (stored with the session), e.g. "cli".
+        /// Where the conversation takes place (stored with the session), e.g. "cli",
+        /// "telegram", "email": it also picks the system prompt's hint on what renders there.
         set_source => hermes_agent_options_set_source, "source";
+        /// The application's own hint on how answers are shown, in place of the source's;
+        /// "" for no hint at all.
+        set_platform_hint => hermes_agent_options_set_platform_hint, "platform_hint";
         /// A system prompt added to every request but never stored.
         set_ephemeral_system_prompt => hermes_agent_options_set_ephemeral_system_prompt, "ephemeral_system_prompt";
         /// Enables a toolset; when none is enabled, all are.

@@ -132,3 +132,21 @@ fn the_delegation_limit_reaches_the_agent() -> hermes::Result<()> {
     assert!(requests.contains("at most 1"), "requests: {}", requests);
     Ok(())
 }
+
+#[test]
+fn the_source_picks_a_platform_hint_and_the_application_may_bring_its_own() -> hermes::Result<()> {
+    let prompt_for = |source: &str, hint: Option<&str>| -> hermes::Result<String> {
+        let server = MockServer::start("one_answer.json");
+        let mut options = options_for(&server, "mock-model")?;
+        options.set_source(source)?;
+        if let Some(hint) = hint {
+            options.set_platform_hint(hint)?;
+        }
+        Agent::new(&options)?.chat("hello")?;
+        Ok(server.requests_json())
+    };
+    assert!(prompt_for("telegram", None)?.contains("on Telegram"));
+    let own = prompt_for("telegram", Some("Answers go to a braille display."))?;
+    assert!(own.contains("Answers go to a braille display.") && !own.contains("on Telegram"));
+    Ok(())
+}
