@@ -36,7 +36,10 @@ std::string join(const std::vector<std::string>& parts) {
 bool TurnRunner::accept_text_response(ProviderResponse& response) {
   Message& msg = response.message;
   const std::string finish = msg.finish_reason.empty() ? "stop" : msg.finish_reason;
-  std::string visible = strip_think_blocks(msg.content);
+  // Continuation parts keep their edge whitespace: a model told to continue exactly where
+  // it stopped often starts with the space that ends the previous part.
+  const std::string raw = remove_think_blocks(msg.content);
+  std::string visible = strip(raw);
 
   if (finish == "content_filter") {
     const std::string detail = visible.empty() ? "finish_reason=content_filter" : visible;
@@ -60,7 +63,7 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
       return false;
     }
     if (static_cast<int>(st_.continuation_parts.size()) < kMaxContinuations) {
-      st_.continuation_parts.push_back(visible);
+      st_.continuation_parts.push_back(raw);
       append(scaffold(Message::assistant(visible)));
       append(scaffold(Message::user(std::string(kContinuePrompt))));
       return true;
@@ -100,7 +103,8 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
     }
   }
 
-  std::string answer = join(st_.continuation_parts) + visible;
+  std::string answer =
+      st_.continuation_parts.empty() ? visible : strip(join(st_.continuation_parts) + raw);
   if (auto transformed = core_.hooks.transform_llm_output(answer)) answer = std::move(*transformed);
   msg.content = answer;
   msg.finish_reason = finish;
