@@ -1,5 +1,7 @@
 // Text response: the model answered without tools. Recover from empty and truncated
 // answers in upstream's order, then accept the answer and persist it.
+#include <fmt/format.h>
+
 #include "agent/text_utils.hpp"
 #include "agent/turn_runner.hpp"
 
@@ -8,6 +10,7 @@ namespace {
 
 constexpr int kMaxContinuations = 4;
 constexpr int kMaxEmptyRetries = 3;
+constexpr int kMaxThinkingPrefills = 2;
 constexpr int kMaxDroppedToolCallPrompts = 3;
 
 constexpr std::string_view kContinuePrompt =
@@ -33,6 +36,57 @@ std::string join(const std::vector<std::string>& parts) {
 
 }  // namespace
 
+// The empty-answer ladder (loop.md §8.4 step 2), each rung once and in upstream's order.
+TurnRunner::EmptyAnswer TurnRunner::recover_empty_answer(const Message& msg, std::string& visible) {
+  if (std::string streamed = strip_think_blocks(st_.streamed_text); !streamed.empty()) {
+    visible = std::move(streamed);
+    st_.exit_reason = "partial_stream_recovery";
+    return EmptyAnswer::kDeliver;
+  }
+  // Think tags in the content mean the model is still working: the prefill rung serves
+  // it better than the nudge.
+  const bool inline_thinking = !is_blank(msg.content);
+  const bool thought =
+      inline_thinking || !msg.reasoning.empty() || !msg.reasoning_details.is_null();
+  if (!st_.post_tool_nudged && !inline_thinking && !st_.messages.empty() &&
+      st_.messages.back().role == Role::kTool) {
+    st_.post_tool_nudged = true;
+    status("warning",
+           "\xE2\x9A\xA0\xEF\xB8\x8F Model returned empty after tool calls \xE2\x80\x94 nudging to "
+           "continue");
+    append(scaffold(Message::assistant("(empty)")));
+    append(scaffold(Message::user(std::string(kPostToolNudge))));
+    return EmptyAnswer::kRetry;
+  }
+  // Upstream replays the reasoning as an assistant prefill; the wire sanitizer drops a
+  // thinking-only assistant row from every request, so here the rung is the call again.
+  if (thought && st_.thinking_prefill_retries < kMaxThinkingPrefills) {
+    ++st_.thinking_prefill_retries;
+    status("warning",
+           fmt::format(
+               "\xE2\x86\xBB Thinking-only response \xE2\x80\x94 prefilling to continue ({}/{})",
+               st_.thinking_prefill_retries, kMaxThinkingPrefills));
+    return EmptyAnswer::kRetry;
+  }
+  if (st_.empty_retries < kMaxEmptyRetries) {
+    ++st_.empty_retries;
+    status("warning",
+           fmt::format(
+               "\xE2\x9A\xA0\xEF\xB8\x8F Empty response from model \xE2\x80\x94 retrying ({}/{})",
+               st_.empty_retries, kMaxEmptyRetries));
+    return EmptyAnswer::kRetry;
+  }
+  // The sentinel, never the reasoning: a later "continue" must not replay it.
+  st_.final_response = "(empty)";
+  st_.exit_reason = "empty_response_exhausted";
+  status("warning", thought ? "\xE2\x9A\xA0\xEF\xB8\x8F Model produced reasoning but no visible "
+                              "response after all retries"
+                            : "\xE2\x9D\x8C Model returned no content after all retries");
+  append(Message::assistant("(empty)"));
+  flush();
+  return EmptyAnswer::kGiveUp;
+}
+
 bool TurnRunner::accept_text_response(ProviderResponse& response) {
   Message& msg = response.message;
   const std::string finish = msg.finish_reason.empty() ? "stop" : msg.finish_reason;
@@ -45,7 +99,8 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
     const std::string detail = visible.empty() ? "finish_reason=content_filter" : visible;
     st_.final_response =
         "\xE2\x9A\xA0\xEF\xB8\x8F  The model declined to respond to this request (safety refusal "
-        "\xE2\x80\x94 not a Hermes/gateway failure).\n\n" + detail +
+        "\xE2\x80\x94 not a Hermes/gateway failure).\n\n" +
+        detail +
         "\n\nTry rephrasing the request, narrowing the context, or adding a fallback provider.";
     fail("content_policy_blocked: " + detail, "content_policy_blocked");
     append(Message::assistant(*st_.final_response));
@@ -56,8 +111,10 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
     if (visible.empty() && !msg.reasoning.empty()) {
       st_.partial = true;
       st_.final_response =
-          "\xE2\x9A\xA0\xEF\xB8\x8F **Thinking Budget Exhausted**\n\nThe model spent its whole output "
-          "budget reasoning and produced no answer. Raise max_tokens or lower the reasoning effort.";
+          "\xE2\x9A\xA0\xEF\xB8\x8F **Thinking Budget Exhausted**\n\nThe model spent its whole "
+          "output "
+          "budget reasoning and produced no answer. Raise max_tokens or lower the reasoning "
+          "effort.";
       st_.exit_reason = "thinking_budget_exhausted";
       append(Message::assistant(*st_.final_response));
       return false;
@@ -82,24 +139,13 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
       append(scaffold(Message::user(std::string(kDroppedToolCallPrompt))));
       return true;
     }
-    if (!is_blank(st_.streamed_text)) {
-      visible = strip_think_blocks(st_.streamed_text);
-      st_.exit_reason = "partial_stream_recovery";
-    } else if (!st_.post_tool_nudged && !st_.messages.empty() &&
-               st_.messages.back().role == Role::kTool) {
-      st_.post_tool_nudged = true;
-      append(scaffold(Message::assistant("(empty)")));
-      append(scaffold(Message::user(std::string(kPostToolNudge))));
-      return true;
-    } else if (st_.empty_retries < kMaxEmptyRetries) {
-      ++st_.empty_retries;
-      return true;
-    } else {
-      st_.final_response = "(empty)";
-      st_.exit_reason = "empty_response_exhausted";
-      append(Message::assistant("(empty)"));
-      flush();
-      return false;
+    switch (recover_empty_answer(msg, visible)) {
+      case EmptyAnswer::kRetry:
+        return true;
+      case EmptyAnswer::kGiveUp:
+        return false;
+      case EmptyAnswer::kDeliver:
+        break;
     }
   }
 

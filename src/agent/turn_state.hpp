@@ -50,6 +50,7 @@ struct TurnState {
 
   // Recovery counters, reset every turn.
   int empty_retries = 0;
+  int thinking_prefill_retries = 0;
   bool post_tool_nudged = false;
   int dropped_tool_call_prompts = 0;
   int invalid_tool_rounds = 0;
