@@ -199,7 +199,7 @@ TEST_CASE(
   auto stored = f.stored(r.session_id);
   CHECK(roles_of(stored) == "user assistant tool assistant");
   check_same_rows(r.messages, stored);
-  // The error result is preset, so no tool ran; its completion is still reported.
+  // The error result stands in for the call: no tool ran, so none reported progress.
   CHECK(f.log.started_tools() == 0);
 }
 
