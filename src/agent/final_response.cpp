@@ -2,6 +2,7 @@
 // answers in upstream's order, then accept the answer and persist it.
 #include <fmt/format.h>
 
+#include "agent/intent_ack.hpp"
 #include "agent/text_utils.hpp"
 #include "agent/turn_runner.hpp"
 
@@ -11,6 +12,7 @@ namespace {
 constexpr int kMaxContinuations = 4;
 constexpr int kMaxEmptyRetries = 3;
 constexpr int kMaxThinkingPrefills = 2;
+constexpr int kMaxIntentAckNudges = 2;
 constexpr int kMaxDroppedToolCallPrompts = 3;
 
 constexpr std::string_view kContinuePrompt =
@@ -19,6 +21,9 @@ constexpr std::string_view kContinuePrompt =
 constexpr std::string_view kPostToolNudge =
     "You just executed tool calls but returned an empty response. Please process the tool "
     "results above and continue with the task.";
+constexpr std::string_view kIntentAckNudge =
+    "[System: Continue now. Execute the required tool calls and only send your final answer "
+    "after completing the task.]";
 constexpr std::string_view kDroppedToolCallPrompt =
     "Your previous turn indicated a tool call but none was included. Do not narrate a plan or "
     "restate intent \xE2\x80\x94 issue the actual tool call now to continue the task.";
@@ -87,6 +92,27 @@ TurnRunner::EmptyAnswer TurnRunner::recover_empty_answer(const Message& msg, std
   return EmptyAnswer::kGiveUp;
 }
 
+// Upstream's default watches only Responses-API models: they are the ones seen to announce
+// the work and end the turn. The announcement stays in the transcript, as upstream keeps it.
+bool TurnRunner::nudge_intent_ack(const Message& msg, const std::string& visible) {
+  if (st_.intent_ack_nudges >= kMaxIntentAckNudges || st_.offered_tools.empty()) return false;
+  if (core_.runtime->provider().info().api_mode != kApiModeResponses) return false;
+  if (!looks_like_intent_ack(input_.user_message, visible, st_.messages, st_.user_index)) {
+    return false;
+  }
+  ++st_.intent_ack_nudges;
+  status("warning", fmt::format("\xE2\x86\xBB The model announced work without doing it "
+                                "\xE2\x80\x94 asking it to continue ({}/{})",
+                                st_.intent_ack_nudges, kMaxIntentAckNudges));
+  Message ack = msg;
+  ack.content = visible;
+  ack.finish_reason = "incomplete";
+  append(std::move(ack));
+  append(Message::user(std::string(kIntentAckNudge)));
+  flush();
+  return true;
+}
+
 bool TurnRunner::accept_text_response(ProviderResponse& response) {
   Message& msg = response.message;
   const std::string finish = msg.finish_reason.empty() ? "stop" : msg.finish_reason;
@@ -149,6 +175,9 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
     }
   }
 
+  if (finish != "length" && st_.continuation_parts.empty() && nudge_intent_ack(msg, visible)) {
+    return true;
+  }
   std::string answer =
       st_.continuation_parts.empty() ? visible : strip(join(st_.continuation_parts) + raw);
   if (auto transformed = core_.hooks.transform_llm_output(answer)) answer = std::move(*transformed);

@@ -53,6 +53,7 @@ struct TurnState {
   int thinking_prefill_retries = 0;
   bool post_tool_nudged = false;
   int dropped_tool_call_prompts = 0;
+  int intent_ack_nudges = 0;
   int invalid_tool_rounds = 0;
   int invalid_json_retries = 0;
   int truncated_tool_call_retries = 0;
