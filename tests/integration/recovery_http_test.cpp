@@ -359,3 +359,61 @@ TEST_CASE("a failed summary call after the budget still answers with the iterati
   CHECK_FALSE(r.failed);
   CHECK(ends_with(roles_of(f.stored(r.session_id)), "tool user assistant"));
 }
+
+TEST_CASE("a Responses model that announces the work is told to do it, and then does it") {
+  LoopHttpFixture f;
+  const std::string ack = "I'll look into the project files and report back.";
+  f.server.enqueue(responses::text(ack, true));
+  f.server.enqueue(responses::tool_calls({{"call_1", "add", R"({"a": 3, "b": 4})"}}, true));
+  f.server.enqueue(responses::text("The project adds up to 7.", true));
+  AgentOptions o = f.options();
+  o.api_mode = "codex_responses";
+  auto agent = f.agent(o);
+
+  ConversationResult r = agent->run_conversation("Summarise the project for me.");
+  REQUIRE_MESSAGE(r.completed, r.error);
+  CHECK(r.final_response == "The project adds up to 7.");
+  CHECK(r.api_calls == 3);
+  CHECK(f.add_calls == 1);
+  CHECK(f.log.has_status("warning", "announced work"));
+
+  // The second request carries the announcement and the nudge after it.
+  const std::string second = f.server.requests()[1].body;
+  CHECK(second.find(ack) != std::string::npos);
+  CHECK(second.find("[System: Continue now. Execute the required tool calls") != std::string::npos);
+
+  auto stored = f.stored(r.session_id);
+  REQUIRE(roles_of(stored) == "user assistant user assistant tool assistant");
+  CHECK(stored[1].content == ack);
+  CHECK(stored[1].finish_reason == "incomplete");
+  CHECK(stored[2].content.rfind("[System: Continue now.", 0) == 0);
+  check_same_rows(r.messages, stored);
+}
+
+TEST_CASE("an announcement is nudged at most twice, then accepted as the answer") {
+  LoopHttpFixture f;
+  const std::string ack = "Let me check the repository first.";
+  for (int i = 0; i < 3; ++i) f.server.enqueue(responses::text(ack, true));
+  AgentOptions o = f.options();
+  o.api_mode = "codex_responses";
+  auto agent = f.agent(o);
+
+  ConversationResult r = agent->run_conversation("What is in this repo?");
+  CHECK(r.completed);
+  CHECK(r.final_response == ack);
+  CHECK(f.server.request_count() == 3);
+  CHECK(roles_of(f.stored(r.session_id)) == "user assistant user assistant user assistant");
+}
+
+TEST_CASE("a Chat Completions announcement is the answer, as upstream's default has it") {
+  LoopHttpFixture f;
+  const std::string ack = "I'll look into the project files and report back.";
+  f.server.enqueue(chat::text(ack, true));
+  auto agent = f.agent(f.options());
+
+  ConversationResult r = agent->run_conversation("Summarise the project for me.");
+  REQUIRE_MESSAGE(r.completed, r.error);
+  CHECK(r.final_response == ack);
+  CHECK(f.server.request_count() == 1);
+  CHECK(roles_of(f.stored(r.session_id)) == "user assistant");
+}
