@@ -81,6 +81,15 @@ TurnRunner::EmptyAnswer TurnRunner::recover_empty_answer(const Message& msg, std
                st_.empty_retries, kMaxEmptyRetries));
     return EmptyAnswer::kRetry;
   }
+  // Another provider may answer where this one keeps returning nothing. The switch is not
+  // a model turn, so its iteration is refunded.
+  ApiError nothing;
+  nothing.message = "the model returned an empty response after every retry";
+  if (switch_to_fallback(nothing)) {
+    st_.empty_retries = 0;
+    st_.budget.refund();
+    return EmptyAnswer::kRetry;
+  }
   // The sentinel, never the reasoning: a later "continue" must not replay it.
   st_.final_response = "(empty)";
   st_.exit_reason = "empty_response_exhausted";
