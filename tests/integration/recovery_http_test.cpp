@@ -84,6 +84,31 @@ TEST_CASE(
   CHECK(f.stored(r.session_id).back().content == "(empty)");
 }
 
+TEST_CASE("a model that stays empty hands the turn to the fallback provider, which answers") {
+  LoopHttpFixture f;
+  for (int i = 0; i < 4; ++i) f.server.enqueue(chat::text("", true));
+  f.server.enqueue(chat::text("Hello from the fallback.", true));
+  AgentOptions o = f.options();
+  ProviderConfig fallback;
+  fallback.provider = "custom";
+  fallback.base_url = f.server.base_url();
+  fallback.api_key = "sk-fallback";
+  fallback.model = "fallback-model";
+  o.fallback_providers = {fallback};
+  auto agent = f.agent(o);
+
+  ConversationResult r = agent->run_conversation("Say something.");
+  REQUIRE_MESSAGE(r.completed, r.error);
+  CHECK(r.final_response == "Hello from the fallback.");
+  auto requests = f.server.requests();
+  REQUIRE(requests.size() == 5);
+  CHECK(requests[3].json()["model"] == "mock-model");
+  CHECK(requests[4].json()["model"] == "fallback-model");
+  CHECK(requests[4].header("authorization") == "Bearer sk-fallback");
+  CHECK(f.log.has_status("fallback", "fallback-model"));
+  CHECK(roles_of(f.stored(r.session_id)) == "user assistant");
+}
+
 TEST_CASE(
     "finish_reason tool_calls without a call re-prompts for the call and keeps no trace of it") {
   LoopHttpFixture f;
