@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "agent/intent_ack.hpp"
+#include "agent/output_boost.hpp"
 #include "agent/text_utils.hpp"
 #include "agent/turn_runner.hpp"
 
@@ -156,6 +157,8 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
     }
     if (static_cast<int>(st_.continuation_parts.size()) < kMaxContinuations) {
       st_.continuation_parts.push_back(raw);
+      st_.next_max_tokens = boosted_output_cap(core_.options.max_tokens,
+                                               static_cast<int>(st_.continuation_parts.size()));
       append(scaffold(Message::assistant(visible)));
       append(scaffold(Message::user(std::string(kContinuePrompt))));
       return true;

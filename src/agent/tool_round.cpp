@@ -6,6 +6,7 @@
 
 #include "agent/delegation.hpp"
 #include "agent/memory_provider_call.hpp"
+#include "agent/output_boost.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/steer.hpp"
 #include "agent/text_utils.hpp"
@@ -87,6 +88,8 @@ bool TurnRunner::run_tool_round(Message assistant) {
   if (truncated) {
     if (st_.truncated_tool_call_retries < kMaxTruncatedToolCallRetries) {
       ++st_.truncated_tool_call_retries;
+      st_.next_max_tokens =
+          boosted_output_cap(core_.options.max_tokens, st_.truncated_tool_call_retries);
       status("warning", "Tool call arguments were truncated by the output limit; retrying");
       return true;
     }
