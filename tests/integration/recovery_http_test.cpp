@@ -241,6 +241,9 @@ TEST_CASE("a truncated answer is continued and the parts are joined at their bou
 
   Json continued = f.sent_messages(1);
   CHECK(roles_of(continued) == "user assistant user");
+  // The continuation gets twice the default output cap; the first call sent none.
+  CHECK_FALSE(f.server.requests()[0].json().contains("max_tokens"));
+  CHECK(f.server.requests()[1].json()["max_tokens"] == 8192);
   CHECK(continued[2]["content"] == "The answer is forty");
   CHECK(last_content(continued).rfind(kContinuePrompt, 0) == 0);
 
@@ -253,13 +256,21 @@ TEST_CASE("a truncated answer is continued and the parts are joined at their bou
 TEST_CASE("an answer truncated five times ends partial with what was produced") {
   LoopHttpFixture f;
   for (int i = 0; i < 5; ++i) f.server.enqueue(chat::text("more", true, {}, "length"));
-  auto agent = f.agent(f.options());
+  AgentOptions o = f.options();
+  o.max_tokens = 3000;
+  auto agent = f.agent(o);
 
   ConversationResult r = agent->run_conversation("Write forever.");
   CHECK_FALSE(r.completed);
   CHECK(r.partial);
   CHECK(r.error == "Response remained truncated after 4 continuation attempts");
-  CHECK(f.server.request_count() == 5);
+  auto requests = f.server.requests();
+  REQUIRE(requests.size() == 5);
+  // The cap doubles per continuation from the configured one, up to 32768.
+  const std::vector<int> caps = {3000, 6000, 12000, 24000, 32768};
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    CHECK(requests[i].json()["max_tokens"] == caps[i]);
+  }
   REQUIRE(r.final_response.has_value());
   CHECK(r.final_response->find("more") == 0);
   CHECK(roles_of(f.stored(r.session_id)) == "user assistant");
@@ -276,6 +287,9 @@ TEST_CASE("tool-call arguments cut by the output limit are asked again, never ex
   REQUIRE_MESSAGE(r.completed, r.error);
   CHECK(f.add_calls == 1);
   CHECK(f.sent_messages(1) == f.sent_messages(0));  // The cut call was never appended.
+  // Only the retry gets the boosted cap.
+  CHECK(f.server.requests()[1].json()["max_tokens"] == 8192);
+  CHECK_FALSE(f.server.requests()[2].json().contains("max_tokens"));
   CHECK(f.log.has_status("warning", "truncated"));
   auto stored = f.stored(r.session_id);
   REQUIRE(roles_of(stored) == "user assistant tool assistant");
