@@ -2,6 +2,8 @@
 // answers in upstream's order, then accept the answer and persist it.
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "agent/intent_ack.hpp"
 #include "agent/output_boost.hpp"
 #include "agent/text_utils.hpp"
@@ -49,6 +51,16 @@ TurnRunner::EmptyAnswer TurnRunner::recover_empty_answer(const Message& msg, std
     st_.exit_reason = "partial_stream_recovery";
     return EmptyAnswer::kDeliver;
   }
+  // Silence after bookkeeping calls: the text written beside them was the answer.
+  if (!st_.last_content_with_tools.empty() && st_.last_content_tools_all_housekeeping) {
+    visible = std::exchange(st_.last_content_with_tools, std::string());
+    st_.last_content_tools_all_housekeeping = false;
+    st_.exit_reason = "fallback_prior_turn_content";
+    status("warning",
+           "\xE2\x86\xBB Empty response after tool calls \xE2\x80\x94 using earlier "
+           "content as final answer");
+    return EmptyAnswer::kDeliver;
+  }
   // Think tags in the content mean the model is still working: the prefill rung serves
   // it better than the nudge.
   const bool inline_thinking = !is_blank(msg.content);
@@ -57,6 +69,7 @@ TurnRunner::EmptyAnswer TurnRunner::recover_empty_answer(const Message& msg, std
   if (!st_.post_tool_nudged && !inline_thinking && !st_.messages.empty() &&
       st_.messages.back().role == Role::kTool) {
     st_.post_tool_nudged = true;
+    st_.last_content_with_tools.clear();  // Mid-task narration must not resurface later.
     status("warning",
            "\xE2\x9A\xA0\xEF\xB8\x8F Model returned empty after tool calls \xE2\x80\x94 nudging to "
            "continue");

@@ -71,6 +71,12 @@ void cap_delegate_calls(std::vector<ToolCall>& calls, int max) {
   calls = std::move(kept);
 }
 
+// Bookkeeping tools: text written beside only these calls is the model's answer.
+bool is_housekeeping(const ToolCall& call) {
+  return call.name == "memory" || call.name == "todo" || call.name == "skill_manage" ||
+         call.name == "session_search";
+}
+
 bool looks_truncated(const std::string& arguments) {
   std::string s = strip(arguments);
   return !s.empty() && s.back() != '}' && s.back() != ']';
@@ -172,6 +178,11 @@ bool TurnRunner::run_tool_round(Message assistant) {
   st_.invalid_json_retries = 0;
 
   const Callbacks& cb = core_.options.callbacks;
+  if (std::string text = strip_think_blocks(assistant.content); !text.empty()) {
+    st_.last_content_with_tools = std::move(text);
+    st_.last_content_tools_all_housekeeping =
+        std::all_of(assistant.tool_calls.begin(), assistant.tool_calls.end(), is_housekeeping);
+  }
   if (!is_blank(assistant.content)) {
     safe_callback("interim_assistant", cb.on_interim_assistant, std::string_view(assistant.content));
   }

@@ -52,6 +52,10 @@ struct TurnState {
   int empty_retries = 0;
   int thinking_prefill_retries = 0;
   bool post_tool_nudged = false;
+  // Text the model wrote beside tool calls this turn, and whether all those calls were
+  // housekeeping (memory, todo, ...): then the text was the answer if the model falls silent.
+  std::string last_content_with_tools;
+  bool last_content_tools_all_housekeeping = false;
   int dropped_tool_call_prompts = 0;
   int intent_ack_nudges = 0;
   int invalid_tool_rounds = 0;
