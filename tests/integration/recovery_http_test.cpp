@@ -84,6 +84,43 @@ TEST_CASE(
   CHECK(f.stored(r.session_id).back().content == "(empty)");
 }
 
+TEST_CASE("silence after only bookkeeping calls delivers the text written beside them") {
+  LoopHttpFixture f;
+  f.register_tool("todo", [](const Json&, ToolContext&) -> Result<std::string> {
+    return std::string(R"({"saved":true})");
+  });
+  const std::string text = "Your three errands are on the list.";
+  f.server.enqueue(chat::tool_calls({{"call_1", "todo", "{}"}}, true, text));
+  f.server.enqueue(chat::text("", true));
+  auto agent = f.agent(f.options());
+
+  ConversationResult r = agent->run_conversation("Note my errands.");
+  REQUIRE_MESSAGE(r.completed, r.error);
+  CHECK(r.final_response == text);
+  CHECK(r.exit_reason == "fallback_prior_turn_content");
+  CHECK(f.server.request_count() == 2);  // No nudge, no retry.
+  CHECK(f.log.has_status("warning", "earlier content"));
+  auto stored = f.stored(r.session_id);
+  REQUIRE(roles_of(stored) == "user assistant tool assistant");
+  CHECK(stored[1].content == text);
+  CHECK(stored[3].content == text);
+}
+
+TEST_CASE("silence after real work is nudged, not answered with the narration") {
+  LoopHttpFixture f;
+  f.server.enqueue(
+      chat::tool_calls({{"call_1", "add", R"({"a": 1, "b": 1})"}}, true, "Let me add those."));
+  f.server.enqueue(chat::text("", true));
+  f.server.enqueue(chat::text("It is 2.", true));
+  auto agent = f.agent(f.options());
+
+  ConversationResult r = agent->run_conversation("Add one and one.");
+  REQUIRE_MESSAGE(r.completed, r.error);
+  CHECK(r.final_response == "It is 2.");
+  CHECK(f.server.request_count() == 3);
+  CHECK(f.sent_messages(2).back()["content"] == kPostToolNudge);
+}
+
 TEST_CASE("a model that stays empty hands the turn to the fallback provider, which answers") {
   LoopHttpFixture f;
   for (int i = 0; i < 4; ++i) f.server.enqueue(chat::text("", true));
