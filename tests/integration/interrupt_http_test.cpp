@@ -137,6 +137,35 @@ TEST_CASE("an interrupt before the model's first byte says how long it waited") 
   CHECK(stored.back().content == *r.final_response);
 }
 
+TEST_CASE("an interrupt during a retry wait ends the turn at once with what it was doing") {
+  LoopHttpFixture f;
+  f.server.enqueue(chat::error(503, "The server is overloaded", "", {{"Retry-After", "60"}}));
+  f.server.enqueue(chat::text("never asked", true));
+  AgentOptions o = f.options();
+  Latch retrying;
+  auto log_status = o.callbacks.on_status;
+  o.callbacks.on_status = [&](std::string_view kind, std::string_view message) {
+    log_status(kind, message);
+    if (kind == "retry") retrying.open();
+  };
+  auto agent = f.agent(o);
+
+  std::thread host([&] {
+    REQUIRE(retrying.wait());
+    agent->interrupt();
+  });
+  ConversationResult r = agent->run_conversation("Hello?");
+  host.join();
+  CHECK(r.interrupted);
+  CHECK_FALSE(r.completed);
+  CHECK(r.exit_reason == "interrupted_by_user");
+  CHECK(r.final_response == "Operation interrupted: retrying API call after error (retry 1/3).");
+  CHECK(f.server.request_count() == 1);
+  auto stored = f.stored(r.session_id);
+  REQUIRE(roles_of(stored) == "user assistant");
+  CHECK(stored.back().content == *r.final_response);
+}
+
 TEST_CASE("an interrupt while a tool blocks cancels it and leaves a valid stored transcript") {
   LoopHttpFixture f;
   f.server.enqueue(chat::tool_calls({{"call_1", "wait_for_stop", "{}"}}, true));
