@@ -1,5 +1,11 @@
 // Text response: the model answered without tools. Recover from empty and truncated
 // answers in upstream's order, then accept the answer and persist it.
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "agent/intent_ack.hpp"
+#include "agent/output_boost.hpp"
 #include "agent/text_utils.hpp"
 #include "agent/turn_runner.hpp"
 
@@ -8,6 +14,8 @@ namespace {
 
 constexpr int kMaxContinuations = 4;
 constexpr int kMaxEmptyRetries = 3;
+constexpr int kMaxThinkingPrefills = 2;
+constexpr int kMaxIntentAckNudges = 2;
 constexpr int kMaxDroppedToolCallPrompts = 3;
 
 constexpr std::string_view kContinuePrompt =
@@ -16,6 +24,9 @@ constexpr std::string_view kContinuePrompt =
 constexpr std::string_view kPostToolNudge =
     "You just executed tool calls but returned an empty response. Please process the tool "
     "results above and continue with the task.";
+constexpr std::string_view kIntentAckNudge =
+    "[System: Continue now. Execute the required tool calls and only send your final answer "
+    "after completing the task.]";
 constexpr std::string_view kDroppedToolCallPrompt =
     "Your previous turn indicated a tool call but none was included. Do not narrate a plan or "
     "restate intent \xE2\x80\x94 issue the actual tool call now to continue the task.";
@@ -33,16 +44,112 @@ std::string join(const std::vector<std::string>& parts) {
 
 }  // namespace
 
+// The empty-answer ladder (loop.md §8.4 step 2), each rung once and in upstream's order.
+TurnRunner::EmptyAnswer TurnRunner::recover_empty_answer(const Message& msg, std::string& visible) {
+  if (std::string streamed = strip_think_blocks(st_.streamed_text); !streamed.empty()) {
+    visible = std::move(streamed);
+    st_.exit_reason = "partial_stream_recovery";
+    return EmptyAnswer::kDeliver;
+  }
+  // Silence after bookkeeping calls: the text written beside them was the answer.
+  if (!st_.last_content_with_tools.empty() && st_.last_content_tools_all_housekeeping) {
+    visible = std::exchange(st_.last_content_with_tools, std::string());
+    st_.last_content_tools_all_housekeeping = false;
+    st_.exit_reason = "fallback_prior_turn_content";
+    status("warning",
+           "\xE2\x86\xBB Empty response after tool calls \xE2\x80\x94 using earlier "
+           "content as final answer");
+    return EmptyAnswer::kDeliver;
+  }
+  // Think tags in the content mean the model is still working: the prefill rung serves
+  // it better than the nudge.
+  const bool inline_thinking = !is_blank(msg.content);
+  const bool thought =
+      inline_thinking || !msg.reasoning.empty() || !msg.reasoning_details.is_null();
+  if (!st_.post_tool_nudged && !inline_thinking && !st_.messages.empty() &&
+      st_.messages.back().role == Role::kTool) {
+    st_.post_tool_nudged = true;
+    st_.last_content_with_tools.clear();  // Mid-task narration must not resurface later.
+    status("warning",
+           "\xE2\x9A\xA0\xEF\xB8\x8F Model returned empty after tool calls \xE2\x80\x94 nudging to "
+           "continue");
+    append(scaffold(Message::assistant("(empty)")));
+    append(scaffold(Message::user(std::string(kPostToolNudge))));
+    return EmptyAnswer::kRetry;
+  }
+  // Upstream replays the reasoning as an assistant prefill; the wire sanitizer drops a
+  // thinking-only assistant row from every request, so here the rung is the call again.
+  if (thought && st_.thinking_prefill_retries < kMaxThinkingPrefills) {
+    ++st_.thinking_prefill_retries;
+    status("warning",
+           fmt::format(
+               "\xE2\x86\xBB Thinking-only response \xE2\x80\x94 prefilling to continue ({}/{})",
+               st_.thinking_prefill_retries, kMaxThinkingPrefills));
+    return EmptyAnswer::kRetry;
+  }
+  if (st_.empty_retries < kMaxEmptyRetries) {
+    ++st_.empty_retries;
+    status("warning",
+           fmt::format(
+               "\xE2\x9A\xA0\xEF\xB8\x8F Empty response from model \xE2\x80\x94 retrying ({}/{})",
+               st_.empty_retries, kMaxEmptyRetries));
+    return EmptyAnswer::kRetry;
+  }
+  // Another provider may answer where this one keeps returning nothing. The switch is not
+  // a model turn, so its iteration is refunded.
+  ApiError nothing;
+  nothing.message = "the model returned an empty response after every retry";
+  if (switch_to_fallback(nothing)) {
+    st_.empty_retries = 0;
+    st_.budget.refund();
+    return EmptyAnswer::kRetry;
+  }
+  // The sentinel, never the reasoning: a later "continue" must not replay it.
+  st_.final_response = "(empty)";
+  st_.exit_reason = "empty_response_exhausted";
+  status("warning", thought ? "\xE2\x9A\xA0\xEF\xB8\x8F Model produced reasoning but no visible "
+                              "response after all retries"
+                            : "\xE2\x9D\x8C Model returned no content after all retries");
+  append(Message::assistant("(empty)"));
+  flush();
+  return EmptyAnswer::kGiveUp;
+}
+
+// Upstream's default watches only Responses-API models: they are the ones seen to announce
+// the work and end the turn. The announcement stays in the transcript, as upstream keeps it.
+bool TurnRunner::nudge_intent_ack(const Message& msg, const std::string& visible) {
+  if (st_.intent_ack_nudges >= kMaxIntentAckNudges || st_.offered_tools.empty()) return false;
+  if (core_.runtime->provider().info().api_mode != kApiModeResponses) return false;
+  if (!looks_like_intent_ack(input_.user_message, visible, st_.messages, st_.user_index)) {
+    return false;
+  }
+  ++st_.intent_ack_nudges;
+  status("warning", fmt::format("\xE2\x86\xBB The model announced work without doing it "
+                                "\xE2\x80\x94 asking it to continue ({}/{})",
+                                st_.intent_ack_nudges, kMaxIntentAckNudges));
+  Message ack = msg;
+  ack.content = visible;
+  ack.finish_reason = "incomplete";
+  append(std::move(ack));
+  append(Message::user(std::string(kIntentAckNudge)));
+  flush();
+  return true;
+}
+
 bool TurnRunner::accept_text_response(ProviderResponse& response) {
   Message& msg = response.message;
   const std::string finish = msg.finish_reason.empty() ? "stop" : msg.finish_reason;
-  std::string visible = strip_think_blocks(msg.content);
+  // Continuation parts keep their edge whitespace: a model told to continue exactly where
+  // it stopped often starts with the space that ends the previous part.
+  const std::string raw = remove_think_blocks(msg.content);
+  std::string visible = strip(raw);
 
   if (finish == "content_filter") {
     const std::string detail = visible.empty() ? "finish_reason=content_filter" : visible;
     st_.final_response =
         "\xE2\x9A\xA0\xEF\xB8\x8F  The model declined to respond to this request (safety refusal "
-        "\xE2\x80\x94 not a Hermes/gateway failure).\n\n" + detail +
+        "\xE2\x80\x94 not a Hermes/gateway failure).\n\n" +
+        detail +
         "\n\nTry rephrasing the request, narrowing the context, or adding a fallback provider.";
     fail("content_policy_blocked: " + detail, "content_policy_blocked");
     append(Message::assistant(*st_.final_response));
@@ -53,14 +160,18 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
     if (visible.empty() && !msg.reasoning.empty()) {
       st_.partial = true;
       st_.final_response =
-          "\xE2\x9A\xA0\xEF\xB8\x8F **Thinking Budget Exhausted**\n\nThe model spent its whole output "
-          "budget reasoning and produced no answer. Raise max_tokens or lower the reasoning effort.";
+          "\xE2\x9A\xA0\xEF\xB8\x8F **Thinking Budget Exhausted**\n\nThe model spent its whole "
+          "output "
+          "budget reasoning and produced no answer. Raise max_tokens or lower the reasoning "
+          "effort.";
       st_.exit_reason = "thinking_budget_exhausted";
       append(Message::assistant(*st_.final_response));
       return false;
     }
     if (static_cast<int>(st_.continuation_parts.size()) < kMaxContinuations) {
-      st_.continuation_parts.push_back(visible);
+      st_.continuation_parts.push_back(raw);
+      st_.next_max_tokens = boosted_output_cap(core_.options.max_tokens,
+                                               static_cast<int>(st_.continuation_parts.size()));
       append(scaffold(Message::assistant(visible)));
       append(scaffold(Message::user(std::string(kContinuePrompt))));
       return true;
@@ -79,28 +190,21 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
       append(scaffold(Message::user(std::string(kDroppedToolCallPrompt))));
       return true;
     }
-    if (!is_blank(st_.streamed_text)) {
-      visible = strip_think_blocks(st_.streamed_text);
-      st_.exit_reason = "partial_stream_recovery";
-    } else if (!st_.post_tool_nudged && !st_.messages.empty() &&
-               st_.messages.back().role == Role::kTool) {
-      st_.post_tool_nudged = true;
-      append(scaffold(Message::assistant("(empty)")));
-      append(scaffold(Message::user(std::string(kPostToolNudge))));
-      return true;
-    } else if (st_.empty_retries < kMaxEmptyRetries) {
-      ++st_.empty_retries;
-      return true;
-    } else {
-      st_.final_response = "(empty)";
-      st_.exit_reason = "empty_response_exhausted";
-      append(Message::assistant("(empty)"));
-      flush();
-      return false;
+    switch (recover_empty_answer(msg, visible)) {
+      case EmptyAnswer::kRetry:
+        return true;
+      case EmptyAnswer::kGiveUp:
+        return false;
+      case EmptyAnswer::kDeliver:
+        break;
     }
   }
 
-  std::string answer = join(st_.continuation_parts) + visible;
+  if (finish != "length" && st_.continuation_parts.empty() && nudge_intent_ack(msg, visible)) {
+    return true;
+  }
+  std::string answer =
+      st_.continuation_parts.empty() ? visible : strip(join(st_.continuation_parts) + raw);
   if (auto transformed = core_.hooks.transform_llm_output(answer)) answer = std::move(*transformed);
   msg.content = answer;
   msg.finish_reason = finish;

@@ -173,8 +173,12 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
                                 error.to_string(), static_cast<double>(delay.count()) / 1000.0,
                                 retry, max_attempts - 1));
     if (st_.cancel.wait_for(delay)) {
+      // Hosts recognise an interrupted turn's answer by its "Operation interrupted" prefix.
       st_.interrupted = true;
       st_.exit_reason = "interrupted_by_user";
+      st_.final_response = fmt::format(
+          "Operation interrupted: retrying API call after error (retry {}/{}).", retry,
+          max_attempts);
       return std::nullopt;
     }
   }

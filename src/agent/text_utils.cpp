@@ -53,9 +53,9 @@ bool is_blank(std::string_view text) {
   return true;
 }
 
-std::string strip_think_blocks(std::string_view text) {
-  if (text.find('<') == std::string_view::npos) return strip(text);  // No tag at all.
+std::string remove_think_blocks(std::string_view text) {
   std::string out(text);
+  if (text.find('<') == std::string_view::npos) return out;  // No tag at all.
   for (auto tag : kThinkTags) {
     const std::string open = "<" + std::string(tag) + ">";
     const std::string close = "</" + std::string(tag) + ">";
@@ -69,7 +69,12 @@ std::string strip_think_blocks(std::string_view text) {
       out.erase(pos, end + close.size() - pos);
     }
   }
-  return strip(out);
+  return out;
+}
+
+std::string strip_think_blocks(std::string_view text) {
+  if (text.find('<') == std::string_view::npos) return strip(text);
+  return strip(remove_think_blocks(text));
 }
 
 std::string one_line_preview(std::string_view text, std::size_t max_chars) {

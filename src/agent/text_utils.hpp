@@ -13,7 +13,11 @@ std::string strip(std::string_view text);
 bool is_blank(std::string_view text);
 
 // `text` with every <think>...</think> (and <thinking>, <reasoning>, <REASONING_SCRATCHPAD>)
-// block removed, plus an unclosed opening tag and everything after it; then stripped.
+// block removed, plus an unclosed opening tag and everything after it. The whitespace
+// around what remains is kept: it may be the boundary between continuation parts.
+std::string remove_think_blocks(std::string_view text);
+
+// remove_think_blocks(text), stripped.
 std::string strip_think_blocks(std::string_view text);
 
 // The first line of `text`, cut to `max_chars` characters (UTF-8 safe) with "..." added.

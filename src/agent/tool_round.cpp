@@ -6,6 +6,7 @@
 
 #include "agent/delegation.hpp"
 #include "agent/memory_provider_call.hpp"
+#include "agent/output_boost.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/steer.hpp"
 #include "agent/text_utils.hpp"
@@ -70,6 +71,12 @@ void cap_delegate_calls(std::vector<ToolCall>& calls, int max) {
   calls = std::move(kept);
 }
 
+// Bookkeeping tools: text written beside only these calls is the model's answer.
+bool is_housekeeping(const ToolCall& call) {
+  return call.name == "memory" || call.name == "todo" || call.name == "skill_manage" ||
+         call.name == "session_search";
+}
+
 bool looks_truncated(const std::string& arguments) {
   std::string s = strip(arguments);
   return !s.empty() && s.back() != '}' && s.back() != ']';
@@ -87,6 +94,8 @@ bool TurnRunner::run_tool_round(Message assistant) {
   if (truncated) {
     if (st_.truncated_tool_call_retries < kMaxTruncatedToolCallRetries) {
       ++st_.truncated_tool_call_retries;
+      st_.next_max_tokens =
+          boosted_output_cap(core_.options.max_tokens, st_.truncated_tool_call_retries);
       status("warning", "Tool call arguments were truncated by the output limit; retrying");
       return true;
     }
@@ -169,6 +178,11 @@ bool TurnRunner::run_tool_round(Message assistant) {
   st_.invalid_json_retries = 0;
 
   const Callbacks& cb = core_.options.callbacks;
+  if (std::string text = strip_think_blocks(assistant.content); !text.empty()) {
+    st_.last_content_with_tools = std::move(text);
+    st_.last_content_tools_all_housekeeping =
+        std::all_of(assistant.tool_calls.begin(), assistant.tool_calls.end(), is_housekeeping);
+  }
   if (!is_blank(assistant.content)) {
     safe_callback("interim_assistant", cb.on_interim_assistant, std::string_view(assistant.content));
   }

@@ -1,6 +1,8 @@
 // The outer loop of a turn: one model call per iteration, then a tool round or the end.
 #include "agent/turn_runner.hpp"
 
+#include <utility>
+
 #include "agent/safe_callback.hpp"
 #include "agent/steer.hpp"
 #include "common/log.hpp"
@@ -45,6 +47,8 @@ bool TurnRunner::step() {
     st_.budget.refund();  // A compaction is not a model call.
     return true;
   }
+  // A retry of a truncated response gets more room, for that one call.
+  if (st_.next_max_tokens) request.max_tokens = std::exchange(st_.next_max_tokens, std::nullopt);
   auto response = call_model(std::move(request));
   if (!response) {
     if (!st_.restart_iteration) return false;

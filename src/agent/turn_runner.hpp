@@ -74,6 +74,12 @@ class TurnRunner {
 
   // final_response.cpp: the model answered in text. Returns false when the turn is over.
   bool accept_text_response(ProviderResponse& response);
+  // An answer with no visible text: ask again, deliver what streamed (into `visible`),
+  // or give up with the "(empty)" sentinel.
+  enum class EmptyAnswer { kRetry, kDeliver, kGiveUp };
+  EmptyAnswer recover_empty_answer(const Message& msg, std::string& visible);
+  // A reply that only announces the work: ask for the work. True when the turn goes on.
+  bool nudge_intent_ack(const Message& msg, const std::string& visible);
 
   // turn_finalizer.cpp
   void summarize_after_budget();

@@ -50,12 +50,19 @@ struct TurnState {
 
   // Recovery counters, reset every turn.
   int empty_retries = 0;
+  int thinking_prefill_retries = 0;
   bool post_tool_nudged = false;
+  // Text the model wrote beside tool calls this turn, and whether all those calls were
+  // housekeeping (memory, todo, ...): then the text was the answer if the model falls silent.
+  std::string last_content_with_tools;
+  bool last_content_tools_all_housekeeping = false;
   int dropped_tool_call_prompts = 0;
+  int intent_ack_nudges = 0;
   int invalid_tool_rounds = 0;
   int invalid_json_retries = 0;
   int truncated_tool_call_retries = 0;
   std::vector<std::string> continuation_parts;  // Text of length-truncated answers.
+  std::optional<int64_t> next_max_tokens;       // A boosted cap for the next call only.
   std::string streamed_text;                    // Visible text streamed by the current call.
 
   int compression_attempts = 0;           // Compactions this turn (at most 3).

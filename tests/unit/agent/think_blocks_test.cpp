@@ -22,3 +22,10 @@ TEST_CASE("text without think tags is only trimmed, other angle brackets include
   CHECK(strip_think_blocks("ends with <") == "ends with <");
   CHECK(strip_think_blocks("") == "");
 }
+
+TEST_CASE("removing think blocks keeps the whitespace a continuation part starts with") {
+  using hermes::internal::remove_think_blocks;
+  CHECK(remove_think_blocks(" two, as computed.") == " two, as computed.");
+  CHECK(remove_think_blocks("<think>go on</think> two.") == " two.");
+  CHECK(remove_think_blocks("forty <think>unclosed") == "forty ");
+}
