@@ -60,8 +60,7 @@ TEST_CASE("write_file, read_file and patch change a project on disk through the 
 
   Json patched = loop.sent("v4a");
   CHECK(patched["success"] == true);
-  CHECK(patched["files"] ==
-        Json::array({"src/greeter.py", "src/farewell.py", "notes/old.txt"}));
+  CHECK(patched["files"] == Json::array({"src/greeter.py", "src/farewell.py", "notes/old.txt"}));
   CHECK(read_text(loop.project.file("src/greeter.py")) ==
         "def greet(name):\n    return f\"hello {name}\"\n\n\ndef main():\n"
         "    print(greet(\"world\"))\n    print(farewell(\"world\"))\n");
@@ -84,8 +83,8 @@ TEST_CASE("search_files finds contents and file names in the project through the
   std::vector<std::string> found;
   for (const Json& m : defs["matches"])
     found.push_back(m["path"].get<std::string>() + ":" + std::to_string(m["line"].get<int>()));
-  CHECK(found == std::vector<std::string>{"src/farewell.py:1", "src/greeter.py:1",
-                                          "src/greeter.py:5"});
+  CHECK(found ==
+        std::vector<std::string>{"src/farewell.py:1", "src/greeter.py:1", "src/greeter.py:5"});
   CHECK(defs["truncated"] == false);
   CHECK(loop.sent("docs")["files"] == Json::array({"docs/guide.md"}));
   Json counts = loop.sent("count")["counts"];
@@ -94,7 +93,8 @@ TEST_CASE("search_files finds contents and file names in the project through the
   CHECK(counts["docs/guide.md"] == 1);
 }
 
-TEST_CASE("bad file tool calls are errors the model reads, and nothing outside the root is touched") {
+TEST_CASE(
+    "bad file tool calls are errors the model reads, and nothing outside the root is touched") {
   ToolLoop loop({"file"});
   TempDir outside;
   const std::string secret = "the secret outside the project";
@@ -103,22 +103,23 @@ TEST_CASE("bad file tool calls are errors the model reads, and nothing outside t
   plant(loop, "src/greeter.py", greeter);
   plant(loop, "notes/old.txt", "stale notes\n");
   const std::string up = "../" + fs::path(outside.path()).filename().string();
-  loop.run({{call("read_up", "read_file", {{"path", up + "/secret.txt"}}),
-             call("read_abs", "read_file", {{"path", outside.file("secret.txt")}}),
-             call("read_number", "read_file", {{"path", 7}}),
-             call("write_abs", "write_file", {{"path", outside.file("new.txt")}, {"content", "x"}}),
-             call("write_no_content", "write_file", {{"path", "src/empty.py"}}),
-             call("patch_up", "patch",
-                  {{"path", up + "/secret.txt"}, {"old_string", "secret"}, {"new_string", "x"}}),
-             call("patch_no_match", "patch",
-                  {{"path", "src/greeter.py"}, {"old_string", "no such line"}, {"new_string", "x"}}),
-             call("patch_hunk", "patch", {{"mode", "patch"}, {"patch", tool_fixture("broken_hunk.v4a")}}),
-             call("search_up", "search_files", {{"pattern", "secret"}, {"path", up}}),
-             call("search_regex", "search_files", {{"pattern", "(unclosed"}})}});
+  loop.run(
+      {{call("read_up", "read_file", {{"path", up + "/secret.txt"}}),
+        call("read_abs", "read_file", {{"path", outside.file("secret.txt")}}),
+        call("read_number", "read_file", {{"path", 7}}),
+        call("write_abs", "write_file", {{"path", outside.file("new.txt")}, {"content", "x"}}),
+        call("write_no_content", "write_file", {{"path", "src/empty.py"}}),
+        call("patch_up", "patch",
+             {{"path", up + "/secret.txt"}, {"old_string", "secret"}, {"new_string", "x"}}),
+        call("patch_no_match", "patch",
+             {{"path", "src/greeter.py"}, {"old_string", "no such line"}, {"new_string", "x"}}),
+        call("patch_hunk", "patch",
+             {{"mode", "patch"}, {"patch", tool_fixture("broken_hunk.v4a")}}),
+        call("search_up", "search_files", {{"pattern", "secret"}, {"path", up}}),
+        call("search_regex", "search_files", {{"pattern", "(unclosed"}})}});
 
   for (const char* id : {"read_up", "read_abs", "read_number", "write_abs", "write_no_content",
-                         "patch_up", "patch_no_match", "patch_hunk", "search_up",
-                         "search_regex"}) {
+                         "patch_up", "patch_no_match", "patch_hunk", "search_up", "search_regex"}) {
     CAPTURE(id);
     CHECK(is_error_result(loop.sent(id)));
     CHECK(loop.sent_text(id).find(secret) == std::string::npos);

@@ -46,15 +46,16 @@ bool lists_skill(const Json& listing, const std::string& name, const std::string
 
 TEST_CASE("memory writes MEMORY.md and USER.md through the loop, and the next session sees them") {
   ToolLoop loop({"memory"});
-  loop.run({{memory("m1", {{"action", "add"}, {"content", "The project builds with CMake presets."}}),
-             memory("m2", {{"action", "add"},
-                           {"target", "user"},
-                           {"content", "Prefers answers without preamble."}})},
-            {memory("m3", {{"action", "replace"},
-                           {"old_text", "CMake presets"},
-                           {"content", "The project builds with cmake --preset ci."}}),
-             memory("m4", {{"action", "add"}, {"content", "Tests use doctest."}})},
-            {memory("m5", {{"action", "remove"}, {"old_text", "doctest"}})}});
+  loop.run(
+      {{memory("m1", {{"action", "add"}, {"content", "The project builds with CMake presets."}}),
+        memory("m2", {{"action", "add"},
+                      {"target", "user"},
+                      {"content", "Prefers answers without preamble."}})},
+       {memory("m3", {{"action", "replace"},
+                      {"old_text", "CMake presets"},
+                      {"content", "The project builds with cmake --preset ci."}}),
+        memory("m4", {{"action", "add"}, {"content", "Tests use doctest."}})},
+       {memory("m5", {{"action", "remove"}, {"old_text", "doctest"}})}});
 
   Json added = loop.sent("m1");
   CHECK(added["success"] == true);
@@ -87,9 +88,8 @@ TEST_CASE("bad memory calls come back as errors the model reads, and nothing is 
   loop.run({{memory("no_content", {{"action", "add"}, {"target", "user"}}),
              memory("bad_target", {{"action", "add"}, {"target", "diary"}, {"content", "x"}}),
              memory("list_content", {{"action", "add"}, {"content", Json::array({"a", "b"})}}),
-             memory("no_match", {{"action", "replace"},
-                                 {"old_text", "nothing like this"},
-                                 {"content", "y"}}),
+             memory("no_match",
+                    {{"action", "replace"}, {"old_text", "nothing like this"}, {"content", "y"}}),
              memory("bad_ops", {{"operations", "add everything"}})}});
 
   Json no_content = loop.sent("no_content");
@@ -150,40 +150,42 @@ TEST_CASE("skill_manage creates and patches a skill that skills_list lists and s
   CHECK(loop.sent_system_prompt().find("deploy-staging") != std::string::npos);
 }
 
-TEST_CASE("bad skill calls come back as errors the model reads, and nothing leaves the skills dir") {
+TEST_CASE(
+    "bad skill calls come back as errors the model reads, and nothing leaves the skills dir") {
   ToolLoop loop({"skills"});
   install_skill(loop, "release-notes", "release_notes_SKILL.md");
   const std::string original = read_text(loop.home.file("skills/release-notes/SKILL.md"));
-  loop.run({{skill_manage("escape_name", {{"action", "create"},
-                                          {"name", "../escaped"},
-                                          {"content", tool_fixture("deploy_staging_SKILL.md")}}),
-             skill_manage("no_frontmatter", {{"action", "create"},
-                                             {"name", "plain"},
-                                             {"content", "Just some text."}}),
-             skill_manage("no_name", {{"action", "patch"}, {"old_string", "a"}, {"new_string", "b"}}),
-             skill_manage("missing", {{"action", "patch"},
-                                      {"name", "no-such-skill"},
-                                      {"old_string", "a"},
-                                      {"new_string", "b"}}),
-             skill_manage("no_match", {{"action", "patch"},
-                                       {"name", "release-notes"},
-                                       {"old_string", "text that is not in the skill"},
-                                       {"new_string", "b"}}),
-             skill_manage("escape_file", {{"action", "write_file"},
-                                          {"name", "release-notes"},
-                                          {"file_path", "../../escaped.md"},
-                                          {"file_content", "x"}}),
-             call("view_missing", "skill_view", {{"name", "no-such-skill"}}),
-             call("view_escape", "skill_view",
-                  {{"name", "release-notes"}, {"file_path", "../../memories/MEMORY.md"}}),
-             call("view_number", "skill_view", {{"name", 42}})}});
+  loop.run(
+      {{skill_manage("escape_name", {{"action", "create"},
+                                     {"name", "../escaped"},
+                                     {"content", tool_fixture("deploy_staging_SKILL.md")}}),
+        skill_manage("no_frontmatter",
+                     {{"action", "create"}, {"name", "plain"}, {"content", "Just some text."}}),
+        skill_manage("no_name", {{"action", "patch"}, {"old_string", "a"}, {"new_string", "b"}}),
+        skill_manage("missing", {{"action", "patch"},
+                                 {"name", "no-such-skill"},
+                                 {"old_string", "a"},
+                                 {"new_string", "b"}}),
+        skill_manage("no_match", {{"action", "patch"},
+                                  {"name", "release-notes"},
+                                  {"old_string", "text that is not in the skill"},
+                                  {"new_string", "b"}}),
+        skill_manage("escape_file", {{"action", "write_file"},
+                                     {"name", "release-notes"},
+                                     {"file_path", "../../escaped.md"},
+                                     {"file_content", "x"}}),
+        call("view_missing", "skill_view", {{"name", "no-such-skill"}}),
+        call("view_escape", "skill_view",
+             {{"name", "release-notes"}, {"file_path", "../../memories/MEMORY.md"}}),
+        call("view_number", "skill_view", {{"name", 42}})}});
 
   for (const char* id : {"escape_name", "no_frontmatter", "no_name", "missing", "no_match",
                          "escape_file", "view_missing", "view_escape", "view_number"}) {
     CAPTURE(id);
     CHECK(is_error_result(loop.sent(id)));
   }
-  CHECK(loop.sent("missing")["error"].get<std::string>().find("no-such-skill") != std::string::npos);
+  CHECK(loop.sent("missing")["error"].get<std::string>().find("no-such-skill") !=
+        std::string::npos);
   CHECK_FALSE(fs::exists(loop.home.file("escaped")));
   CHECK_FALSE(fs::exists(loop.home.file("escaped.md")));
   CHECK_FALSE(fs::exists(loop.home.file("skills/plain")));

@@ -43,12 +43,15 @@ TEST_CASE("terminal runs a command in the project directory and its output reach
   CHECK(contains(fails["error"], "code 3"));
 }
 
-TEST_CASE("a background process started in one turn is listed, fed, waited for, logged and killed in the next") {
+TEST_CASE(
+    "a background process started in one turn is listed, fed, waited for, logged and killed in the "
+    "next") {
   ToolLoop loop({"terminal"});
   loop.run({{call("short", "terminal",
                   {{"command", "echo started; read answer; echo \"you said $answer\""},
                    {"background", true}}),
-             call("long", "terminal", {{"command", "echo serving; exec sleep 60"}, {"background", true}})}});
+             call("long", "terminal",
+                  {{"command", "echo serving; exec sleep 60"}, {"background", true}})}});
   Json short_started = loop.sent("short");
   Json long_started = loop.sent("long");
   REQUIRE(contains(short_started["session_id"], "proc_"));
@@ -84,7 +87,8 @@ TEST_CASE("a background process started in one turn is listed, fed, waited for, 
   CHECK(loop.sent("poll")["status"] == "exited");
 }
 
-TEST_CASE("bad terminal and process_manage calls are errors the model reads, and the turn completes") {
+TEST_CASE(
+    "bad terminal and process_manage calls are errors the model reads, and the turn completes") {
   ToolLoop loop({"terminal"});
   loop.run({{call("no_command", "terminal", Json::object()),
              call("number", "terminal", {{"command", 42}}),
@@ -93,8 +97,7 @@ TEST_CASE("bad terminal and process_manage calls are errors the model reads, and
              call("zero_timeout", "terminal", {{"command", "true"}, {"timeout", 0}}),
              manage("no_action", Json::object()),
              manage("unknown_id", {{"action", "poll"}, {"session_id", "proc_000000000000"}}),
-             manage("no_id", {{"action", "kill"}}),
-             manage("list_as_number", {{"action", 7}})}});
+             manage("no_id", {{"action", "kill"}}), manage("list_as_number", {{"action", 7}})}});
 
   for (const char* id : {"no_command", "number", "detached", "relative_dir", "zero_timeout",
                          "no_action", "unknown_id", "no_id", "list_as_number"}) {

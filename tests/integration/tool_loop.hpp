@@ -13,6 +13,7 @@
 
 #include "common/json_text.hpp"
 #include "hermes/hermes.hpp"
+#include "hermes/session_search_tool.hpp"
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
 #include "support/temp_dir.hpp"
@@ -39,12 +40,13 @@ using ToolStep = std::vector<MockToolCall>;
 
 class ToolLoop {
  public:
-  // Registers every built-in toolset, the file tools rooted at project(), and offers the
-  // model `toolsets`.
+  // Registers every built-in toolset (the file tools rooted at `project`) and
+  // session_search, and offers the model `toolsets`.
   explicit ToolLoop(std::vector<std::string> toolsets) {
     BuiltinToolOptions builtins;
     builtins.file.root = project.path();
     REQUIRE(register_builtin_tools(*tools, builtins).ok());
+    REQUIRE(register_session_search_tool(*tools).ok());
     options.model = "mock-model";
     options.base_url = server.base_url();
     options.api_key = "sk-test";
@@ -58,8 +60,7 @@ class ToolLoop {
 
   // Scripts each step as one streamed model response carrying its calls, then `answer`,
   // and runs one turn of the fixture's agent (created on the first turn from `options`).
-  ConversationResult run(const std::vector<ToolStep>& steps,
-                         const std::string& answer = "Done.",
+  ConversationResult run(const std::vector<ToolStep>& steps, const std::string& answer = "Done.",
                          const std::string& prompt = "Go ahead.") {
     for (const ToolStep& step : steps) server.enqueue(chat::tool_calls(step, /*stream=*/true));
     server.enqueue(chat::text(answer, /*stream=*/true));
@@ -108,14 +109,6 @@ class ToolLoop {
     const Json messages = server.requests().back().json()["messages"];
     REQUIRE(messages.at(0).value("role", "") == "system");
     return messages[0]["content"].get<std::string>();
-  }
-
-  // The names of the tools the last request offered.
-  std::vector<std::string> offered_tools() const {
-    std::vector<std::string> names;
-    for (const Json& t : server.requests().back().json()["tools"])
-      names.push_back(t["function"]["name"].get<std::string>());
-    return names;
   }
 
   MockServer server;
