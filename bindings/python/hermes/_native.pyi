@@ -323,6 +323,11 @@ class Agent:
         task_id: Optional[str] = None,
     ) -> ConversationResult:
         """Runs one turn and returns the result dict."""
+    def run_skill(self, name: str, instruction: str = "") -> ConversationResult:
+        """Runs one turn invoking a skill, as the CLI's /<name> [instruction] does.
+
+        Raises NotFoundError when no enabled skill of the agent's home answers to `name`.
+        """
     def stream(
         self,
         user_message: str,
@@ -499,3 +504,31 @@ def estimate_tokens_rough(text: str) -> int:
 
 def estimate_messages_tokens_rough(messages: Sequence[Message]) -> int:
     """A rough token count of messages as they would be sent (images at 1,600 each)."""
+
+class SkillCommandInfo(TypedDict):
+    """A skill reachable as a slash command."""
+
+    name: str
+    description: str
+
+def get_skill_commands(
+    home: Union[str, PathLike[str], None] = None,
+    *,
+    external_dirs: Optional[Sequence[Union[str, PathLike[str]]]] = None,
+    disabled: Optional[Sequence[str]] = None,
+) -> dict[str, SkillCommandInfo]:
+    """{"/<slug>": {"name", "description"}} of the enabled skills, in lookup order."""
+
+def build_skill_invocation_message(
+    command: str,
+    user_instruction: str = "",
+    *,
+    home: Union[str, PathLike[str], None] = None,
+    session_id: Optional[str] = None,
+    external_dirs: Optional[Sequence[Union[str, PathLike[str]]]] = None,
+    disabled: Optional[Sequence[str]] = None,
+) -> Optional[str]:
+    """The user message of a `/<skill-name> [instruction]` turn, or None for no such skill."""
+
+def slugify_skill_name(name: str) -> str:
+    """The slash-command slug of a skill name ("Deploy Staging" -> "deploy-staging")."""
