@@ -233,6 +233,14 @@ class SessionStore:
     def delete(self, session_id: str) -> None:
         """Deletes the session and its messages. Raises NotFoundError."""
 
+class SkillsSettings(TypedDict, total=False):
+    """Where an agent finds its skills, beyond <home>/skills."""
+
+    # Read after <home>/skills, never written; the local skill wins a name clash.
+    external_dirs: Sequence[Union[str, PathLike[str]]]
+    disabled: Sequence[str]  # Hidden from the index, the skills tools and slash commands.
+    template_vars: bool  # Fill ${HERMES_SKILL_DIR} and ${HERMES_SESSION_ID}; default True.
+
 class McpServerSettings(TypedDict, total=False):
     """One MCP server, as in mcp.json: a command (with args, env, cwd) or a url (with
     headers); enabled, tools ({"include": [...], "exclude": [...]}), timeout and
@@ -286,6 +294,7 @@ class Agent:
         session_id: Optional[str] = None,
         persist_sessions: bool = True,
         session_store: Optional[SessionStore] = None,
+        skills: Optional[SkillsSettings] = None,
         stream: bool = True,
         max_tokens: Optional[int] = None,
         temperature: Optional[float] = None,

@@ -1,4 +1,5 @@
 """Skills as slash commands: listing them, building the /<skill> message, running the turn."""
+import json
 import os
 import shutil
 from pathlib import Path
@@ -6,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import hermes
-from helpers import make_agent
+from helpers import make_agent, tool_results
 
 FIXTURES = Path(os.environ.get("HERMES_FIXTURES_DIR", Path(__file__).parents[3] / "tests" / "fixtures"))
 
@@ -125,3 +126,36 @@ def test_run_skill_with_an_unknown_name_raises_and_calls_no_model(mock_server, h
     # The agent is free again for the next call.
     mock_server.enqueue({"chat_text": "Hello.", "stream": True})
     assert agent.chat("Hi") == "Hello."
+
+
+def test_an_agents_skills_setting_reaches_run_skill_and_its_tools(mock_server, home, tmp_path_factory):
+    shared = tmp_path_factory.mktemp("shared-skills")
+    install(shared, "team-notes", "release_notes_SKILL.md")
+    (shared / "team-notes" / "SKILL.md").write_text(
+        (shared / "team-notes" / "SKILL.md").read_text().replace("name: release-notes", "name: team-notes")
+    )
+    mock_server.enqueue(
+        {"chat_tool_calls": [{"id": "list", "name": "skills_list", "arguments": {}}], "stream": True},
+        {"chat_text": "Done.", "stream": True},
+    )
+    agent = make_agent(mock_server, home, skills={"external_dirs": [shared], "disabled": ["deploy-staging"]})
+
+    with pytest.raises(hermes.NotFoundError):
+        agent.run_skill("/deploy-staging")
+    result = agent.run_skill("/team-notes")
+
+    assert result["completed"] is True
+    assert '"team-notes" skill' in result["messages"][0]["content"]
+    listed = [s["name"] for s in json.loads(tool_results(result)[0])["skills"]]
+    assert sorted(listed) == ["release-notes", "team-notes"]
+
+
+def test_a_malformed_skills_setting_is_refused(mock_server, home):
+    with pytest.raises(ValueError, match="extenal_dirs"):
+        make_agent(mock_server, home, skills={"extenal_dirs": ["/x"]})
+    with pytest.raises(TypeError, match="skills.disabled"):
+        make_agent(mock_server, home, skills={"disabled": "deploy-staging"})
+    with pytest.raises(TypeError, match="skills.template_vars"):
+        make_agent(mock_server, home, skills={"template_vars": "yes"})
+    with pytest.raises(TypeError, match="skills"):
+        make_agent(mock_server, home, skills=["/x"])
