@@ -90,7 +90,8 @@ TEST_CASE("bad memory calls come back as errors the model reads, and nothing is 
              memory("list_content", {{"action", "add"}, {"content", Json::array({"a", "b"})}}),
              memory("no_match",
                     {{"action", "replace"}, {"old_text", "nothing like this"}, {"content", "y"}}),
-             memory("bad_ops", {{"operations", "add everything"}})}});
+             memory("bad_ops", {{"operations", "add everything"}}),
+             memory("number_target", {{"action", "add"}, {"target", 2}, {"content", "z"}})}});
 
   Json no_content = loop.sent("no_content");
   CHECK(is_error_result(no_content));
@@ -98,7 +99,9 @@ TEST_CASE("bad memory calls come back as errors the model reads, and nothing is 
   Json bad_target = loop.sent("bad_target");
   CHECK(is_error_result(bad_target));
   CHECK(bad_target["error"].get<std::string>().find("diary") != std::string::npos);
-  CHECK(is_error_result(loop.sent("list_content")));
+  // A value of the wrong type is named as such, not taken for a missing or default one.
+  CHECK(loop.sent("list_content")["error"] == "Argument 'content' must be a string, got array.");
+  CHECK(loop.sent("number_target")["error"] == "Argument 'target' must be a string, got integer.");
   CHECK(is_error_result(loop.sent("no_match")));
   CHECK(is_error_result(loop.sent("bad_ops")));
   CHECK_FALSE(fs::exists(memory_file(loop, "MEMORY.md")));
@@ -177,15 +180,23 @@ TEST_CASE(
         call("view_missing", "skill_view", {{"name", "no-such-skill"}}),
         call("view_escape", "skill_view",
              {{"name", "release-notes"}, {"file_path", "../../memories/MEMORY.md"}}),
-        call("view_number", "skill_view", {{"name", 42}})}});
+        call("view_number", "skill_view", {{"name", 42}}),
+        call("list_number", "skills_list", {{"category", 3}}),
+        skill_manage(
+            "content_object",
+            {{"action", "create"}, {"name", "objective"}, {"content", {{"name", "objective"}}}})}});
 
-  for (const char* id : {"escape_name", "no_frontmatter", "no_name", "missing", "no_match",
-                         "escape_file", "view_missing", "view_escape", "view_number"}) {
+  for (const char* id :
+       {"escape_name", "no_frontmatter", "no_name", "missing", "no_match", "escape_file",
+        "view_missing", "view_escape", "view_number", "list_number", "content_object"}) {
     CAPTURE(id);
     CHECK(is_error_result(loop.sent(id)));
   }
   CHECK(loop.sent("missing")["error"].get<std::string>().find("no-such-skill") !=
         std::string::npos);
+  CHECK(loop.sent("view_number")["error"] == "Argument 'name' must be a string, got integer.");
+  CHECK(loop.sent("list_number")["error"] == "Argument 'category' must be a string, got integer.");
+  CHECK(loop.sent("content_object")["error"] == "Argument 'content' must be a string, got object.");
   CHECK_FALSE(fs::exists(loop.home.file("escaped")));
   CHECK_FALSE(fs::exists(loop.home.file("escaped.md")));
   CHECK_FALSE(fs::exists(loop.home.file("skills/plain")));
