@@ -153,6 +153,33 @@ TEST_CASE("skill_manage creates and patches a skill that skills_list lists and s
   CHECK(loop.sent_system_prompt().find("deploy-staging") != std::string::npos);
 }
 
+TEST_CASE("skill_manage rewrites a skill, removes its supporting file, then deletes it") {
+  ToolLoop loop({"skills"});
+  install_skill(loop, "release-notes", "release_notes_SKILL.md");
+  const std::string dir = loop.home.file("skills/release-notes");
+  fs::create_directories(dir + "/templates");
+  write_text(dir + "/templates/notes.md", "# Notes\n");
+  const std::string rewritten =
+      "---\nname: release-notes\ndescription: Notes from the changelog.\n---\nCopy CHANGES.md.\n";
+  loop.run({{skill_manage("edit",
+                          {{"action", "edit"}, {"name", "release-notes"}, {"content", rewritten}})},
+            {skill_manage("remove_file", {{"action", "remove_file"},
+                                          {"name", "release-notes"},
+                                          {"file_path", "templates/notes.md"}})},
+            {call("view", "skill_view", {{"name", "release-notes"}})},
+            {skill_manage("delete", {{"action", "delete"}, {"name", "release-notes"}})},
+            {call("list", "skills_list", Json::object())}});
+
+  CHECK(loop.sent("edit")["success"] == true);
+  CHECK(loop.sent("remove_file")["success"] == true);
+  Json view = loop.sent("view");
+  CHECK(view["description"] == "Notes from the changelog.");
+  CHECK(view["linked_files"].empty());
+  CHECK(loop.sent("delete")["success"] == true);
+  CHECK_FALSE(fs::exists(dir));
+  CHECK(loop.sent("list")["count"] == 0);
+}
+
 TEST_CASE(
     "bad skill calls come back as errors the model reads, and nothing leaves the skills dir") {
   ToolLoop loop({"skills"});
