@@ -248,12 +248,9 @@ with "handler"), offered next to the built-in toolsets; enabled_toolsets and
 disabled_toolsets choose among them. mcp_servers: MCP servers whose tools join them, as
 the "mcpServers" object of an mcp.json file ({"name": {"command", "args", "env"} or
 {"url", "headers"}}); mcp_status() reports their connections. Sessions: home, session_id (resume it),
-persist_sessions, session_store (a hermes.SessionStore to share). Skills: skills, a dict
-of external_dirs (more skill directories after <home>/skills, read-only), disabled (skill
-names hidden from the index, the tools and slash commands) and template_vars (fill
-${HERMES_SKILL_DIR} and ${HERMES_SESSION_ID}); run_skill() runs a /<skill> turn.
-context_dir: the project directory whose context files (.hermes.md, AGENTS.md, CLAUDE.md,
-.cursorrules) join the system prompt; None loads none. Context compression:
+persist_sessions, session_store (a hermes.SessionStore to share). context_dir: the
+project directory whose context files (.hermes.md, AGENTS.md, CLAUDE.md, .cursorrules)
+join the system prompt; None loads none. Context compression:
 compression, context_length, compression_threshold, protect_last_n. Self-improvement:
 background_review (after a turn, review it on a background thread and save memories every
 memory_nudge_interval user turns and skills every skill_nudge_interval tool-calling
@@ -276,6 +273,11 @@ None, transform_llm_output(response_text) -> str | None, post_llm_call(user_mess
 assistant_response), on_session_start(session_id), on_session_end(session_id, messages),
 subagent_start(...), subagent_stop(...). Like callbacks, a hook that raises is reported
 and skipped.
+
+Skills: skills, a dict of external_dirs (more skill directories after <home>/skills,
+read-only), disabled (skill names hidden from the index, the tools and slash commands) and
+template_vars (fill ${HERMES_SKILL_DIR} and ${HERMES_SESSION_ID}); run_skill() runs a
+/<skill> turn.
 
 Every turn is persisted to the SQLite session store at <home>/state.db unless
 persist_sessions=False. One call at a time: a second call while a turn runs (or while a
