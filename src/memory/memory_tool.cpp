@@ -92,6 +92,9 @@ std::function<Result<std::string>(const Json&, ToolContext&)> handler(MemoryLimi
   return [limits](const Json& args, ToolContext& ctx) -> Result<std::string> {
     if (ctx.home.empty())
       return dump_json(error("Memory is not available: no hermes home is set."));
+    // A target of the wrong type must not fall back to MEMORY.md.
+    if (Status s = check_string_args(args, {"action", "target", "content", "old_text"}); !s.ok())
+      return dump_json(error(s.message()));
     const std::string target_name =
         args.is_object() && args.contains("target") && args["target"].is_string()
             ? args["target"].get<std::string>()

@@ -169,6 +169,11 @@ struct Manage {
   }
 
   Json run() const {
+    if (Status s = check_string_args(args, {"action", "name", "content", "category", "old_string",
+                                            "new_string", "file_path", "file_content"});
+        !s.ok()) {
+      return fail(s.message());
+    }
     const std::string action = text_arg(args, "action");
     const std::string name = text_arg(args, "name");
     static const char* kActions[] = {"create", "edit",       "patch",

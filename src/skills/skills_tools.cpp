@@ -28,6 +28,8 @@ std::string display_category(const Skill& s) {
 }
 
 Json run_list(const std::string& home, const SkillsOptions& options, const Json& args) {
+  // A category of the wrong type must not list every skill as if none was given.
+  if (Status s = check_string_args(args, {"category"}); !s.ok()) return fail(s.message());
   const std::string category = args.contains("category") && args["category"].is_string()
                                    ? args["category"].get<std::string>()
                                    : "";
@@ -94,6 +96,7 @@ Json view_file(const Skill& s, const std::string& file_path) {
 
 Json run_view(const std::string& home, const SkillsOptions& options, const Json& args,
               const std::string& session_id) {
+  if (Status s = check_string_args(args, {"name", "file_path"}); !s.ok()) return fail(s.message());
   const std::string name =
       args.contains("name") && args["name"].is_string() ? args["name"].get<std::string>() : "";
   if (name.empty()) return fail("skill_view requires 'name'.");

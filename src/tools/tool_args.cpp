@@ -66,6 +66,14 @@ Result<std::optional<std::string>> arg_optional_string(const Json& args, std::st
   return std::optional<std::string>(v->get<std::string>());
 }
 
+Status check_string_args(const Json& args, std::initializer_list<std::string_view> keys) {
+  for (std::string_view key : keys) {
+    const Json* v = find_arg(args, key);
+    if (v != nullptr && !v->is_string()) return wrong_type(key, "a string", *v);
+  }
+  return {};
+}
+
 Result<std::optional<int64_t>> arg_optional_int(const Json& args, std::string_view key) {
   const Json* v = find_arg(args, key);
   if (v == nullptr) return std::optional<int64_t>();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,10 @@ namespace hermes::internal {
 Result<std::string> arg_string(const Json& args, std::string_view key);
 // An optional string argument: nullopt when absent or null.
 Result<std::optional<std::string>> arg_optional_string(const Json& args, std::string_view key);
+// OK when each of `keys` is absent, null or a string; otherwise the error arg_string
+// gives for the first that is not. For tools that read their text arguments leniently,
+// so that a value of the wrong type is not mistaken for a missing one.
+Status check_string_args(const Json& args, std::initializer_list<std::string_view> keys);
 // An optional integer: a JSON integer, an integral float, or a string spelling one.
 Result<std::optional<int64_t>> arg_optional_int(const Json& args, std::string_view key);
 // An optional boolean (true/false, or "true"/"false"/"1"/"0"/"yes"/"no"), else `fallback`.

@@ -36,6 +36,7 @@ from ._native import (  # noqa: F401
     Tool,
     TurnStream,
     __version__,
+    build_skill_invocation_message,
     classify_api_error,
     coerce_tool_name,
     detect_dangerous_command,
@@ -44,6 +45,7 @@ from ._native import (  # noqa: F401
     estimate_messages_tokens_rough,
     estimate_tokens_rough,
     get_model_context_length,
+    get_skill_commands,
     is_context_summary,
     is_thinking_only_assistant,
     normalize_finish_reason,
@@ -52,6 +54,7 @@ from ._native import (  # noqa: F401
     repair_message_sequence,
     sanitize_api_messages,
     sanitize_surrogates,
+    slugify_skill_name,
 )
 
 __all__ = [
@@ -70,6 +73,7 @@ __all__ = [
     "Tool",
     "TurnStream",
     "__version__",
+    "build_skill_invocation_message",
     "classify_api_error",
     "coerce_tool_name",
     "detect_dangerous_command",
@@ -78,6 +82,7 @@ __all__ = [
     "estimate_messages_tokens_rough",
     "estimate_tokens_rough",
     "get_model_context_length",
+    "get_skill_commands",
     "is_context_summary",
     "is_thinking_only_assistant",
     "normalize_finish_reason",
@@ -86,4 +91,5 @@ __all__ = [
     "repair_message_sequence",
     "sanitize_api_messages",
     "sanitize_surrogates",
+    "slugify_skill_name",
 ]

@@ -235,6 +235,14 @@ class SessionStore:
     def delete(self, session_id: str) -> None:
         """Deletes the session and its messages. Raises NotFoundError."""
 
+class SkillsSettings(TypedDict, total=False):
+    """Where an agent finds its skills, beyond <home>/skills."""
+
+    # Read after <home>/skills, never written; the local skill wins a name clash.
+    external_dirs: Sequence[Union[str, PathLike[str]]]
+    disabled: Sequence[str]  # Hidden from the index, the skills tools and slash commands.
+    template_vars: bool  # Fill ${HERMES_SKILL_DIR} and ${HERMES_SESSION_ID}; default True.
+
 class McpServerSettings(TypedDict, total=False):
     """One MCP server, as in mcp.json: a command (with args, env, cwd) or a url (with
     headers); enabled, tools ({"include": [...], "exclude": [...]}), timeout and
@@ -300,6 +308,7 @@ class Agent:
         session_id: Optional[str] = None,
         persist_sessions: bool = True,
         session_store: Optional[SessionStore] = None,
+        skills: Optional[SkillsSettings] = None,
         stream: bool = True,
         max_tokens: Optional[int] = None,
         temperature: Optional[float] = None,
@@ -342,6 +351,11 @@ class Agent:
         task_id: Optional[str] = None,
     ) -> ConversationResult:
         """Runs one turn and returns the result dict."""
+    def run_skill(self, name: str, instruction: str = "") -> ConversationResult:
+        """Runs one turn invoking a skill, as the CLI's /<name> [instruction] does.
+
+        Raises NotFoundError when no enabled skill of the agent's home answers to `name`.
+        """
     def stream(
         self,
         user_message: str,
@@ -518,3 +532,31 @@ def estimate_tokens_rough(text: str) -> int:
 
 def estimate_messages_tokens_rough(messages: Sequence[Message]) -> int:
     """A rough token count of messages as they would be sent (images at 1,600 each)."""
+
+class SkillCommandInfo(TypedDict):
+    """A skill reachable as a slash command."""
+
+    name: str
+    description: str
+
+def get_skill_commands(
+    home: Union[str, PathLike[str], None] = None,
+    *,
+    external_dirs: Optional[Sequence[Union[str, PathLike[str]]]] = None,
+    disabled: Optional[Sequence[str]] = None,
+) -> dict[str, SkillCommandInfo]:
+    """{"/<slug>": {"name", "description"}} of the enabled skills, in lookup order."""
+
+def build_skill_invocation_message(
+    command: str,
+    user_instruction: str = "",
+    *,
+    home: Union[str, PathLike[str], None] = None,
+    session_id: Optional[str] = None,
+    external_dirs: Optional[Sequence[Union[str, PathLike[str]]]] = None,
+    disabled: Optional[Sequence[str]] = None,
+) -> Optional[str]:
+    """The user message of a `/<skill-name> [instruction]` turn, or None for no such skill."""
+
+def slugify_skill_name(name: str) -> str:
+    """The slash-command slug of a skill name ("Deploy Staging" -> "deploy-staging")."""

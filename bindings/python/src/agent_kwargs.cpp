@@ -151,10 +151,47 @@ ProviderConfig fallback_from_python(const py::handle& entry) {
   return config;
 }
 
+// A list of str, or of os.PathLike for directories. A lone string is refused: it would
+// become one entry per character.
+std::vector<std::string> string_list(const py::handle& value, const std::string& name) {
+  if (py::isinstance<py::str>(value) || !py::isinstance<py::iterable>(value))
+    throw py::type_error(name + ": expected a list, got " + type_name(value));
+  std::vector<std::string> out;
+  for (auto item : value) out.push_back(py::str(item));
+  return out;
+}
+
+// skills={"external_dirs": [...], "disabled": [...], "template_vars": bool}. Unknown keys
+// are refused so that a typo does not silently drop a setting.
+void read_skills(KwargReader& kw, AgentOptions& o) {
+  py::object skills = kw.take("skills");
+  if (skills.is_none()) return;
+  if (!py::isinstance<py::dict>(skills))
+    throw py::type_error("skills: expected a dict, got " + type_name(skills));
+  for (auto [key, value] : skills.cast<py::dict>()) {
+    const auto name = py::str(key).cast<std::string>();
+    if (value.is_none()) continue;
+    if (name == "external_dirs")
+      o.skills.external_dirs = string_list(value, "skills.external_dirs");
+    else if (name == "disabled")
+      o.skills.disabled = string_list(value, "skills.disabled");
+    else if (name == "template_vars" && py::isinstance<py::bool_>(value))
+      o.skills.template_vars = value.cast<bool>();
+    else if (name == "template_vars")
+      throw py::type_error("skills.template_vars: expected bool, got " + type_name(value));
+    else
+      throw py::value_error("skills: unknown key '" + name + "'");
+  }
+}
+
 // The built-in tools in a registry of the agent's own, for tools of the caller to join.
-std::shared_ptr<ToolRegistry> own_registry() {
+// They follow the agent's memory and skills settings, as the library's own registry does.
+std::shared_ptr<ToolRegistry> own_registry(const AgentOptions& o) {
   auto registry = std::make_shared<ToolRegistry>();
-  if (Status s = register_builtin_tools(*registry); !s.ok()) raise_status(s);
+  BuiltinToolOptions builtins;
+  builtins.memory = o.memory_limits;
+  builtins.skills = o.skills;
+  if (Status s = register_builtin_tools(*registry, builtins); !s.ok()) raise_status(s);
   if (Status s = register_session_search_tool(*registry); !s.ok()) raise_status(s);
   return registry;
 }
@@ -165,7 +202,7 @@ std::shared_ptr<ToolRegistry> own_registry() {
 void read_tools(KwargReader& kw, AgentOptions& o) {
   py::object tools = kw.take("tools");
   if (tools.is_none() || py::len(tools) == 0) return;
-  auto registry = own_registry();
+  auto registry = own_registry(o);
   for (auto tool : tools) {
     Status s = registry->register_tool(tool_spec_from_python(tool), /*allow_override=*/true);
     if (!s.ok()) raise_status(s);
@@ -184,7 +221,7 @@ std::unique_ptr<McpServers> connect_mcp_servers(const py::object& servers, Agent
   const Json document{{"mcpServers", from_python(servers, "mcp_servers")}};
   Result<std::vector<McpServerConfig>> configs = parse_mcp_config(document.dump());
   if (!configs.ok()) raise_status(configs.status());
-  if (!o.tools) o.tools = own_registry();
+  if (!o.tools) o.tools = own_registry(o);
   Result<std::unique_ptr<McpServers>> connected = [&] {
     py::gil_scoped_release release;  // Starting servers and their handshakes take a while.
     return McpServers::connect(std::move(*configs), o.tools);
@@ -310,6 +347,7 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   kw.text("source", o.source);
   kw.text("platform_hint", o.platform_hint);
   kw.integer("max_iterations", o.max_iterations);
+  read_skills(kw, o);  // Before the tools: the built-in skills tools follow it.
   read_tools(kw, o);
   kw.strings("enabled_toolsets", o.enabled_toolsets);
   kw.strings("disabled_toolsets", o.disabled_toolsets);

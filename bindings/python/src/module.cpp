@@ -63,4 +63,5 @@ PYBIND11_MODULE(_native, m) {
   hermes::python::register_utilities(m);
   hermes::python::register_message_utils(m);
   hermes::python::register_context_compressor(m);
+  hermes::python::register_skills(m);
 }

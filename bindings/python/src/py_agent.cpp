@@ -8,6 +8,8 @@
 
 #include "agent_kwargs.hpp"
 #include "hermes/agent.hpp"
+#include "hermes/home.hpp"
+#include "hermes/skills.hpp"
 #include "json_convert.hpp"
 #include "py_common.hpp"
 #include "py_turn_stream.hpp"
@@ -94,6 +96,20 @@ class PyAgent {
       return run(r);
     }();
     return to_python(result).cast<py::dict>();
+  }
+
+  // A `/<name> [instruction]` turn, as the CLI runs it: the skill's message is the turn's
+  // user message, built from the agent's own home and skills settings.
+  py::dict run_skill(const std::string& name, const std::string& instruction) {
+    Slot slot(*this);
+    Result<Json> result = [&]() -> Result<Json> {
+      py::gil_scoped_release release;  // Reads the skill from disk, then runs the turn.
+      Result<std::string> message = skill_message(name, instruction);
+      if (!message.ok()) return message.status();
+      return run(TurnRequest{std::move(*message), std::nullopt, std::nullopt, ""});
+    }();
+    if (!result.ok()) raise_status(result.status());
+    return to_python(*result).cast<py::dict>();
   }
 
   // The stream holds the slot until its thread has finished the turn.
@@ -205,6 +221,12 @@ class PyAgent {
     std::atomic<bool>* busy_;
   };
 
+  Result<std::string> skill_message(const std::string& name, const std::string& instruction) {
+    const AgentOptions& o = agent_->options();
+    return build_skill_invocation_message(o.home.empty() ? default_home() : o.home, o.skills, name,
+                                          instruction, agent_->session_id());
+  }
+
   Json run(const TurnRequest& r) {
     return agent_->run_conversation(r.user_message, r.system_message, r.history, r.task_id)
         .to_json();
@@ -271,6 +293,11 @@ assistant_response), on_session_start(session_id), on_session_end(session_id, me
 subagent_start(...), subagent_stop(...). Like callbacks, a hook that raises is reported
 and skipped.
 
+Skills: skills, a dict of external_dirs (more skill directories after <home>/skills,
+read-only), disabled (skill names hidden from the index, the tools and slash commands) and
+template_vars (fill ${HERMES_SKILL_DIR} and ${HERMES_SESSION_ID}); run_skill() runs a
+/<skill> turn.
+
 Every turn is persisted to the SQLite session store at <home>/state.db unless
 persist_sessions=False. One call at a time: a second call while a turn runs (or while a
 stream is open) raises hermes.HermesError. interrupt() and steer() may be called from
@@ -288,6 +315,13 @@ void register_agent(py::module_& m) {
            py::arg("task_id") = py::none(),
            "Runs one turn and returns the result dict (final_response, messages, api_calls, "
            "completed, exit_reason, session_id, token counts, error, ...).")
+      .def("run_skill", &PyAgent::run_skill, py::arg("name"), py::arg("instruction") = "",
+           "Runs one turn that invokes a skill, as the CLI's /<name> [instruction] does: the "
+           "skill's full text, its directory and supporting files and `instruction` become "
+           "the turn's user message (see hermes.build_skill_invocation_message). `name` may "
+           "be \"/deploy-staging\", \"deploy-staging\" or \"deploy_staging\". Returns the "
+           "run_conversation() dict; raises hermes.NotFoundError when no enabled skill of the "
+           "agent's home answers to `name`.")
       .def("stream", &PyAgent::stream, py::arg("user_message"),
            py::arg("system_message") = py::none(), py::arg("conversation_history") = py::none(),
            py::arg("task_id") = py::none(), py::keep_alive<0, 1>(),
