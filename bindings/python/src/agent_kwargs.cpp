@@ -235,7 +235,7 @@ std::unique_ptr<McpServers> connect_mcp_servers(const py::object& servers, Agent
 void add_memory_provider_tools(const py::handle& provider, AgentOptions& o) {
   std::vector<ToolSpec> tools = memory_provider_tools(provider);
   if (tools.empty()) return;
-  if (!o.tools) o.tools = own_registry();
+  if (!o.tools) o.tools = own_registry(o);
   for (ToolSpec& tool : tools) {
     if (Status s = o.tools->register_tool(std::move(tool)); !s.ok()) {
       throw py::value_error("memory_provider: " + s.message());
