@@ -36,7 +36,8 @@ HERMES_API bool is_thinking_only_assistant(const Message& message);
 HERMES_API Result<bool> is_thinking_only_assistant(const Json& message);
 
 // Drops thinking-only assistant messages and merges the user messages that become
-// adjacent.
+// adjacent. One flagged as scaffolding is kept: it is a prefill the loop sends on purpose
+// (the reasoning of a thinking-only reply, replayed so the model continues from it).
 HERMES_API std::vector<Message> drop_thinking_only_and_merge_users(std::vector<Message> messages);
 HERMES_API Result<Json> drop_thinking_only_and_merge_users(const Json& messages);
 

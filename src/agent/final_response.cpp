@@ -77,14 +77,22 @@ TurnRunner::EmptyAnswer TurnRunner::recover_empty_answer(const Message& msg, std
     append(scaffold(Message::user(std::string(kPostToolNudge))));
     return EmptyAnswer::kRetry;
   }
-  // Upstream replays the reasoning as an assistant prefill; the wire sanitizer drops a
-  // thinking-only assistant row from every request, so here the rung is the call again.
+  // The reasoning goes back as an assistant prefill, so the model continues from its
+  // thoughts instead of starting over; a second prefill takes the first one's place.
   if (thought && st_.thinking_prefill_retries < kMaxThinkingPrefills) {
     ++st_.thinking_prefill_retries;
     status("warning",
            fmt::format(
                "\xE2\x86\xBB Thinking-only response \xE2\x80\x94 prefilling to continue ({}/{})",
                st_.thinking_prefill_retries, kMaxThinkingPrefills));
+    Message prefill = scaffold(msg);
+    prefill.finish_reason.clear();
+    if (!st_.messages.empty() && st_.messages.back().scaffolding &&
+        st_.messages.back().role == Role::kAssistant && st_.messages.back().tool_calls.empty()) {
+      st_.messages.back() = std::move(prefill);
+    } else {
+      append(std::move(prefill));
+    }
     return EmptyAnswer::kRetry;
   }
   if (st_.empty_retries < kMaxEmptyRetries) {

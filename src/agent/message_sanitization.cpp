@@ -115,12 +115,9 @@ bool is_thinking_only_assistant(const Message& m) {
 }
 
 std::vector<Message> drop_thinking_only_and_merge_users(std::vector<Message> messages) {
-  const bool any = std::any_of(messages.begin(), messages.end(),
-                               [](const Message& m) { return is_thinking_only_assistant(m); });
-  if (!any) return messages;
-  messages.erase(std::remove_if(messages.begin(), messages.end(),
-                                [](const Message& m) { return is_thinking_only_assistant(m); }),
-                 messages.end());
+  auto droppable = [](const Message& m) { return !m.scaffolding && is_thinking_only_assistant(m); };
+  if (std::none_of(messages.begin(), messages.end(), droppable)) return messages;
+  messages.erase(std::remove_if(messages.begin(), messages.end(), droppable), messages.end());
   return merge_adjacent_users(std::move(messages));
 }
 
@@ -130,7 +127,8 @@ std::vector<Message> sanitize_api_messages(std::vector<Message> messages) {
       m.content = std::move(m.api_content);
       m.api_content.clear();
     }
-    m.scaffolding = false;
+    // Only a thinking prefill keeps its flag, until it has been spared below.
+    m.scaffolding = m.scaffolding && is_thinking_only_assistant(m);
     if (m.extra.is_object()) {
       for (auto it = m.extra.begin(); it != m.extra.end();) {
         it = it.key().rfind('_', 0) == 0 ? m.extra.erase(it) : std::next(it);
@@ -145,7 +143,9 @@ std::vector<Message> sanitize_api_messages(std::vector<Message> messages) {
     }
   }
   messages = pair_tool_results(std::move(messages));
-  return drop_thinking_only_and_merge_users(std::move(messages));
+  messages = drop_thinking_only_and_merge_users(std::move(messages));
+  for (auto& m : messages) m.scaffolding = false;
+  return messages;
 }
 
 std::string sanitize_surrogates(std::string_view text) { return internal::sanitize_utf8(text); }

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "hermes/message_utils.hpp"
 #include "providers/anthropic_blocks.hpp"
 #include "providers/text.hpp"
 
@@ -384,6 +385,9 @@ AnthropicConversation Converter::run(const std::vector<Message>& messages) {
   bool has_system = false;
   std::vector<std::size_t> others;
   for (std::size_t i = 0; i < messages.size(); ++i) {
+    // A thinking prefill cannot be sent: the Messages API refuses an assistant prefill
+    // while thinking is on, and without thinking it would be only placeholder words.
+    if (messages[i].role == Role::kAssistant && is_thinking_only_assistant(messages[i])) continue;
     if (messages[i].role != Role::kSystem) {
       others.push_back(i);
     } else if (!trim_ascii(messages[i].wire_text()).empty()) {

@@ -351,7 +351,7 @@ TEST_CASE("tool calls truncated on every retry end the turn with the truncation 
 }
 
 TEST_CASE(
-    "a thinking-only reply is retried and the reasoning reaches the host, not the transcript") {
+    "a thinking-only reply is replayed as a prefill; the reasoning reaches the host, not the transcript") {
   LoopHttpFixture f;
   const std::string fixture = std::string(HERMES_FIXTURES_DIR) + "/streams/chat_reasoning_only.sse";
   f.server.enqueue(sse_fixture(fixture));
@@ -365,8 +365,10 @@ TEST_CASE(
   CHECK(r.last_reasoning == "The user wants the capital of Peru. That is Lima.");
   CHECK(f.log.reasoning() == "The user wants the capital of Peru. That is Lima.");
   CHECK(f.log.has_status("warning", "Thinking-only"));
-  // A reasoning-only assistant row never goes on the wire.
-  CHECK(roles_of(f.sent_messages(1)) == "user");
+  // The retry carries the reasoning-only reply as an assistant prefill, sent once: the
+  // stored transcript never holds it.
+  CHECK(roles_of(f.sent_messages(0)) == "user");
+  CHECK(roles_of(f.sent_messages(1)) == "user assistant");
   auto stored = f.stored(r.session_id);
   CHECK(roles_of(stored) == "user assistant");
   check_same_rows(r.messages, stored);

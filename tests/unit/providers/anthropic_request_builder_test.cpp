@@ -114,6 +114,17 @@ TEST_CASE("system messages become the top-level system prompt") {
   CHECK(conversation.messages == Json::array({{{"role", "user"}, {"content", "hi"}}}));
 }
 
+TEST_CASE("a thinking prefill is not sent to the Messages API") {
+  AnthropicDialect dialect = native();
+  dialect.prompt_caching = false;
+  Message prefill = Message::assistant("");
+  prefill.reasoning = "The capital of Peru is Lima.";
+  const auto conversation =
+      convert_to_anthropic({Message::user("Capital of Peru?"), prefill}, dialect, "claude-sonnet-4-5");
+  CHECK(conversation.messages ==
+        Json::array({{{"role", "user"}, {"content", "Capital of Peru?"}}}));
+}
+
 TEST_CASE("tool results share one user message in call order, and same roles merge") {
   AnthropicDialect dialect = native();
   dialect.prompt_caching = false;
