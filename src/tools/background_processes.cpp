@@ -43,8 +43,24 @@ BackgroundProcess::~BackgroundProcess() {
   if (child_.input_fd >= 0) ::close(child_.input_fd);
 }
 
-void BackgroundProcess::read_loop() {
+// Reads what the pipe holds now, without blocking; sets `eof` at end of file or on error.
+void BackgroundProcess::drain(bool& eof) {
   char buf[65536];
+  while (!eof) {
+    const ssize_t n = ::read(child_.output_fd, buf, sizeof buf);
+    if (n > 0) {
+      std::lock_guard<std::mutex> lock(mu_);
+      output_.append(std::string_view(buf, static_cast<std::size_t>(n)));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      eof = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+      break;
+    }
+  }
+}
+
+void BackgroundProcess::read_loop() {
   bool eof = false;
   while (!stop_requested_) {
     if (eof) {
@@ -53,26 +69,27 @@ void BackgroundProcess::read_loop() {
       pollfd pfd{child_.output_fd, POLLIN, 0};
       ::poll(&pfd, 1, 100);
     }
-    while (!eof) {
-      const ssize_t n = ::read(child_.output_fd, buf, sizeof buf);
-      if (n > 0) {
-        std::lock_guard<std::mutex> lock(mu_);
-        output_.append(std::string_view(buf, static_cast<std::size_t>(n)));
-      } else if (n < 0 && errno == EINTR) {
-        continue;
-      } else {
-        eof = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
-        break;
+    drain(eof);
+    int status = 0;
+    bool just_reaped = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      just_reaped = !reaped_ && ::waitpid(child_.pid, &status, WNOHANG) == child_.pid;
+      if (just_reaped) {
+        reaped_ = true;
+        wait_status_ = status;
       }
     }
-    std::lock_guard<std::mutex> lock(mu_);
-    int status = 0;
-    if (!reaped_ && ::waitpid(child_.pid, &status, WNOHANG) == child_.pid) {
-      reaped_ = exited_ = true;
-      wait_status_ = status;
+    if (just_reaped) {
+      // What the process wrote before exiting is in the pipe by now: read it before
+      // anyone waiting hears of the exit, so its last lines are never missing.
+      drain(eof);
+      std::lock_guard<std::mutex> lock(mu_);
+      exited_ = true;
       finished_at_ = Clock::now();
       exited_cv_.notify_all();
     }
+    std::lock_guard<std::mutex> lock(mu_);
     // After the shell exits its children may still hold the pipe: read until end of file.
     if (eof && reaped_) break;
   }

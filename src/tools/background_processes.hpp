@@ -56,6 +56,7 @@ class BackgroundProcess {
 
  private:
   void read_loop();
+  void drain(bool& eof);
 
   std::string id_;
   std::string command_;

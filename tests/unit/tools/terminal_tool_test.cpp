@@ -214,3 +214,18 @@ TEST_CASE("background processes die with the agent that started them") {
   s.h.ctx.state = &s.h.state;
   CHECK(::kill(pid, 0) != 0);  // Stopped and reaped.
 }
+
+TEST_CASE("a background process's last output is there as soon as wait reports its exit") {
+  Shell s;
+  // Each run writes its last line right before exiting, the moment most likely to race
+  // the exit being noticed.
+  for (int i = 0; i < 20; ++i) {
+    CAPTURE(i);
+    Json started = s.run({{"command", "printf 'first\\n'; sleep 0.01; printf 'last line\\n'"},
+                          {"background", true}});
+    const std::string id = started["session_id"];
+    Json waited = s.manage({{"action", "wait"}, {"session_id", id}, {"timeout", 10}});
+    REQUIRE(waited["status"] == "exited");
+    CHECK(waited["output"] == "first\nlast line\n");
+  }
+}
