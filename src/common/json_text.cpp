@@ -1,9 +1,103 @@
 #include "common/json_text.hpp"
 
+#include <charconv>
+#include <cstdint>
+
+#include "common/byte_scan.hpp"
+#include "common/utf8.hpp"
+
 namespace hermes::internal {
 
+namespace {
+
+void append_string(std::string& out, std::string_view text) {
+  if (!is_valid_utf8(text)) {  // Rare: the library's own writer replaces what is broken.
+    out += Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+    return;
+  }
+  out.push_back('"');
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n;) {
+    std::size_t run = json_plain_prefix(p + i, n - i);
+    // Valid UTF-8 beyond ASCII is written as it is, like the plain bytes around it.
+    while (i + run < n && static_cast<unsigned char>(p[i + run]) >= 0x80) {
+      ++run;
+      run += json_plain_prefix(p + i + run, n - i - run);
+    }
+    out.append(p + i, run);
+    i += run;
+    if (i == n) break;
+    const auto b = static_cast<unsigned char>(p[i++]);
+    switch (b) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: {
+        static constexpr char kHex[] = "0123456789abcdef";
+        const char escape[] = {'\\', 'u', '0', '0', kHex[b >> 4], kHex[b & 0xF]};
+        out.append(escape, sizeof escape);
+      }
+    }
+  }
+  out.push_back('"');
+}
+
+template <typename Number>
+void append_number(std::string& out, Number number) {
+  char buf[24];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, number);
+  out.append(buf, ec == std::errc() ? end : buf);
+}
+
+// The same text as nlohmann's compact dump (which walks strings a code point at a time,
+// the largest cost of a model call with a long history), written a run of bytes at a time.
+void append_json(std::string& out, const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::object: {
+      out.push_back('{');
+      bool first = true;
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_string(out, it.key());
+        out.push_back(':');
+        append_json(out, it.value());
+      }
+      out.push_back('}');
+      break;
+    }
+    case Json::value_t::array: {
+      out.push_back('[');
+      bool first = true;
+      for (const Json& element : value) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_json(out, element);
+      }
+      out.push_back(']');
+      break;
+    }
+    case Json::value_t::string: append_string(out, value.get_ref<const std::string&>()); break;
+    case Json::value_t::boolean: out += value.get<bool>() ? "true" : "false"; break;
+    case Json::value_t::null: out += "null"; break;
+    case Json::value_t::number_integer: append_number(out, value.get<std::int64_t>()); break;
+    case Json::value_t::number_unsigned: append_number(out, value.get<std::uint64_t>()); break;
+    default:  // Floating point (its shortest round-trip form), binary, discarded.
+      out += value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  }
+}
+
+}  // namespace
+
 std::string dump_json(const Json& value) {
-  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string out;
+  append_json(out, value);
+  return out;
 }
 
 std::string dump_json_pretty(const Json& value) {

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "common/byte_scan.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -35,6 +37,8 @@ std::size_t valid_sequence_length(std::string_view text, std::size_t i) {
 
 bool is_valid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
+    i += ascii_prefix(text.data() + i, text.size() - i);
+    if (i == text.size()) break;
     const std::size_t n = valid_sequence_length(text, i);
     if (n == 0) return false;
     i += n;

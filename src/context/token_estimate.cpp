@@ -3,6 +3,7 @@
 #include <array>
 #include <string_view>
 
+#include "common/byte_scan.hpp"
 #include "common/json_text.hpp"
 #include "context/message_parts.hpp"
 
@@ -114,9 +115,13 @@ struct TextCount {
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
     const std::size_t n = text.size();
     for (std::size_t i = 0; i < n;) {
+      const std::size_t plain = internal::json_plain_prefix(text.data() + i, n - i);
+      here.other_bytes += static_cast<int64_t>(plain);
+      i += plain;
+      if (i == n) break;
       const unsigned char b = p[i];
-      if (b >= 0x20 && b < 0x80) {
-        here.other_bytes += (b == '"' || b == '\\') ? 2 : 1;
+      if (b == '"' || b == '\\') {
+        here.other_bytes += 2;
         ++i;
         continue;
       }
