@@ -6,17 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_check.h"
 #include "hermes_c.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
 
 /* The scripted model: first a clarify tool call, then an answer that quotes the user's
  * reply (found in the tool result the request carries). */

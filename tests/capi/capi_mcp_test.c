@@ -4,17 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_check.h"
 #include "hermes_c.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                   \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                     \
-    }                                                                 \
-  } while (0)
 
 static void test_a_stdio_server_registers_its_tools(const char *fixtures) {
   char config[2048];

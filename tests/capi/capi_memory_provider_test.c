@@ -5,17 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_check.h"
 #include "hermes_c.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
 
 /* The last request the scripted model received, and how many it received. */
 typedef struct {

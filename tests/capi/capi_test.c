@@ -4,18 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_check.h"
 #include "hermes_c.h"
 #include "mock_process.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                   \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                     \
-    }                                                                 \
-  } while (0)
 
 static int destroyed = 0;
 static void count_destroy(void *user_data) {
