@@ -238,6 +238,33 @@ hermes_status_t hermes_agent_options_set_compress_in_place(hermes_agent_options_
   return HERMES_OK;
 }
 
+hermes_status_t hermes_agent_options_set_idle_compaction(hermes_agent_options_t* o, double seconds) {
+  if (o == nullptr || !std::isfinite(seconds) || seconds < 0) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.compression.idle_compact_after_seconds = seconds;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_max_tool_workers(hermes_agent_options_t* o, int32_t workers) {
+  if (o == nullptr || workers < 1) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.max_tool_workers = workers;
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_memory_limits(hermes_agent_options_t* o, int64_t memory_chars,
+                                                       int64_t user_chars) {
+  if (o == nullptr || memory_chars < 1 || user_chars < 1) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.memory_limits.memory_chars = static_cast<std::size_t>(memory_chars);
+  o->options.memory_limits.user_chars = static_cast<std::size_t>(user_chars);
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_review_max_iterations(hermes_agent_options_t* o,
+                                                               int32_t max_iterations) {
+  if (o == nullptr || max_iterations < 1) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.review_max_iterations = max_iterations;
+  return HERMES_OK;
+}
+
 hermes_status_t hermes_agent_options_set_background_review(hermes_agent_options_t* o, int enabled,
                                                           int32_t memory_interval,
                                                           int32_t skill_interval) {

@@ -234,6 +234,15 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_compression_threshold(
     hermes_agent_options_t *options, double fraction, int32_t protect_last_n);
 /* Compact the session in place (same id) instead of continuing in a child session. */
 HERMES_C_API hermes_status_t hermes_agent_options_set_compress_in_place(hermes_agent_options_t *options, int in_place);
+/* Compact at turn start when this many seconds have passed since the conversation's last
+ * message and it has grown by a fifth of the threshold since the last compaction; 0 (the
+ * default) never. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_idle_compaction(hermes_agent_options_t *options, double seconds);
+/* Tools of one batch run at most this many at once (default 8, at least 1). */
+HERMES_C_API hermes_status_t hermes_agent_options_set_max_tool_workers(hermes_agent_options_t *options, int32_t workers);
+/* The character limits of MEMORY.md (default 2200) and USER.md (default 1375), at least 1. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_memory_limits(hermes_agent_options_t *options,
+                                                                   int64_t memory_chars, int64_t user_chars);
 
 /* The background review (on by default): after a turn that ended with an answer, the
  * agent reviews the conversation on its own thread with the same model and saves
@@ -242,6 +251,9 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_compress_in_place(hermes_a
  * reported to the status callback with kind "review". */
 HERMES_C_API hermes_status_t hermes_agent_options_set_background_review(
     hermes_agent_options_t *options, int enabled, int32_t memory_interval, int32_t skill_interval);
+/* The review's own budget of model calls (default 8, at least 1). */
+HERMES_C_API hermes_status_t hermes_agent_options_set_review_max_iterations(hermes_agent_options_t *options,
+                                                                           int32_t max_iterations);
 
 /* Sub-agents (the delegate_task tool of the "delegation" toolset, which must be enabled):
  * one call runs at most `max_concurrent_children` tasks at once (default 3; a larger batch

@@ -74,6 +74,14 @@ static void test_bad_input(void) {
   CHECK(hermes_agent_options_set_timeout_ms(options, HERMES_TIMEOUT_TOOL_BATCH, 60000) == HERMES_OK);
   CHECK(hermes_agent_options_set_timeout_ms(options, HERMES_TIMEOUT_TOOL_CALL, 5000) == HERMES_OK);
   CHECK(hermes_agent_options_set_timeout_ms(options, HERMES_TIMEOUT_TOOL_CALL, -1) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_idle_compaction(options, 600) == HERMES_OK);
+  CHECK(hermes_agent_options_set_idle_compaction(options, -1) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_max_tool_workers(options, 2) == HERMES_OK);
+  CHECK(hermes_agent_options_set_max_tool_workers(options, 0) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_memory_limits(options, 4000, 2000) == HERMES_OK);
+  CHECK(hermes_agent_options_set_memory_limits(options, 0, 2000) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_review_max_iterations(options, 4) == HERMES_OK);
+  CHECK(hermes_agent_options_set_review_max_iterations(NULL, 4) == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(hermes_agent_options_set_model(NULL, "m") == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(hermes_agent_chat(NULL, "hi", &text, NULL) == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(text == NULL);

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -248,6 +249,10 @@ void read_compression(KwargReader& kw, AgentOptions& o) {
   kw.integer("context_length", o.compression.context_length);
   kw.real("compression_threshold", o.compression.threshold_percent);
   kw.integer("protect_last_n", o.compression.protect_last_n);
+  kw.flag("compress_in_place", o.compression.in_place);
+  kw.real("idle_compact_after_seconds", o.compression.idle_compact_after_seconds);
+  if (!(o.compression.idle_compact_after_seconds >= 0))
+    throw py::value_error("idle_compact_after_seconds: must not be negative");
   if (o.compression.threshold_percent <= 0 || o.compression.threshold_percent > 1) {
     throw py::value_error("compression_threshold: must be in (0, 1]");
   }
@@ -314,6 +319,15 @@ void read_review(KwargReader& kw, AgentOptions& o) {
   kw.flag("background_review", o.background_review);
   kw.integer("memory_nudge_interval", o.memory_nudge_interval);
   kw.integer("skill_nudge_interval", o.skill_nudge_interval);
+  kw.integer("review_max_iterations", o.review_max_iterations);
+  if (o.review_max_iterations < 1) throw py::value_error("review_max_iterations: must be at least 1");
+  for (auto [name, limit] : {std::pair{"memory_char_limit", &o.memory_limits.memory_chars},
+                              std::pair{"user_char_limit", &o.memory_limits.user_chars}}) {
+    std::int64_t chars = static_cast<std::int64_t>(*limit);
+    kw.integer(name, chars);
+    if (chars < 1) throw py::value_error(std::string(name) + ": must be at least 1");
+    *limit = static_cast<std::size_t>(chars);
+  }
 }
 
 PythonCallbacks read_callbacks(KwargReader& kw) {
@@ -347,6 +361,9 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   kw.text("source", o.source);
   kw.text("platform_hint", o.platform_hint);
   kw.integer("max_iterations", o.max_iterations);
+  kw.integer("max_tool_workers", o.max_tool_workers);
+  if (o.max_tool_workers < 1) throw py::value_error("max_tool_workers: must be at least 1");
+  read_review(kw, o);  // Before the tools too: the built-in memory tool follows its limits.
   read_skills(kw, o);  // Before the tools: the built-in skills tools follow it.
   read_tools(kw, o);
   kw.strings("enabled_toolsets", o.enabled_toolsets);
@@ -370,7 +387,6 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
     for (auto entry : fallbacks) o.fallback_providers.push_back(fallback_from_python(entry));
   }
   read_compression(kw, o);
-  read_review(kw, o);
   read_delegation(kw, o);
   if (py::object memory = kw.take("memory_provider"); !memory.is_none()) {
     o.memory_provider = memory_provider_from_python(memory, o.source);

@@ -264,10 +264,15 @@ join the system prompt; None loads none. source: where the conversation takes pl
 ("cli", "telegram", "email", "sms", "cron", ...), recorded on the session and picking the
 system prompt's hint on what renders there; platform_hint: your own such hint instead
 ("" for none). Context compression:
-compression, context_length, compression_threshold, protect_last_n. Self-improvement:
-background_review (after a turn, review it on a background thread and save memories every
+compression, context_length, compression_threshold, protect_last_n, compress_in_place
+(keep the session id, archive the summarised rows), idle_compact_after_seconds (compact
+at turn start after that long a pause; 0 never). Self-improvement: background_review
+(after a turn, review it on a background thread and save memories every
 memory_nudge_interval user turns and skills every skill_nudge_interval tool-calling
-iterations; 0 disables one; reported through status_callback as kind "review").
+iterations; 0 disables one; reported through status_callback as kind "review"),
+review_max_iterations (its budget, 8); memory_char_limit and user_char_limit (MEMORY.md
+2200 and USER.md 1375 characters). max_tool_workers: tools of one batch run at most this
+many at once (8).
 Sub-agents of delegate_task (the "delegation" toolset): delegation_max_iterations (50),
 delegation_max_concurrent_children (3). memory_provider: an external memory backend, any
 object with some of upstream's MemoryProvider methods (initialize, system_prompt_block,

@@ -204,3 +204,35 @@ def test_tool_use_enforcement_follows_the_model_family_unless_set(mock_server, t
     assert "# Act, do not narrate" not in prompt_for(tool_use_enforcement=False)
     with pytest.raises(TypeError, match="tool_use_enforcement"):
         hermes.Agent(model="m", tool_use_enforcement="yes")
+
+
+def test_memory_limits_reach_the_memory_tool(mock_server, tmp_path):
+    mock_server.enqueue(
+        {"chat_tool_calls": [{"id": "m1", "name": "memory",
+                              "arguments": {"action": "add", "target": "memory", "content": "x" * 80}}]},
+        {"chat_text": "Could not save."})
+    agent = make_agent(mock_server, tmp_path, memory_char_limit=50, persist_sessions=False,
+                       background_review=False)
+    result = agent.run_conversation("Remember a long thing.")
+    tool_rows = [m for m in result["messages"] if m["role"] == "tool"]
+    assert "50" in tool_rows[0]["content"] and "error" in tool_rows[0]["content"].lower()
+    assert not (tmp_path / "memories" / "MEMORY.md").exists() or \
+        "x" * 80 not in (tmp_path / "memories" / "MEMORY.md").read_text()
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"max_tool_workers": 0}, "max_tool_workers"),
+    ({"review_max_iterations": 0}, "review_max_iterations"),
+    ({"memory_char_limit": 0}, "memory_char_limit"),
+    ({"user_char_limit": -5}, "user_char_limit"),
+    ({"idle_compact_after_seconds": -1.0}, "idle_compact_after_seconds"),
+])
+def test_out_of_range_loop_and_memory_settings_are_refused_by_name(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        hermes.Agent(model="m", **kwargs)
+
+
+def test_loop_compaction_and_review_settings_are_accepted(tmp_path):
+    hermes.Agent(model="m", home=str(tmp_path), max_tool_workers=2, compress_in_place=True,
+                 idle_compact_after_seconds=300, review_max_iterations=4,
+                 memory_char_limit=4000, user_char_limit=2000)
