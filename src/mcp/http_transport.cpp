@@ -204,9 +204,29 @@ void HttpTransport::post_request(Exchange& exchange) {
                       options_.response_timeout, std::chrono::milliseconds(0)};
 
   bool answered = false;
-  Status stream_error;
+  StreamCursor cursor;
+  const StreamRead read = read_answer(HttpMethod::kPost, request, exchange.cancel, exchange.id,
+                                      cursor, answered, /*until_answered=*/false);
+  if (read.result.cancelled || closing()) return;
+  Status failure = request_outcome(read, exchange.id, sent_session, answered);
+  if (!answered && resumable(read, cursor)) {
+    failure = resume_request(exchange.id, exchange.cancel, cursor, answered);
+    if (exchange.cancel.cancelled() || closing()) return;
+  }
+  // A 202 for a request leaves the answer to the GET stream, or to the call's deadline.
+  if (failure.ok() || answered) return;
+  HERMES_LOG_DEBUG("{}: request {} failed: {}", options_.label, exchange.id.dump(),
+                   failure.message());
+  if (handlers_.on_request_failed) handlers_.on_request_failed(exchange.id, failure);
+}
+
+HttpTransport::StreamRead HttpTransport::read_answer(HttpMethod method, const HttpRequest& request,
+                                                     const CancelToken& cancel, const Json& id,
+                                                     StreamCursor& cursor, bool& answered,
+                                                     bool until_answered) {
+  StreamRead read;
   SseParser parser([&](const SseEvent& event) {
-    if (stream_error.ok()) stream_error = receive_event(event, exchange.id, answered);
+    if (read.stream_error.ok()) read.stream_error = receive_event(event, id, answered);
   });
   HttpBodySink sink;
   sink.wants_stream = [&](const HttpResponseHead& head) {
@@ -215,32 +235,39 @@ void HttpTransport::post_request(Exchange& exchange) {
   };
   sink.on_data = [&](std::string_view bytes) {
     parser.feed(bytes);
-    return stream_error.ok();
+    return read.stream_error.ok() && !(until_answered && answered);
   };
-  HttpResult result = HttpClient::shared().post(request, exchange.cancel, &sink);
-  if (result.cancelled || closing()) return;
-
-  Status failure;
-  if (!result.streamed) {
-    failure = receive_buffered(result, exchange.id, sent_session, answered);
-    if (failure.ok() && !answered && result.head.status == 200) {
-      failure =
-          Status::failed_precondition(options_.label + " answered without a JSON-RPC response");
-    }
-  } else if (!stream_error.ok()) {
-    failure = stream_error;
-  } else if (result.failure != TransportFailure::kNone) {
-    failure = transport_status(result);
-  } else {
+  read.result = HttpClient::shared().send(method, request, cancel, &sink);
+  const HttpResult& result = read.result;
+  if (result.streamed && !result.stopped && result.failure == TransportFailure::kNone) {
     parser.finish();
-    if (!answered)
-      failure = Status::unavailable(options_.label + " ended the event stream without answering");
   }
-  // A 202 for a request leaves the answer to the GET stream, or to the call's deadline.
-  if (failure.ok() || answered) return;
-  HERMES_LOG_DEBUG("{}: request {} failed: {}", options_.label, exchange.id.dump(),
-                   failure.message());
-  if (handlers_.on_request_failed) handlers_.on_request_failed(exchange.id, failure);
+  if (!parser.last_event_id().empty()) cursor.last_event_id = parser.last_event_id();
+  if (parser.retry()) cursor.retry = parser.retry();
+  return read;
+}
+
+Status HttpTransport::request_outcome(const StreamRead& read, const Json& id, bool sent_session,
+                                      bool& answered) {
+  const HttpResult& result = read.result;
+  if (!result.streamed) {
+    Status s = receive_buffered(result, id, sent_session, answered);
+    if (s.ok() && !answered && result.head.status == 200) {
+      return Status::failed_precondition(options_.label + " answered without a JSON-RPC response");
+    }
+    return s;
+  }
+  if (!read.stream_error.ok()) return read.stream_error;
+  if (answered) return {};
+  if (result.failure != TransportFailure::kNone) return transport_status(result);
+  return Status::unavailable(options_.label + " ended the event stream without answering");
+}
+
+bool HttpTransport::resumable(const StreamRead& read, const StreamCursor& cursor) {
+  const HttpResult& result = read.result;
+  return result.streamed && read.stream_error.ok() && !cursor.last_event_id.empty() &&
+         (result.failure == TransportFailure::kNone ||
+          result.failure == TransportFailure::kDisconnect);
 }
 
 void HttpTransport::post_one_way(const Outgoing& message) {

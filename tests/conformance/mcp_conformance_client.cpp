@@ -16,16 +16,16 @@ int fail(const std::string& what) {
   return 1;
 }
 
-// tools_call: the server offers add_numbers; the call must reach it and answer.
-int call_add_numbers(hermes::ToolRegistry& registry) {
-  auto tool = registry.find("mcp_conformance_add_numbers");
-  if (!tool) return fail("the server's add_numbers tool was not registered");
+// Calls the server's tool `name` as a model's tool call would, and prints its answer.
+int call_tool(hermes::ToolRegistry& registry, const std::string& name, const hermes::Json& args) {
+  auto tool = registry.find("mcp_conformance_" + name);
+  if (!tool) return fail("the server's " + name + " tool was not registered");
   hermes::ToolContext context;
   hermes::ToolSessionState state;
   context.state = &state;
-  auto result = tool->handler(hermes::Json{{"a", 5}, {"b", 3}}, context);
-  if (!result.ok()) return fail("add_numbers failed: " + result.status().to_string());
-  std::printf("add_numbers: %s\n", result->c_str());
+  auto result = tool->handler(args, context);
+  if (!result.ok()) return fail(name + " failed: " + result.status().to_string());
+  std::printf("%s: %s\n", name.c_str(), result->c_str());
   return 0;
 }
 
@@ -52,6 +52,10 @@ int main(int argc, char** argv) {
   std::printf("connected to %s %s (protocol %s) with %zu tools\n", status.server_name.c_str(),
               status.server_version.c_str(), status.protocol_version.c_str(), status.tools.size());
 
-  if (scenario == "tools_call") return call_add_numbers(*registry);
+  if (scenario == "tools_call") return call_tool(*registry, "add_numbers", {{"a", 5}, {"b", 3}});
+  // The server ends the call's event stream before answering: the answer comes on the
+  // resumed stream.
+  if (scenario == "sse-retry")
+    return call_tool(*registry, "test_reconnection", hermes::Json::object());
   return 0;
 }
