@@ -29,6 +29,19 @@ int call_tool(hermes::ToolRegistry& registry, const std::string& name, const her
   return 0;
 }
 
+// Accepts every question with the defaults its schema gives, as a user who confirms a
+// prefilled form does.
+hermes::McpElicitationResult accept_defaults(const hermes::McpElicitation& request) {
+  hermes::McpElicitationResult answer;
+  answer.action = "accept";
+  const hermes::Json properties =
+      request.requested_schema.value("properties", hermes::Json::object());
+  for (const auto& [name, field] : properties.items()) {
+    if (field.is_object() && field.contains("default")) answer.content[name] = field["default"];
+  }
+  return answer;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -43,6 +56,7 @@ int main(int argc, char** argv) {
   config.connect_timeout = std::chrono::seconds(10);
   config.call_timeout = std::chrono::seconds(10);
   config.request_timeout = std::chrono::seconds(10);
+  config.on_elicitation = accept_defaults;
 
   auto registry = std::make_shared<hermes::ToolRegistry>();
   auto servers = hermes::McpServers::connect({config}, registry);
@@ -57,5 +71,8 @@ int main(int argc, char** argv) {
   // resumed stream.
   if (scenario == "sse-retry")
     return call_tool(*registry, "test_reconnection", hermes::Json::object());
+  // The tool asks for a form whose every field has a default, and checks they came back.
+  if (scenario == "elicitation-sep1034-client-defaults")
+    return call_tool(*registry, "test_client_elicitation_defaults", hermes::Json::object());
   return 0;
 }

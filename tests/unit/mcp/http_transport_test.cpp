@@ -45,7 +45,7 @@ TEST_CASE("a server over HTTP is initialized, lists its tools across pages and a
     REQUIRE(s.connected);
     CHECK(s.protocol_version == "2025-06-18");
     CHECK(s.server_name == "fake-http");
-    CHECK(s.tools.size() == 13);  // Five pages of up to three.
+    CHECK(s.tools.size() == 14);  // Five pages of up to three.
     CHECK(c.registry->find("mcp_web_echo")->toolset == "mcp-web");
     CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "over http"}})) == "over http");
     Json sum = parsed(call_tool(*c.registry, "mcp_web_add", {{"a", 2}, {"b", 40}}));
