@@ -16,6 +16,9 @@ constexpr const char* kAcceptStream = "Accept: text/event-stream";
 // The GET stream is optional: after this many failures in a row it is given up.
 constexpr int kMaxListenFailures = 3;
 constexpr std::chrono::milliseconds kListenRetry{1'000};
+// Requests wait this long at most for the GET stream to open, so that a server that is
+// slow to open it does not hold them up.
+constexpr std::chrono::milliseconds kListenerOpenWait{3'000};
 // Ending the session is a courtesy; a server that does not answer quickly is left alone.
 constexpr std::chrono::milliseconds kDeleteTimeout{5'000};
 
@@ -132,6 +135,11 @@ void HttpTransport::dispatch() {
       post_one_way(next);
       if (next.starts_listening && !closing() && !listener_.joinable()) {
         listener_ = std::thread([this] { listen(); });
+        // Requests a server sends on its own go only to an open GET stream: one made
+        // during the next call would be lost if the stream were not open yet.
+        lock.lock();
+        wake_.wait_for(lock, kListenerOpenWait, [this] { return listener_opened_ || closing(); });
+        lock.unlock();
       }
     }
     lock.lock();
@@ -302,7 +310,8 @@ void HttpTransport::listen() {
       if (stream_error.ok()) stream_error = receive_event(event, Json(), answered);
     });
     HttpBodySink sink;
-    sink.wants_stream = [](const HttpResponseHead& head) {
+    sink.wants_stream = [this](const HttpResponseHead& head) {
+      mark_listener_opened();
       return head.status == 200 && is_event_stream(head);
     };
     sink.on_data = [&](std::string_view bytes) {
@@ -310,6 +319,7 @@ void HttpTransport::listen() {
       return stream_error.ok();
     };
     HttpResult result = HttpClient::shared().get(request, stop_, &sink);
+    mark_listener_opened();  // Or refused: either way, nothing to wait for.
     if (result.cancelled || closing()) return;
     // 405 is the answer the specification gives servers without the stream; some answer
     // 404 instead, which here does not mean an expired session (POSTs tell that).
@@ -337,6 +347,12 @@ void HttpTransport::listen() {
     }
     if (stop_.wait_for(kListenRetry * (1 << failures))) return;
   }
+}
+
+void HttpTransport::mark_listener_opened() {
+  std::lock_guard lock(mu_);
+  listener_opened_ = true;
+  wake_.notify_all();
 }
 
 Status HttpTransport::receive_event(const SseEvent& event, const Json& id, bool& answered) {

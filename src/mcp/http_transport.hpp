@@ -98,6 +98,8 @@ class HttpTransport final : public McpTransport {
   void cancel_exchange(const Json& id);
   void reap_exchanges(bool all);
   void listen();
+  // The GET stream answered (or failed to): requests held back for it may go.
+  void mark_listener_opened();
   Status end_session();
 
   // Accept, session id, protocol version and the configured headers; `sent_session`
@@ -130,6 +132,7 @@ class HttpTransport final : public McpTransport {
   std::string session_id_;
   std::string protocol_version_;
   Status broken_;  // Set once the session expired: sends fail with it.
+  bool listener_opened_ = false;
   std::list<std::shared_ptr<Exchange>> exchanges_;  // Requests in flight (dispatcher only).
 
   std::atomic<bool> closing_{false};
