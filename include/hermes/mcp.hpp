@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,10 +18,30 @@
 #include <vector>
 
 #include "hermes/export.hpp"
+#include "hermes/json.hpp"
 #include "hermes/status.hpp"
 #include "hermes/tool.hpp"
 
 namespace hermes {
+
+// A server asking the user for input while it works (elicitation/create, form mode).
+struct McpElicitation {
+  std::string server;     // The configured name of the server asking.
+  std::string message;    // What to show the user.
+  Json requested_schema;  // A JSON Schema of a flat object: the fields to fill in.
+};
+
+// The user's answer to an McpElicitation.
+struct McpElicitationResult {
+  // "accept" (with `content`), "decline" (the user said no) or "cancel" (dismissed).
+  std::string action = "decline";
+  Json content = Json::object();  // The filled-in object, sent only when accepted.
+};
+
+// Answers an McpElicitation. Runs on the thread that receives the server's messages, and
+// the call that led to the question waits for it (its timeout still runs). May throw:
+// the server is then told the request failed.
+using McpElicitationHandler = std::function<McpElicitationResult(const McpElicitation&)>;
 
 // How to reach one MCP server and which of its tools to offer.
 struct McpServerConfig {
@@ -72,6 +93,11 @@ struct McpServerConfig {
 
   // The largest JSON-RPC message accepted from the server; a larger one disconnects it.
   std::size_t max_message_bytes = 16u << 20;
+
+  // Set: the client offers the elicitation capability and this answers the server's
+  // questions. Empty: the capability is not offered, and a server that asks anyway is
+  // told the method does not exist. Not part of the configuration file.
+  McpElicitationHandler on_elicitation;
 };
 
 // Parses an MCP configuration document:

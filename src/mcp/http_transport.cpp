@@ -16,6 +16,9 @@ constexpr const char* kAcceptStream = "Accept: text/event-stream";
 // The GET stream is optional: after this many failures in a row it is given up.
 constexpr int kMaxListenFailures = 3;
 constexpr std::chrono::milliseconds kListenRetry{1'000};
+// Requests wait this long at most for the GET stream to open, so that a server that is
+// slow to open it does not hold them up.
+constexpr std::chrono::milliseconds kListenerOpenWait{3'000};
 // Ending the session is a courtesy; a server that does not answer quickly is left alone.
 constexpr std::chrono::milliseconds kDeleteTimeout{5'000};
 
@@ -132,6 +135,11 @@ void HttpTransport::dispatch() {
       post_one_way(next);
       if (next.starts_listening && !closing() && !listener_.joinable()) {
         listener_ = std::thread([this] { listen(); });
+        // Requests a server sends on its own go only to an open GET stream: one made
+        // during the next call would be lost if the stream were not open yet.
+        lock.lock();
+        wake_.wait_for(lock, kListenerOpenWait, [this] { return listener_opened_ || closing(); });
+        lock.unlock();
       }
     }
     lock.lock();
@@ -204,9 +212,29 @@ void HttpTransport::post_request(Exchange& exchange) {
                       options_.response_timeout, std::chrono::milliseconds(0)};
 
   bool answered = false;
-  Status stream_error;
+  StreamCursor cursor;
+  const StreamRead read = read_answer(HttpMethod::kPost, request, exchange.cancel, exchange.id,
+                                      cursor, answered, /*until_answered=*/false);
+  if (read.result.cancelled || closing()) return;
+  Status failure = request_outcome(read, exchange.id, sent_session, answered);
+  if (!answered && resumable(read, cursor)) {
+    failure = resume_request(exchange.id, exchange.cancel, cursor, answered);
+    if (exchange.cancel.cancelled() || closing()) return;
+  }
+  // A 202 for a request leaves the answer to the GET stream, or to the call's deadline.
+  if (failure.ok() || answered) return;
+  HERMES_LOG_DEBUG("{}: request {} failed: {}", options_.label, exchange.id.dump(),
+                   failure.message());
+  if (handlers_.on_request_failed) handlers_.on_request_failed(exchange.id, failure);
+}
+
+HttpTransport::StreamRead HttpTransport::read_answer(HttpMethod method, const HttpRequest& request,
+                                                     const CancelToken& cancel, const Json& id,
+                                                     StreamCursor& cursor, bool& answered,
+                                                     bool until_answered) {
+  StreamRead read;
   SseParser parser([&](const SseEvent& event) {
-    if (stream_error.ok()) stream_error = receive_event(event, exchange.id, answered);
+    if (read.stream_error.ok()) read.stream_error = receive_event(event, id, answered);
   });
   HttpBodySink sink;
   sink.wants_stream = [&](const HttpResponseHead& head) {
@@ -215,32 +243,39 @@ void HttpTransport::post_request(Exchange& exchange) {
   };
   sink.on_data = [&](std::string_view bytes) {
     parser.feed(bytes);
-    return stream_error.ok();
+    return read.stream_error.ok() && !(until_answered && answered);
   };
-  HttpResult result = HttpClient::shared().post(request, exchange.cancel, &sink);
-  if (result.cancelled || closing()) return;
-
-  Status failure;
-  if (!result.streamed) {
-    failure = receive_buffered(result, exchange.id, sent_session, answered);
-    if (failure.ok() && !answered && result.head.status == 200) {
-      failure =
-          Status::failed_precondition(options_.label + " answered without a JSON-RPC response");
-    }
-  } else if (!stream_error.ok()) {
-    failure = stream_error;
-  } else if (result.failure != TransportFailure::kNone) {
-    failure = transport_status(result);
-  } else {
+  read.result = HttpClient::shared().send(method, request, cancel, &sink);
+  const HttpResult& result = read.result;
+  if (result.streamed && !result.stopped && result.failure == TransportFailure::kNone) {
     parser.finish();
-    if (!answered)
-      failure = Status::unavailable(options_.label + " ended the event stream without answering");
   }
-  // A 202 for a request leaves the answer to the GET stream, or to the call's deadline.
-  if (failure.ok() || answered) return;
-  HERMES_LOG_DEBUG("{}: request {} failed: {}", options_.label, exchange.id.dump(),
-                   failure.message());
-  if (handlers_.on_request_failed) handlers_.on_request_failed(exchange.id, failure);
+  if (!parser.last_event_id().empty()) cursor.last_event_id = parser.last_event_id();
+  if (parser.retry()) cursor.retry = parser.retry();
+  return read;
+}
+
+Status HttpTransport::request_outcome(const StreamRead& read, const Json& id, bool sent_session,
+                                      bool& answered) {
+  const HttpResult& result = read.result;
+  if (!result.streamed) {
+    Status s = receive_buffered(result, id, sent_session, answered);
+    if (s.ok() && !answered && result.head.status == 200) {
+      return Status::failed_precondition(options_.label + " answered without a JSON-RPC response");
+    }
+    return s;
+  }
+  if (!read.stream_error.ok()) return read.stream_error;
+  if (answered) return {};
+  if (result.failure != TransportFailure::kNone) return transport_status(result);
+  return Status::unavailable(options_.label + " ended the event stream without answering");
+}
+
+bool HttpTransport::resumable(const StreamRead& read, const StreamCursor& cursor) {
+  const HttpResult& result = read.result;
+  return result.streamed && read.stream_error.ok() && !cursor.last_event_id.empty() &&
+         (result.failure == TransportFailure::kNone ||
+          result.failure == TransportFailure::kDisconnect);
 }
 
 void HttpTransport::post_one_way(const Outgoing& message) {
@@ -275,7 +310,8 @@ void HttpTransport::listen() {
       if (stream_error.ok()) stream_error = receive_event(event, Json(), answered);
     });
     HttpBodySink sink;
-    sink.wants_stream = [](const HttpResponseHead& head) {
+    sink.wants_stream = [this](const HttpResponseHead& head) {
+      mark_listener_opened();
       return head.status == 200 && is_event_stream(head);
     };
     sink.on_data = [&](std::string_view bytes) {
@@ -283,6 +319,7 @@ void HttpTransport::listen() {
       return stream_error.ok();
     };
     HttpResult result = HttpClient::shared().get(request, stop_, &sink);
+    mark_listener_opened();  // Or refused: either way, nothing to wait for.
     if (result.cancelled || closing()) return;
     // 405 is the answer the specification gives servers without the stream; some answer
     // 404 instead, which here does not mean an expired session (POSTs tell that).
@@ -310,6 +347,12 @@ void HttpTransport::listen() {
     }
     if (stop_.wait_for(kListenRetry * (1 << failures))) return;
   }
+}
+
+void HttpTransport::mark_listener_opened() {
+  std::lock_guard lock(mu_);
+  listener_opened_ = true;
+  wake_.notify_all();
 }
 
 Status HttpTransport::receive_event(const SseEvent& event, const Json& id, bool& answered) {

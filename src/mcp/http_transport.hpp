@@ -4,6 +4,9 @@
 // notifications and responses are acknowledged with 202. A GET on the endpoint opens a
 // stream for messages the server sends on its own. The session id the server hands out
 // with the initialize answer goes with every later request, and a DELETE ends it.
+//
+// A request's stream that ends before its answer is resumed (SEP-1699): after the delay
+// the server asked for with `retry`, a GET with Last-Event-ID picks it up where it broke.
 #pragma once
 
 #include <atomic>
@@ -15,17 +18,17 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "hermes/cancel.hpp"
 #include "mcp/transport.hpp"
+#include "providers/http_client.hpp"
 
 namespace hermes::internal {
 
-struct HttpResult;
-struct HttpResponseHead;
 struct SseEvent;
 
 struct HttpTransportOptions {
@@ -63,14 +66,40 @@ class HttpTransport final : public McpTransport {
     bool starts_listening = false;  // notifications/initialized: open the GET stream after.
   };
   struct Exchange;  // One request's POST.
+  // Where a request's event stream got to, for picking it up again.
+  struct StreamCursor {
+    std::string last_event_id;  // Empty: the server gave no ids, so it cannot resume.
+    std::optional<std::chrono::milliseconds> retry;  // The server's reconnection delay.
+  };
+  // One answer that may have been an event stream, read to its end.
+  struct StreamRead {
+    HttpResult result;
+    Status stream_error;  // An event the stream could not carry; it ended the transfer.
+  };
 
   void dispatch();
   void start_request(Outgoing message);
   void post_request(Exchange& exchange);
+  // Sends `request` and reads its answer: a stream's events are delivered as they come
+  // (answering `id`, null for none) and `cursor` follows them. `until_answered` stops
+  // reading once the answer came, for streams the server keeps open after it.
+  StreamRead read_answer(HttpMethod method, const HttpRequest& request, const CancelToken& cancel,
+                         const Json& id, StreamCursor& cursor, bool& answered, bool until_answered);
+  // What an answer read by read_answer() means for the request `id`.
+  Status request_outcome(const StreamRead& read, const Json& id, bool sent_session, bool& answered);
+  // The stream broke off (ended, or its connection dropped) with nothing wrong in what
+  // it carried, and the server gave event ids to resume it from.
+  static bool resumable(const StreamRead& read, const StreamCursor& cursor);
+  // Reopens the stream of an unanswered request with GETs until the answer arrives, the
+  // attempts run out or the request is cancelled (which returns OK: its caller knows).
+  Status resume_request(const Json& id, const CancelToken& cancel, StreamCursor& cursor,
+                        bool& answered);
   void post_one_way(const Outgoing& message);
   void cancel_exchange(const Json& id);
   void reap_exchanges(bool all);
   void listen();
+  // The GET stream answered (or failed to): requests held back for it may go.
+  void mark_listener_opened();
   Status end_session();
 
   // Accept, session id, protocol version and the configured headers; `sent_session`
@@ -103,6 +132,7 @@ class HttpTransport final : public McpTransport {
   std::string session_id_;
   std::string protocol_version_;
   Status broken_;  // Set once the session expired: sends fail with it.
+  bool listener_opened_ = false;
   std::list<std::shared_ptr<Exchange>> exchanges_;  // Requests in flight (dispatcher only).
 
   std::atomic<bool> closing_{false};

@@ -30,11 +30,14 @@ McpClient::McpClient(std::unique_ptr<McpTransport> transport, Options options)
       options_.label, [this](const Json& message) { return transport_->send(message); });
   session_->set_notification_handler(
       [this](const std::string& method, const Json& params) { on_notification(method, params); });
-  // Roots, sampling and elicitation are not offered in the handshake; a server that asks
-  // anyway is told the method does not exist.
-  session_->set_request_handler([](const std::string& method, const Json&) -> Result<Json> {
-    return Status::unimplemented("Method not found: " + method);
-  });
+  // Roots and sampling are not offered in the handshake, nor elicitation without a
+  // handler; a server that asks anyway is told the method does not exist.
+  session_->set_request_handler(
+      [this](const std::string& method, const Json& params) -> Result<Json> {
+        if (method == "elicitation/create" && options_.on_elicitation)
+          return options_.on_elicitation(params);
+        return Status::unimplemented("Method not found: " + method);
+      });
 }
 
 McpClient::~McpClient() {
@@ -63,8 +66,10 @@ Result<std::unique_ptr<McpClient>> McpClient::connect(std::unique_ptr<McpTranspo
 }
 
 Status McpClient::perform_handshake() {
+  Json capabilities = Json::object();
+  if (options_.on_elicitation) capabilities["elicitation"] = Json::object();
   Json params{{"protocolVersion", supported_mcp_protocol_versions().front()},
-              {"capabilities", Json::object()},
+              {"capabilities", std::move(capabilities)},
               {"clientInfo", {{"name", "hermes"}, {"version", hermes::version()}}}};
   JsonRpcSession::CallOptions call;
   call.timeout = options_.connect_timeout;

@@ -37,6 +37,9 @@ class McpClient {
     std::function<void()> on_tools_changed;
     // The connection broke (not called for close()). Same threading rule.
     std::function<void(Status reason)> on_closed;
+    // Set: the elicitation capability is offered and elicitation/create requests are
+    // answered with what this returns for their params.
+    std::function<Result<Json>(const Json& params)> on_elicitation;
   };
 
   // Opens `transport` and performs the handshake: initialize, version check,

@@ -7,6 +7,7 @@
 #include "common/json_text.hpp"
 #include "common/log.hpp"
 #include "mcp/call_result.hpp"
+#include "mcp/elicitation.hpp"
 #include "mcp/http_transport.hpp"
 #include "mcp/stdio_transport.hpp"
 
@@ -99,6 +100,12 @@ Status ServerConnection::connect_once() {
   options.label = label_;
   options.connect_timeout = config_.connect_timeout;
   options.request_timeout = config_.request_timeout;
+  if (config_.on_elicitation) {
+    options.on_elicitation = [handler = config_.on_elicitation,
+                              name = config_.name](const Json& params) {
+      return answer_elicitation(handler, name, params);
+    };
+  }
   // Raw `this`: the callbacks run on the client's threads, which end before the client
   // is closed, and every client is closed before this object goes away.
   options.on_tools_changed = [this, generation] {

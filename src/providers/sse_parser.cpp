@@ -1,9 +1,25 @@
 #include "providers/sse_parser.hpp"
 
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+
 namespace hermes::internal {
 namespace {
 
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+// A `retry` value: ASCII digits only, else the field is ignored.
+std::optional<std::chrono::milliseconds> parse_retry(std::string_view value) {
+  if (value.empty() ||
+      !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::nullopt;
+  }
+  std::int64_t ms = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), ms);
+  if (error == std::errc::result_out_of_range) ms = INT64_MAX;  // Digits, just too many.
+  return std::chrono::milliseconds(ms);
+}
 
 }  // namespace
 
@@ -100,8 +116,13 @@ void SseParser::process_field(std::string_view name, std::string_view value, boo
     if (has_error_) error_.push_back('\n');
     error_.append(value);
     has_error_ = true;
+  } else if (name == "id") {
+    // An id with NUL in it is ignored (WHATWG): it could not be sent back in a header.
+    if (value.find('\0') == std::string_view::npos) id_buffer_.assign(value);
+  } else if (name == "retry") {
+    if (auto delay = parse_retry(value)) retry_ = delay;
   }
-  // `id`, `retry` and unknown fields carry nothing a model client needs.
+  // Unknown fields are ignored.
 }
 
 void SseParser::append_data(std::string_view value, bool borrowable) {
@@ -127,6 +148,7 @@ void SseParser::keep_borrowed_data() {
 }
 
 void SseParser::dispatch() {
+  last_event_id_ = id_buffer_;  // Even an event without data moves the resume point.
   if (!has_data_ && event_.empty() && !has_error_) return;
   SseEvent event;
   event.event = event_;

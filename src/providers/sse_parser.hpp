@@ -6,8 +6,10 @@
 // llama.cpp servers built before September 2025 send it instead of `data`.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -38,6 +40,12 @@ class SseParser {
   // dispatched, as servers that omit the final blank line expect.
   void finish();
 
+  // What a client reconnecting to the stream needs: the last event id (the `id` field,
+  // which carries over to later events and is taken when an event ends, even one without
+  // data; empty before any) and the reconnection delay the server asked for with `retry`.
+  const std::string& last_event_id() const { return last_event_id_; }
+  std::optional<std::chrono::milliseconds> retry() const { return retry_; }
+
  private:
   std::size_t skip_bom(std::string_view bytes);
   // `borrowable`: the line lies in the slice being fed, so its data need not be copied
@@ -63,6 +71,10 @@ class SseParser {
   std::string_view data_view_;
   bool data_borrowed_ = false;
   bool has_data_ = false;
+
+  std::string id_buffer_;  // The `id` field seen so far; committed when an event ends.
+  std::string last_event_id_;
+  std::optional<std::chrono::milliseconds> retry_;
 };
 
 }  // namespace hermes::internal

@@ -16,17 +16,30 @@ int fail(const std::string& what) {
   return 1;
 }
 
-// tools_call: the server offers add_numbers; the call must reach it and answer.
-int call_add_numbers(hermes::ToolRegistry& registry) {
-  auto tool = registry.find("mcp_conformance_add_numbers");
-  if (!tool) return fail("the server's add_numbers tool was not registered");
+// Calls the server's tool `name` as a model's tool call would, and prints its answer.
+int call_tool(hermes::ToolRegistry& registry, const std::string& name, const hermes::Json& args) {
+  auto tool = registry.find("mcp_conformance_" + name);
+  if (!tool) return fail("the server's " + name + " tool was not registered");
   hermes::ToolContext context;
   hermes::ToolSessionState state;
   context.state = &state;
-  auto result = tool->handler(hermes::Json{{"a", 5}, {"b", 3}}, context);
-  if (!result.ok()) return fail("add_numbers failed: " + result.status().to_string());
-  std::printf("add_numbers: %s\n", result->c_str());
+  auto result = tool->handler(args, context);
+  if (!result.ok()) return fail(name + " failed: " + result.status().to_string());
+  std::printf("%s: %s\n", name.c_str(), result->c_str());
   return 0;
+}
+
+// Accepts every question with the defaults its schema gives, as a user who confirms a
+// prefilled form does.
+hermes::McpElicitationResult accept_defaults(const hermes::McpElicitation& request) {
+  hermes::McpElicitationResult answer;
+  answer.action = "accept";
+  const hermes::Json properties =
+      request.requested_schema.value("properties", hermes::Json::object());
+  for (const auto& [name, field] : properties.items()) {
+    if (field.is_object() && field.contains("default")) answer.content[name] = field["default"];
+  }
+  return answer;
 }
 
 }  // namespace
@@ -43,6 +56,7 @@ int main(int argc, char** argv) {
   config.connect_timeout = std::chrono::seconds(10);
   config.call_timeout = std::chrono::seconds(10);
   config.request_timeout = std::chrono::seconds(10);
+  config.on_elicitation = accept_defaults;
 
   auto registry = std::make_shared<hermes::ToolRegistry>();
   auto servers = hermes::McpServers::connect({config}, registry);
@@ -52,6 +66,13 @@ int main(int argc, char** argv) {
   std::printf("connected to %s %s (protocol %s) with %zu tools\n", status.server_name.c_str(),
               status.server_version.c_str(), status.protocol_version.c_str(), status.tools.size());
 
-  if (scenario == "tools_call") return call_add_numbers(*registry);
+  if (scenario == "tools_call") return call_tool(*registry, "add_numbers", {{"a", 5}, {"b", 3}});
+  // The server ends the call's event stream before answering: the answer comes on the
+  // resumed stream.
+  if (scenario == "sse-retry")
+    return call_tool(*registry, "test_reconnection", hermes::Json::object());
+  // The tool asks for a form whose every field has a default, and checks they came back.
+  if (scenario == "elicitation-sep1034-client-defaults")
+    return call_tool(*registry, "test_client_elicitation_defaults", hermes::Json::object());
   return 0;
 }

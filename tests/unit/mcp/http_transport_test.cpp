@@ -45,7 +45,7 @@ TEST_CASE("a server over HTTP is initialized, lists its tools across pages and a
     REQUIRE(s.connected);
     CHECK(s.protocol_version == "2025-06-18");
     CHECK(s.server_name == "fake-http");
-    CHECK(s.tools.size() == 12);  // Four pages of three.
+    CHECK(s.tools.size() == 15);  // Five pages of three.
     CHECK(c.registry->find("mcp_web_echo")->toolset == "mcp-web");
     CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "over http"}})) == "over http");
     Json sum = parsed(call_tool(*c.registry, "mcp_web_add", {{"a", 2}, {"b", 40}}));
@@ -225,4 +225,10 @@ TEST_CASE("a header that would split the request is refused as configuration") {
   CHECK(s.last_error.code() == StatusCode::kInvalidArgument);
   CHECK(s.last_error.message() ==
         "MCP server 'bad': header 'X-Injected' is not a valid HTTP header");
+}
+
+TEST_CASE("requests wait for the GET stream to open, so the server can reach the client on it") {
+  auto server = HttpServerProcess::fake({"--slow-get"});
+  Connected c(server->config("web"));
+  CHECK(text_of(call_tool(*c.registry, "mcp_web_get_stream", Json::object())) == "open");
 }

@@ -199,3 +199,29 @@ TEST_CASE("trailing spaces in data are kept for the JSON parser to skip") {
   REQUIRE(events.size() == 1);
   CHECK(events[0].data == "{\"a\":1}   ");
 }
+
+TEST_CASE("the last event id is taken when an event ends, data or not, and carries over") {
+  SseParser parser([](const SseEvent&) {});
+  CHECK(parser.last_event_id().empty());
+  parser.feed("id: prime\ndata: \n");
+  CHECK(parser.last_event_id().empty());  // The event has not ended yet.
+  parser.feed("\n");
+  CHECK(parser.last_event_id() == "prime");
+  parser.feed("id: 7\n\n");  // No data: nothing dispatched, but the id still counts.
+  CHECK(parser.last_event_id() == "7");
+  parser.feed("data: no id of its own\n\n");
+  CHECK(parser.last_event_id() == "7");
+  parser.feed(std::string("id: a\0b\n\n", 9));  // An id with NUL is ignored.
+  CHECK(parser.last_event_id() == "7");
+}
+
+TEST_CASE("a retry field sets the reconnection delay and anything but digits is ignored") {
+  SseParser parser([](const SseEvent&) {});
+  CHECK_FALSE(parser.retry().has_value());
+  parser.feed("retry: 500\n");
+  CHECK(parser.retry() == std::chrono::milliseconds(500));
+  parser.feed("retry: 1.5\nretry: -1\nretry:\n\n");
+  CHECK(parser.retry() == std::chrono::milliseconds(500));
+  parser.feed("retry: 99999999999999999999999\n");
+  CHECK(parser.retry() > std::chrono::hours(24));
+}
