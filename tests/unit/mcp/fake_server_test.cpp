@@ -107,21 +107,11 @@ TEST_CASE("text, structured, image and error results reach the model as text") {
 
 TEST_CASE("progress notifications are reported through on_status while a call runs") {
   Connected c({fake_server("fake")});
-  std::vector<std::string> notes;
-  std::mutex mu;
-  Callbacks callbacks;
-  callbacks.on_status = [&](std::string_view kind, std::string_view message) {
-    std::lock_guard lock(mu);
-    if (kind == "tool_progress") notes.emplace_back(message);
-  };
-  ToolSessionState state;
-  ToolContext ctx;
-  ctx.state = &state;
-  ctx.callbacks = &callbacks;
-  auto r = call_tool(*c.registry, "mcp_fake_slow", {{"steps", 3}}, &ctx);
+  ProgressRecorder progress;
+  auto r = call_tool(*c.registry, "mcp_fake_slow", {{"steps", 3}}, progress.context());
   REQUIRE(r.ok());
   CHECK(parsed(*r)["result"] == "done after 3 steps");
-  std::lock_guard lock(mu);
+  const std::vector<std::string> notes = progress.notes();
   CHECK(notes == std::vector<std::string>{"mcp_fake_slow: 1/3 step 1", "mcp_fake_slow: 2/3 step 2",
                                           "mcp_fake_slow: 3/3 step 3"});
 }

@@ -57,22 +57,12 @@ TEST_CASE("a call whose stream ends before the answer gets it on a GET from the 
 TEST_CASE("each resumption sends the latest event id and its events arrive like the original's") {
   auto server = HttpServerProcess::fake();
   ConnectedServer c(server->config("web"));
-  std::mutex mu;
-  std::vector<std::string> notes;
-  Callbacks callbacks;
-  callbacks.on_status = [&](std::string_view kind, std::string_view message) {
-    std::lock_guard lock(mu);
-    if (kind == "tool_progress") notes.emplace_back(message);
-  };
-  ToolSessionState state;
-  ToolContext ctx;
-  ctx.state = &state;
-  ctx.callbacks = &callbacks;
+  ProgressRecorder progress;
   CHECK(text_of(call_tool(*c.registry, "mcp_web_resume", {{"retry_ms", 20}, {"closes", 2}},
-                          &ctx)) == "resumed");
+                          progress.context())) == "resumed");
   CHECK(last_event_ids(resumes(*server)) ==
         std::vector<std::string>{"stream0-0", "stream0-1", "stream0-2"});
-  std::lock_guard lock(mu);
+  const std::vector<std::string> notes = progress.notes();
   CHECK(notes.size() == 3);  // One progress event on each resumed stream.
 }
 

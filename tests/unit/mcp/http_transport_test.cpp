@@ -74,20 +74,10 @@ TEST_CASE("the session id, the protocol version and the configured headers go wi
 TEST_CASE("progress notifications arrive on the call's event stream") {
   auto server = HttpServerProcess::fake();
   Connected c(server->config("web"));
-  std::mutex mu;
-  std::vector<std::string> notes;
-  Callbacks callbacks;
-  callbacks.on_status = [&](std::string_view kind, std::string_view message) {
-    std::lock_guard lock(mu);
-    if (kind == "tool_progress") notes.emplace_back(message);
-  };
-  ToolSessionState state;
-  ToolContext ctx;
-  ctx.state = &state;
-  ctx.callbacks = &callbacks;
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_slow", {{"steps", 3}}, &ctx)) ==
+  ProgressRecorder progress;
+  CHECK(text_of(call_tool(*c.registry, "mcp_web_slow", {{"steps", 3}}, progress.context())) ==
         "done after 3 steps");
-  std::lock_guard lock(mu);
+  const std::vector<std::string> notes = progress.notes();
   CHECK(notes ==
         std::vector<std::string>{"mcp_web_slow: 1/3", "mcp_web_slow: 2/3", "mcp_web_slow: 3/3"});
 }

@@ -9,13 +9,46 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
+#include "hermes/callbacks.hpp"
 #include "hermes/mcp.hpp"
 #include "hermes/tool.hpp"
 
 namespace hermes::testing {
+
+// A tool context for MCP calls whose status callback records their progress lines
+// (kind "tool_progress"), which arrive on the transport's threads.
+class ProgressRecorder {
+ public:
+  ProgressRecorder() {
+    callbacks_.on_status = [this](std::string_view kind, std::string_view message) {
+      std::lock_guard lock(mu_);
+      if (kind == "tool_progress") notes_.emplace_back(message);
+    };
+    context_.state = &state_;
+    context_.callbacks = &callbacks_;
+  }
+  ProgressRecorder(const ProgressRecorder&) = delete;
+  ProgressRecorder& operator=(const ProgressRecorder&) = delete;
+
+  ToolContext* context() { return &context_; }
+  std::vector<std::string> notes() {
+    std::lock_guard lock(mu_);
+    return notes_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::string> notes_;
+  Callbacks callbacks_;
+  ToolSessionState state_;
+  ToolContext context_;
+};
 
 inline std::string fake_server_script() {
   return std::string(HERMES_FIXTURES_DIR) + "/mcp/fake_server.py";

@@ -63,21 +63,11 @@ TEST_CASE("server-everything over HTTP: a long-running call reports progress") {
   auto server = HttpServerProcess::everything();
   if (!server) return;
   Connected c(server->config("everything"));
-  std::mutex mu;
-  std::vector<std::string> notes;
-  Callbacks callbacks;
-  callbacks.on_status = [&](std::string_view kind, std::string_view message) {
-    std::lock_guard lock(mu);
-    if (kind == "tool_progress") notes.emplace_back(message);
-  };
-  ToolSessionState state;
-  ToolContext ctx;
-  ctx.state = &state;
-  ctx.callbacks = &callbacks;
+  ProgressRecorder progress;
   Json done = result_of(call_tool(*c.registry, "mcp_everything_trigger_long_running_operation",
-                                  {{"duration", 1}, {"steps", 3}}, &ctx));
+                                  {{"duration", 1}, {"steps", 3}}, progress.context()));
   CHECK(done["result"].get<std::string>().find("completed") != std::string::npos);
-  std::lock_guard lock(mu);
+  const std::vector<std::string> notes = progress.notes();
   REQUIRE(notes.size() == 3);
   CHECK(notes[2].rfind("mcp_everything_trigger_long_running_operation: 3/3", 0) == 0);
 }
