@@ -172,6 +172,10 @@ struct AgentOptions {
     // last message (the provider's prompt cache has expired by then) and it has grown by
     // a fifth of the threshold since the last compaction; 0: never.
     double idle_compact_after_seconds = 0;
+    // The session's compression lease expires this long after it was last renewed, so a
+    // crashed compactor does not block others for ever; it is renewed every
+    // min(60, ttl/2) seconds while the summary call runs.
+    double lease_ttl_seconds = 300;
   } compression;
 
   Callbacks callbacks;

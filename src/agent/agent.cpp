@@ -129,6 +129,10 @@ Status validate(const AgentOptions& o) {
   if (o.review_max_iterations < 1) {
     return Status::invalid_argument("review_max_iterations: must be at least 1");
   }
+  // NaN fails the comparison too.
+  if (!(o.compression.lease_ttl_seconds >= 1)) {
+    return Status::invalid_argument("compression.lease_ttl_seconds: must be at least 1");
+  }
   return {};
 }
 

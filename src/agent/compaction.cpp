@@ -3,6 +3,7 @@
 #include <set>
 #include <tuple>
 
+#include "agent/compression_lease_guard.hpp"
 #include "agent/memory_provider_call.hpp"
 #include "agent/safe_callback.hpp"
 #include "common/log.hpp"
@@ -12,8 +13,6 @@
 
 namespace hermes::internal {
 namespace {
-
-constexpr double kLeaseTtlSeconds = 300;
 
 void notify(const AgentCore& core, std::string_view kind, const std::string& message) {
   safe_callback("status", core.options.callbacks.on_status, kind, std::string_view(message));
@@ -30,43 +29,6 @@ void inject_note(std::vector<Message>& compacted, const std::string& note) {
   }
   compacted.push_back(Message::user(note));
 }
-
-// Holds the session's compression lease for the duration of a compaction. A store
-// without leases fails open: compaction proceeds unguarded.
-class LeaseGuard {
- public:
-  LeaseGuard(SessionStore* store, std::string session_id, std::string holder)
-      : store_(store), session_id_(std::move(session_id)), holder_(std::move(holder)) {
-    if (store_ == nullptr) {
-      supported_ = false;  // Nothing persistent to guard.
-      held_ = true;
-      return;
-    }
-    auto got = store_->acquire_compression_lease(session_id_, holder_, kLeaseTtlSeconds);
-    if (!got.ok()) {
-      supported_ = got.status().code() != StatusCode::kUnimplemented;
-      if (supported_) HERMES_LOG_WARN("compression lease failed: {}", got.status().to_string());
-      held_ = !supported_;
-      return;
-    }
-    held_ = *got;
-  }
-  ~LeaseGuard() {
-    if (store_ != nullptr && supported_ && held_) {
-      (void)store_->release_compression_lease(session_id_, holder_);
-    }
-  }
-  bool held() const { return held_; }
-  // The holder to pass to commit operations ("" when leases are not supported).
-  std::string commit_holder() const { return supported_ ? holder_ : ""; }
-
- private:
-  SessionStore* store_;
-  std::string session_id_;
-  std::string holder_;
-  bool held_ = false;
-  bool supported_ = true;
-};
 
 // The messages of `before` that the compaction did not keep verbatim.
 std::vector<Message> discarded_messages(const std::vector<Message>& before,
@@ -122,7 +84,8 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
   SessionStore* store = core.store.get();
   // The holder names this host: on a store shared by several machines, another host must
   // never judge the lease by looking for our pid among its own processes.
-  LeaseGuard lease(store, core.session_id, compression_lease_holder());
+  CompressionLeaseGuard lease(store, core.session_id, compression_lease_holder(),
+                              core.options.compression.lease_ttl_seconds);
   if (!lease.held()) {
     out.skipped = true;
     out.error = "another process is compacting this session";

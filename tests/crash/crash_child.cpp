@@ -28,7 +28,7 @@
 #include <string>
 
 #include "crash/crash_conversation.hpp"
-#include "crash/observed_store.hpp"
+#include "support/observed_store.hpp"
 
 using namespace hermes;
 using namespace hermes::testing;

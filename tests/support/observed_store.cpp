@@ -1,4 +1,4 @@
-#include "crash/observed_store.hpp"
+#include "support/observed_store.hpp"
 
 namespace hermes::testing {
 
@@ -101,7 +101,9 @@ Result<bool> ObservedStore::acquire_compression_lease(const std::string& session
 
 Status ObservedStore::renew_compression_lease(const std::string& session_id,
                                               const std::string& holder, double ttl_seconds) {
-  return inner_->renew_compression_lease(session_id, holder, ttl_seconds);
+  return observed("renew_compression_lease", nullptr, [&] {
+    return inner_->renew_compression_lease(session_id, holder, ttl_seconds);
+  });
 }
 
 Status ObservedStore::release_compression_lease(const std::string& session_id,

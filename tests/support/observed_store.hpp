@@ -1,6 +1,7 @@
 // A SessionStore that forwards every call to another store and reports each write to an
 // observer before and after it reaches the store, so a test can act at a precise point of
-// persistence (the crash harness kills its own process there).
+// persistence (the crash harness kills its own process there). Of the compression lease's
+// calls only renewals are reported: they happen while a compaction is under way.
 #pragma once
 
 #include <functional>

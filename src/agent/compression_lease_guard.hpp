@@ -1,0 +1,53 @@
+// The session's compression lease, held for the length of one compaction (state.md §13.3).
+// While the summary call runs (minutes with a slow model) a background thread renews the
+// lease every max(1, min(60, ttl/2)) seconds, so another process never takes over a lease
+// whose holder is still working. A store without leases fails open: compaction proceeds
+// unguarded.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace hermes {
+class SessionStore;
+}
+
+namespace hermes::internal {
+
+class CompressionLeaseGuard {
+ public:
+  // Takes the lease of `session_id` for `holder`; held() says whether that worked.
+  CompressionLeaseGuard(SessionStore* store, std::string session_id, std::string holder,
+                        double ttl_seconds);
+  // Stops the renewals and releases the lease.
+  ~CompressionLeaseGuard();
+  CompressionLeaseGuard(const CompressionLeaseGuard&) = delete;
+  CompressionLeaseGuard& operator=(const CompressionLeaseGuard&) = delete;
+
+  bool held() const { return held_; }
+  // The holder to pass to commit operations ("" when leases are not supported).
+  std::string commit_holder() const { return supported_ ? holder_ : ""; }
+  // How many renewals succeeded so far.
+  int renewals() const { return renewals_.load(); }
+
+ private:
+  void renew_until_stopped();
+
+  SessionStore* store_;
+  std::string session_id_;
+  std::string holder_;
+  double ttl_seconds_;
+  bool held_ = false;
+  bool supported_ = true;
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;  // Guarded by mutex_.
+  std::atomic<int> renewals_{0};
+  std::thread renewer_;
+};
+
+}  // namespace hermes::internal
