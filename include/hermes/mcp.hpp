@@ -206,8 +206,10 @@ class HERMES_API McpServers {
  public:
   // Connects every enabled server in `configs` (at the same time) and registers its tools
   // in `registry`. A server that fails to connect does not fail the others: its error is
-  // in status(), and it is retried in the background like a server that died. Only a bad
-  // configuration (empty or duplicate names, neither command nor url) is an error here.
+  // in status(), and it is retried in the background like a server that died, unless
+  // retrying cannot help: credentials the server refuses (HTTP 401 or 403, a failed
+  // authorization) wait for reconnect(). Only a bad configuration (empty or duplicate
+  // names, neither command nor url) is an error here.
   static Result<std::unique_ptr<McpServers>> connect(std::vector<McpServerConfig> configs,
                                                      std::shared_ptr<ToolRegistry> registry);
 

@@ -17,6 +17,9 @@ namespace {
 // Authorizations one request may go through before its refusal stands: the first, and
 // two for more scope. A server that keeps asking would otherwise loop forever.
 constexpr int kMaxAuthorizationsPerRequest = 3;
+// A 401 is answered by refreshing, then by authorizing anew; a token refused after that
+// will not do better by asking the user again.
+constexpr int kMaxRetriesAfter401 = 2;
 
 int64_t now_unix() {
   return std::chrono::duration_cast<std::chrono::seconds>(
@@ -41,6 +44,21 @@ std::string join_scope(const std::vector<std::string>& words) {
 
 bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// Step-up authorization: what was granted and what the server asks for now, or nullopt
+// when it asks for nothing new (asking again for what it refuses cannot help).
+std::optional<std::string> step_up_scope(const std::string& granted_scope,
+                                         const BearerChallenge& challenge) {
+  std::vector<std::string> words = split_scope(granted_scope);
+  bool added = false;
+  for (const std::string& s : split_scope(challenge.scope)) {
+    if (contains(words, s)) continue;
+    words.push_back(s);
+    added = true;
+  }
+  if (!added) return std::nullopt;
+  return join_scope(words);
 }
 
 std::string token_dir(const McpOAuthConfig& config) {
@@ -105,7 +123,8 @@ Result<bool> OAuthSession::answer_refusal(const HttpResponseHead& head, const st
   load_once();
   // Another request got a new token while this one was on its way: try that first.
   if (status == 401 && tokens_ && header_line() != sent) return true;
-  if (attempt >= kMaxAuthorizationsPerRequest) {
+  if (attempt >= kMaxAuthorizationsPerRequest ||
+      (status == 401 && attempt >= kMaxRetriesAfter401)) {
     return Status::permission_denied("the server still refuses the request after " +
                                      std::to_string(attempt) + " authorizations");
   }
@@ -116,18 +135,11 @@ Result<bool> OAuthSession::answer_refusal(const HttpResponseHead& head, const st
   const bool wants_refresh = options_.config.grant_type != "client_credentials";
   std::string scope = select_scope(options_.config.scope, challenge, *found, wants_refresh);
   if (status == 403) {
-    // Step-up: keep what was granted, add what the server asks for now.
-    const std::vector<std::string> granted = split_scope(tokens_ ? tokens_->scope : "");
-    const std::vector<std::string> asked = split_scope(challenge.scope);
-    if (std::all_of(asked.begin(), asked.end(),
-                    [&](const std::string& s) { return contains(granted, s); })) {
-      return false;  // Asking again for what it already refuses cannot help.
-    }
-    std::vector<std::string> words = granted;
-    for (const std::string& s : asked)
-      if (!contains(words, s)) words.push_back(s);
-    scope = join_scope(words);
-  } else if (tokens_ && !sent.empty() && !tokens_->refresh_token.empty() && refresh(http)) {
+    std::optional<std::string> more = step_up_scope(tokens_ ? tokens_->scope : "", challenge);
+    if (!more) return false;
+    scope = std::move(*more);
+  } else if (attempt == 0 && tokens_ && !sent.empty() && !tokens_->refresh_token.empty() &&
+             refresh(http)) {
     return true;
   }
   Status s = authorize(*found, scope, http);

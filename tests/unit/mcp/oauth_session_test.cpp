@@ -17,8 +17,9 @@ using namespace hermes::testing;
 
 namespace {
 
-// A user who approves at once: the browser lands on the redirect URI with the code the
-// fake server accepts and the state it was given (or `state` instead, when set).
+// A user who consents at once to every scope asked for: the browser lands on the
+// redirect URI with a code the fake server accepts (naming the scope) and the state it
+// was given (or `state` instead, when set).
 struct FakeUser {
   std::atomic<int> visits{0};
   std::string last_url;
@@ -29,8 +30,10 @@ struct FakeUser {
       ++visits;
       last_url = url;
       auto params = internal::query_parameters(url);
-      return params["redirect_uri"] +
-             "?code=good-code&state=" + (state.empty() ? params["state"] : state);
+      const std::string code = "good-code:" + params["scope"];
+      return params["redirect_uri"] + "?" +
+             internal::form_encode(
+                 {{"code", code}, {"state", state.empty() ? params["state"] : state}});
     };
   }
 };
@@ -176,4 +179,34 @@ TEST_CASE("a failing or missing authorization handler fails only its own server"
   CHECK(status[1].last_error.message().find("no display") != std::string::npos);
   CHECK(status[2].last_error.message().find("on_authorize") != std::string::npos);
   CHECK(status[3].connected);
+}
+
+TEST_CASE("a call that needs more scope authorizes again for it, once") {
+  auto server = HttpServerProcess::fixture("fake_oauth_server.py");
+  TempDir dir;
+  FakeUser user;
+  auto registry = std::make_shared<ToolRegistry>();
+  auto servers = McpServers::connect({oauth_config(*server, dir, user)}, registry);
+  REQUIRE(servers.ok());
+  REQUIRE((*servers)->status().at(0).connected);
+  CHECK(call_tool(*registry, "mcp_guarded_write", Json::object()).ok());
+  CHECK(user.visits == 2);
+  CHECK(internal::query_parameters(user.last_url).at("scope") == "files:read files:write");
+  // The new token keeps the old scope too, and the next call needs no other.
+  CHECK(call_tool(*registry, "mcp_guarded_write", Json::object()).ok());
+  CHECK(call_tool(*registry, "mcp_guarded_whoami", Json::object()).ok());
+  CHECK(user.visits == 2);
+}
+
+TEST_CASE("a server that refuses a token with the very scope it asks for is not asked again") {
+  auto server = HttpServerProcess::fixture("fake_oauth_server.py");
+  TempDir dir;
+  FakeUser user;
+  auto registry = std::make_shared<ToolRegistry>();
+  auto servers = McpServers::connect({oauth_config(*server, dir, user)}, registry);
+  REQUIRE(servers.ok());
+  auto refused = call_tool(*registry, "mcp_guarded_forbidden", Json::object());
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().message().find("403") != std::string::npos);
+  CHECK(user.visits == 1);
 }
