@@ -50,7 +50,8 @@ using McpElicitationHandler = std::function<McpElicitationResult(const McpElicit
 // authorization code. An error ends the attempt, and the server's connection fails with
 // it. Runs on a connection thread while the request that needed authorization waits, so
 // the user's time counts against that request's timeout (connect_timeout for the
-// handshake). May be called again later: for more scopes, or when a token is revoked.
+// handshake). May be called again later: for more scopes, or when a token is revoked;
+// calls for different servers may overlap. May throw: the attempt fails with the message.
 using McpAuthorizationHandler =
     std::function<Result<std::string>(const std::string& authorization_url)>;
 

@@ -86,9 +86,11 @@ Result<Json> parse_object(std::string_view text, const std::string& where) {
   return std::move(*doc);
 }
 
-// The document at `url`: its text, or nullopt when the server has none there (any
-// answer but 2xx, or no answer: discovery moves on to the next place).
-std::optional<std::string> fetch_document(const std::string& url, const OAuthHttpLimits& limits) {
+// The document at `url`: its text, nullopt when the server has none there (any answer
+// but 2xx, or no answer: discovery moves on to the next place), an error for a body too
+// large to be metadata.
+Result<std::optional<std::string>> fetch_document(const std::string& url,
+                                                  const OAuthHttpLimits& limits) {
   HttpRequest request;
   request.url = url;
   request.headers = {"Accept: application/json"};
@@ -98,10 +100,12 @@ std::optional<std::string> fetch_document(const std::string& url, const OAuthHtt
       result.head.status >= 300) {
     HERMES_LOG_DEBUG("OAuth discovery: nothing at {} ({})", url,
                      result.error.empty() ? std::to_string(result.head.status) : result.error);
-    return std::nullopt;
+    return std::optional<std::string>();
   }
-  if (result.body.size() > kMaxMetadataBytes) return std::string("(more than 1 MiB)");
-  return std::move(result.body);
+  if (result.body.size() > kMaxMetadataBytes) {
+    return Status::resource_exhausted("the metadata at " + url + " is larger than 1 MiB");
+  }
+  return std::optional<std::string>(std::move(result.body));
 }
 
 Result<std::optional<ProtectedResourceMetadata>> find_resource_metadata(
@@ -110,10 +114,11 @@ Result<std::optional<ProtectedResourceMetadata>> find_resource_metadata(
   for (const std::string& url :
        protected_resource_metadata_urls(server_url, challenge.resource_metadata)) {
     if (limits.cancel.cancelled()) return Status::cancelled("OAuth discovery was cancelled");
-    std::optional<std::string> text = fetch_document(url, limits);
-    if (!text) continue;
+    auto text = fetch_document(url, limits);
+    if (!text.ok()) return text.status();
+    if (!*text) continue;
     auto parsed =
-        parse_protected_resource_metadata(*text, "the protected resource metadata at " + url);
+        parse_protected_resource_metadata(**text, "the protected resource metadata at " + url);
     if (!parsed.ok()) return parsed.status();
     return std::optional<ProtectedResourceMetadata>(std::move(*parsed));
   }
@@ -124,10 +129,11 @@ Result<std::optional<AuthorizationServerMetadata>> find_server_metadata(
     const std::string& issuer, const OAuthHttpLimits& limits) {
   for (const std::string& url : authorization_server_metadata_urls(issuer)) {
     if (limits.cancel.cancelled()) return Status::cancelled("OAuth discovery was cancelled");
-    std::optional<std::string> text = fetch_document(url, limits);
-    if (!text) continue;
-    auto parsed =
-        parse_authorization_server_metadata(*text, "the authorization server metadata at " + url);
+    auto text = fetch_document(url, limits);
+    if (!text.ok()) return text.status();
+    if (!*text) continue;
+    auto parsed = parse_authorization_server_metadata(
+        **text, "the authorization server metadata at " + url);
     if (!parsed.ok()) return parsed.status();
     return std::optional<AuthorizationServerMetadata>(std::move(*parsed));
   }
