@@ -64,7 +64,8 @@ using McpAuthorizationHandler =
 // they expire, and a 403 asking for more scope is answered by authorizing again (twice
 // at most per request).
 struct McpOAuthConfig {
-  // False: a 401 is an error like any other.
+  // False: a 401 is an error like any other. An Authorization header among the
+  // configured headers has the same effect: those credentials are sent as they are.
   bool enabled = true;
 
   // A client registered with the authorization server beforehand (its client_secret is

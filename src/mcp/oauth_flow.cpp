@@ -110,21 +110,19 @@ Result<OAuthClientInfo> register_client(const AuthorizationServerMetadata& serve
                                         const OAuthHttpLimits& limits) {
   const std::string what = "the registration endpoint " + server.registration_endpoint;
   Json body = {{"client_name", request.client_name}};
+  // A native application is a public client, unless the server takes only secrets.
   const auto& methods = server.token_endpoint_auth_methods_supported;
-  std::string method = "none";  // A native application is a public client.
-  if (request.grant_type == "client_credentials" ||
-      (!methods.empty() && !contains(methods, "none"))) {
-    method = methods.empty() || contains(methods, "client_secret_basic") ? "client_secret_basic"
-                                                                         : "client_secret_post";
+  std::string method = "none";
+  if (!methods.empty() && !contains(methods, "none")) {
+    method =
+        contains(methods, "client_secret_basic") ? "client_secret_basic" : "client_secret_post";
   }
   body["token_endpoint_auth_method"] = method;
-  if (request.grant_type == "client_credentials") {
-    body["grant_types"] = {"client_credentials"};
-  } else {
-    body["redirect_uris"] = {request.redirect_uri};
-    body["grant_types"] = {"authorization_code", "refresh_token"};
-    body["response_types"] = {"code"};
-  }
+  body["redirect_uris"] = {request.redirect_uri};
+  // refresh_token too (SEP-2207): a server may hand out refresh tokens only to clients
+  // registered for them.
+  body["grant_types"] = {"authorization_code", "refresh_token"};
+  body["response_types"] = {"code"};
   if (!request.scope.empty()) body["scope"] = request.scope;
   HttpResult result = post(server.registration_endpoint, {"Content-Type: application/json"},
                            dump_json(body), limits);

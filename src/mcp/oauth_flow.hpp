@@ -22,11 +22,11 @@ std::string token_endpoint_auth_method(const AuthorizationServerMetadata& server
 struct ClientRegistration {
   std::string client_name;
   std::string redirect_uri;
-  std::string grant_type;  // "authorization_code" or "client_credentials".
   std::string scope;
 };
 
-// Registers a client at the server's registration endpoint.
+// Registers a client of the authorization code grant at the server's registration
+// endpoint. (Client credentials clients are registered beforehand.)
 Result<OAuthClientInfo> register_client(const AuthorizationServerMetadata& server,
                                         const ClientRegistration& request,
                                         const OAuthHttpLimits& limits);

@@ -256,7 +256,7 @@ Result<OAuthClientInfo> OAuthSession::client_for(const OAuthDiscovery& found,
         "the authorization server " + server.issuer +
         " does not register clients; configure a client_id registered with it");
   }
-  ClientRegistration request{config.client_name, config.redirect_uri, config.grant_type, scope};
+  ClientRegistration request{config.client_name, config.redirect_uri, scope};
   Result<OAuthClientInfo> registered = register_client(server, request, http);
   if (!registered.ok()) return registered.status();
   client_ = *registered;
