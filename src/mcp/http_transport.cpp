@@ -384,8 +384,7 @@ void HttpTransport::listen() {
 }
 
 Result<bool> HttpTransport::reauthorize(const HttpResult& result,
-                                        const std::string& sent_authorization,
-                                        int attempt) const {
+                                        const std::string& sent_authorization, int attempt) const {
   if (!options_.oauth || configured_authorization_ || result.streamed) return false;
   Result<bool> again =
       options_.oauth->answer_refusal(result.head, sent_authorization, attempt, stop_);

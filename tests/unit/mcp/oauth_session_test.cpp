@@ -210,3 +210,16 @@ TEST_CASE("a server that refuses a token with the very scope it asks for is not 
   CHECK(refused.status().message().find("403") != std::string::npos);
   CHECK(user.visits == 1);
 }
+
+TEST_CASE("configured credentials, or OAuth turned off, make a 401 an error without asking") {
+  auto server = HttpServerProcess::fixture("fake_oauth_server.py");
+  TempDir dir;
+  FakeUser user;
+  McpServerConfig with_header = oauth_config(*server, dir, user);
+  with_header.headers["Authorization"] = "Bearer from-the-config";
+  CHECK(connect_error(with_header).find("HTTP 401") != std::string::npos);
+  McpServerConfig disabled = oauth_config(*server, dir, user);
+  disabled.oauth.enabled = false;
+  CHECK(connect_error(disabled).find("HTTP 401") != std::string::npos);
+  CHECK(user.visits == 0);
+}
