@@ -128,6 +128,15 @@ Result<bool> OAuthSession::answer_refusal(const HttpResponseHead& head, const st
     return Status::permission_denied("the server still refuses the request after " +
                                      std::to_string(attempt) + " authorizations");
   }
+  // Without a way to authorize, discovery and registration would only bother a server
+  // that may well want other credentials altogether.
+  const bool can_refresh = status == 401 && tokens_ && !tokens_->refresh_token.empty();
+  if (!can_refresh && options_.config.grant_type != "client_credentials" &&
+      !options_.config.on_authorize) {
+    return Status::permission_denied(
+        "the server requires authorization (HTTP " + std::to_string(status) +
+        "), and no authorization handler is set (McpOAuthConfig::on_authorize)");
+  }
   const OAuthHttpLimits http = limits(cancel);
   Result<OAuthDiscovery> found = discover_authorization(options_.server_url, challenge, http);
   if (!found.ok()) return Status(found.status().code(), "authorizing: " + found.status().message());
