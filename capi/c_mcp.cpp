@@ -22,6 +22,19 @@ hermes::Json status_json(const hermes::McpServerStatus& s) {
           {"last_error", s.last_error.ok() ? std::string() : s.last_error.message()}};
 }
 
+// The C callback as every server's authorization handler; `data` owns the user data.
+hermes::McpAuthorizationHandler authorization_handler(
+    const std::string& server, hermes_mcp_authorize_fn fn,
+    std::shared_ptr<hermes::capi::UserData> data) {
+  return [server, fn, data](const std::string& url) -> hermes::Result<std::string> {
+    hermes::Json request{{"server", server}, {"authorization_url", url}};
+    hermes_answer_t answer;
+    fn(hermes::capi::to_json_text(request).c_str(), &answer, data->get());
+    if (!answer.text) return hermes::Status::cancelled("the authorization was refused");
+    return *answer.text;
+  };
+}
+
 }  // namespace
 
 extern "C" {
@@ -29,6 +42,17 @@ extern "C" {
 hermes_status_t hermes_mcp_servers_connect(const char* config_json, hermes_tool_registry_t* registry,
                                            hermes_mcp_servers_t** out_servers,
                                            hermes_error_t** out_error) {
+  return hermes_mcp_servers_connect_authorized(config_json, registry, nullptr, nullptr, nullptr,
+                                               out_servers, out_error);
+}
+
+hermes_status_t hermes_mcp_servers_connect_authorized(const char* config_json,
+                                                      hermes_tool_registry_t* registry,
+                                                      hermes_mcp_authorize_fn authorize,
+                                                      void* user_data, hermes_destroy_fn destroy,
+                                                      hermes_mcp_servers_t** out_servers,
+                                                      hermes_error_t** out_error) {
+  auto data = std::make_shared<hermes::capi::UserData>(user_data, destroy);
   return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
     if (out_servers == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "out_servers: NULL", out_error);
     *out_servers = nullptr;
@@ -36,6 +60,10 @@ hermes_status_t hermes_mcp_servers_connect(const char* config_json, hermes_tool_
     if (registry == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "registry: NULL", out_error);
     auto configs = hermes::parse_mcp_config(config_json);
     if (!configs.ok()) return report(configs.status(), out_error);
+    if (authorize != nullptr) {
+      for (auto& config : *configs)
+        config.oauth.on_authorize = authorization_handler(config.name, authorize, data);
+    }
     auto servers = hermes::McpServers::connect(std::move(*configs), registry->registry);
     if (!servers.ok()) return report(servers.status(), out_error);
     *out_servers = new hermes_mcp_servers_t{std::move(*servers)};

@@ -535,6 +535,21 @@ HERMES_C_API hermes_status_t hermes_mcp_servers_connect(const char *config_json,
 /* A JSON list with one object per server: {"name", "connected", "protocol_version",
  * "server_name", "server_version", "tools" (registered names), "skipped_tools",
  * "restarts", "last_error" ("" when none)}. */
+/* A remote MCP server asks for OAuth authorization: `request_json` is {"server",
+ * "authorization_url"}. Show the URL to the user (open a browser), wait until the browser
+ * lands on the configured redirect URI (oauth.redirect_uri), and set that URL, or the bare
+ * code, with hermes_answer_set. Setting nothing refuses, and that server's connection
+ * fails. Runs on a connection thread; calls for different servers may overlap. */
+typedef void (*hermes_mcp_authorize_fn)(const char *request_json, hermes_answer_t *answer,
+                                        void *user_data);
+/* hermes_mcp_servers_connect, with `authorize` answering the servers' OAuth authorization
+ * requests (NULL: none can be answered; stored tokens and the client credentials grant
+ * still work). `destroy` (may be NULL) is called on `user_data` once the servers are freed,
+ * or at once when the call fails. */
+HERMES_C_API hermes_status_t hermes_mcp_servers_connect_authorized(
+    const char *config_json, hermes_tool_registry_t *registry, hermes_mcp_authorize_fn authorize,
+    void *user_data, hermes_destroy_fn destroy, hermes_mcp_servers_t **out_servers,
+    hermes_error_t **out_error);
 HERMES_C_API hermes_status_t hermes_mcp_servers_status(const hermes_mcp_servers_t *servers,
                                                        char **out_json, hermes_error_t **out_error);
 /* Disconnects every server and removes its tools from the registry. */

@@ -43,6 +43,62 @@ struct McpElicitationResult {
 // the server is then told the request failed.
 using McpElicitationHandler = std::function<McpElicitationResult(const McpElicitation&)>;
 
+// The step of an OAuth authorization that needs the user, which a library cannot take:
+// show `authorization_url` (normally by opening it in a browser), wait until the
+// authorization server sends the browser to the configured redirect URI, and return the
+// URL it landed on (its "code" and "state" parameters are read from it) or the bare
+// authorization code. An error ends the attempt, and the server's connection fails with
+// it. Runs on a connection thread while the request that needed authorization waits, so
+// the user's time counts against that request's timeout (connect_timeout for the
+// handshake). May be called again later: for more scopes, or when a token is revoked;
+// calls for different servers may overlap. May throw: the attempt fails with the message.
+using McpAuthorizationHandler =
+    std::function<Result<std::string>(const std::string& authorization_url)>;
+
+// OAuth 2.1 authorization of a remote server, as MCP specifies it (2025-03-26 to
+// 2025-11-25). When the server answers 401, hermes discovers its authorization server
+// (Protected Resource Metadata, then Authorization Server Metadata), identifies itself
+// (the pre-registered client below, else a Client ID Metadata Document URL when the
+// server accepts one, else Dynamic Client Registration), and obtains a token with the
+// authorization code grant and PKCE through `on_authorize`. Tokens are refreshed when
+// they expire, and a 403 asking for more scope is answered by authorizing again (twice
+// at most per request).
+struct McpOAuthConfig {
+  // False: a 401 is an error like any other. An Authorization header among the
+  // configured headers has the same effect: those credentials are sent as they are.
+  bool enabled = true;
+
+  // A client registered with the authorization server beforehand (its client_secret is
+  // empty for a public client).
+  std::string client_id;
+  std::string client_secret;
+  // An https URL where this client's metadata document is published, offered as the
+  // client_id to servers that support Client ID Metadata Documents.
+  std::string client_metadata_url;
+  // Registering dynamically: the client_name to register under.
+  std::string client_name = "hermes";
+
+  // The scopes to ask for, space-separated. Empty: those the server's challenge names,
+  // else all it advertises, else none (plus offline_access when the authorization
+  // server offers it, for a refresh token).
+  std::string scope;
+
+  // "authorization_code" (a user authorizes through `on_authorize`) or
+  // "client_credentials" (a machine client: client_id and client_secret, no user).
+  std::string grant_type = "authorization_code";
+
+  // Where the authorization server sends the browser back to: a listener of the
+  // application's, which `on_authorize` waits on.
+  std::string redirect_uri = "http://127.0.0.1:8976/callback";
+  McpAuthorizationHandler on_authorize;
+
+  // Tokens and the registered client are kept in "<token_dir>/<server>.json" and
+  // "<server>.client.json" (mode 0600) and reused by the next connection. An empty
+  // token_dir is "<home>/mcp-tokens". False: kept in memory only.
+  bool persist_tokens = true;
+  std::string token_dir;
+};
+
 // How to reach one MCP server and which of its tools to offer.
 struct McpServerConfig {
   // Names the server in tool names, the toolset and log lines. Required.
@@ -62,6 +118,9 @@ struct McpServerConfig {
   // reached is reconnected like a local server that died.
   std::string url;
   std::map<std::string, std::string> headers;
+  // Authorization when the endpoint asks for it (HTTP 401). `on_authorize` is not part
+  // of the configuration file.
+  McpOAuthConfig oauth;
 
   bool enabled = true;
 
@@ -105,6 +164,11 @@ struct McpServerConfig {
 //   {"mcpServers": {"<name>": {"command": "npx", "args": ["-y", "pkg"],
 //                              "env": {"K": "V"}, "cwd": "/dir",
 //                              "url": "https://...", "headers": {"K": "V"},
+//                              "oauth": {"client_id": "...", "client_secret": "...",
+//                                        "client_metadata_url": "https://...",
+//                                        "scope": "a b", "redirect_uri": "http://...",
+//                                        "grant_type": "authorization_code",
+//                                        "persist_tokens": true, "enabled": true},
 //                              "enabled": true, "disabled": false,
 //                              "tools": {"include": [...], "exclude": [...]},
 //                              "timeout": 300, "connect_timeout": 60,
@@ -144,8 +208,10 @@ class HERMES_API McpServers {
  public:
   // Connects every enabled server in `configs` (at the same time) and registers its tools
   // in `registry`. A server that fails to connect does not fail the others: its error is
-  // in status(), and it is retried in the background like a server that died. Only a bad
-  // configuration (empty or duplicate names, neither command nor url) is an error here.
+  // in status(), and it is retried in the background like a server that died, unless
+  // retrying cannot help: credentials the server refuses (HTTP 401 or 403, a failed
+  // authorization) wait for reconnect(). Only a bad configuration (empty or duplicate
+  // names, neither command nor url) is an error here.
   static Result<std::unique_ptr<McpServers>> connect(std::vector<McpServerConfig> configs,
                                                      std::shared_ptr<ToolRegistry> registry);
 

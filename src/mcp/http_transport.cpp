@@ -69,7 +69,11 @@ struct HttpTransport::Exchange {
   std::thread thread;
 };
 
-HttpTransport::HttpTransport(HttpTransportOptions options) : options_(std::move(options)) {}
+HttpTransport::HttpTransport(HttpTransportOptions options) : options_(std::move(options)) {
+  for (const auto& [name, value] : options_.headers) {
+    if (lower_ascii(name) == "authorization") configured_authorization_ = true;
+  }
+}
 
 HttpTransport::~HttpTransport() {
   close();
@@ -178,9 +182,14 @@ void HttpTransport::reap_exchanges(bool all) {
   }
 }
 
-std::vector<std::string> HttpTransport::request_headers(const char* accept,
-                                                        bool* sent_session) const {
+std::vector<std::string> HttpTransport::request_headers(const char* accept, bool* sent_session,
+                                                        std::string* sent_authorization) const {
   std::vector<std::string> headers{accept};
+  if (options_.oauth && !configured_authorization_) {
+    std::string line = options_.oauth->authorization(stop_);
+    if (!line.empty()) headers.push_back(line);
+    if (sent_authorization) *sent_authorization = std::move(line);
+  }
   {
     std::lock_guard lock(mu_);
     if (!session_id_.empty()) headers.push_back("Mcp-Session-Id: " + session_id_);
@@ -206,16 +215,26 @@ void HttpTransport::post_request(Exchange& exchange) {
   HttpRequest request;
   request.url = options_.url;
   bool sent_session = false;
-  request.headers = request_headers(kAcceptBoth, &sent_session);
   request.body = exchange.body;
   request.timeouts = {options_.connect_timeout, options_.response_timeout,
                       options_.response_timeout, std::chrono::milliseconds(0)};
 
   bool answered = false;
   StreamCursor cursor;
-  const StreamRead read = read_answer(HttpMethod::kPost, request, exchange.cancel, exchange.id,
-                                      cursor, answered, /*until_answered=*/false);
-  if (read.result.cancelled || closing()) return;
+  StreamRead read;
+  for (int attempt = 0;; ++attempt) {
+    std::string authorization;
+    request.headers = request_headers(kAcceptBoth, &sent_session, &authorization);
+    read = read_answer(HttpMethod::kPost, request, exchange.cancel, exchange.id, cursor, answered,
+                       /*until_answered=*/false);
+    if (read.result.cancelled || closing()) return;
+    Result<bool> again = reauthorize(read.result, authorization, attempt);
+    if (!again.ok()) {
+      if (handlers_.on_request_failed) handlers_.on_request_failed(exchange.id, again.status());
+      return;
+    }
+    if (!*again) break;
+  }
   Status failure = request_outcome(read, exchange.id, sent_session, answered);
   if (!answered && resumable(read, cursor)) {
     failure = resume_request(exchange.id, exchange.cancel, cursor, answered);
@@ -282,12 +301,22 @@ void HttpTransport::post_one_way(const Outgoing& message) {
   HttpRequest request;
   request.url = options_.url;
   bool sent_session = false;
-  request.headers = request_headers(kAcceptBoth, &sent_session);
   request.body = message.body;
   const auto limit = options_.connect_timeout;
   request.timeouts = {limit, limit, limit, limit};
-  HttpResult result = HttpClient::shared().post(request, stop_);
-  if (result.cancelled || closing()) return;
+  HttpResult result;
+  for (int attempt = 0;; ++attempt) {
+    std::string authorization;
+    request.headers = request_headers(kAcceptBoth, &sent_session, &authorization);
+    result = HttpClient::shared().post(request, stop_);
+    if (result.cancelled || closing()) return;
+    Result<bool> again = reauthorize(result, authorization, attempt);
+    if (!again.ok()) {
+      HERMES_LOG_WARN("{}", again.status().message());
+      return;
+    }
+    if (!*again) break;
+  }
   note_session_id(result.head);
   bool answered = false;
   Status s = receive_buffered(result, Json(), sent_session, answered);
@@ -300,7 +329,8 @@ void HttpTransport::listen() {
     HttpRequest request;
     request.url = options_.url;
     bool sent_session = false;
-    request.headers = request_headers(kAcceptStream, &sent_session);
+    std::string authorization;
+    request.headers = request_headers(kAcceptStream, &sent_session, &authorization);
     // A quiet stream is normal: it lasts until the server or close() ends it.
     request.timeouts = {options_.connect_timeout, std::chrono::milliseconds(0),
                         std::chrono::milliseconds(0), std::chrono::milliseconds(0)};
@@ -321,6 +351,10 @@ void HttpTransport::listen() {
     HttpResult result = HttpClient::shared().get(request, stop_, &sink);
     mark_listener_opened();  // Or refused: either way, nothing to wait for.
     if (result.cancelled || closing()) return;
+    if (Result<bool> again = reauthorize(result, authorization, failures);
+        again.ok() && *again && ++failures < kMaxListenFailures) {
+      continue;
+    }
     // 405 is the answer the specification gives servers without the stream; some answer
     // 404 instead, which here does not mean an expired session (POSTs tell that).
     if (result.head.status == 405 || result.head.status == 404) {
@@ -347,6 +381,15 @@ void HttpTransport::listen() {
     }
     if (stop_.wait_for(kListenRetry * (1 << failures))) return;
   }
+}
+
+Result<bool> HttpTransport::reauthorize(const HttpResult& result,
+                                        const std::string& sent_authorization, int attempt) const {
+  if (!options_.oauth || configured_authorization_ || result.streamed) return false;
+  Result<bool> again =
+      options_.oauth->answer_refusal(result.head, sent_authorization, attempt, stop_);
+  if (again.ok()) return again;
+  return Status(again.status().code(), options_.label + ": " + again.status().message());
 }
 
 void HttpTransport::mark_listener_opened() {

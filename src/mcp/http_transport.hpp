@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "hermes/cancel.hpp"
+#include "mcp/oauth_session.hpp"
 #include "mcp/transport.hpp"
 #include "providers/http_client.hpp"
 
@@ -42,6 +43,9 @@ struct HttpTransportOptions {
   // it gives up on has its POST aborted.
   std::chrono::milliseconds response_timeout{300'000};
   std::size_t max_message_bytes = 16u << 20;
+  // Set: requests carry its token, and a 401 (or a 403 asking for more scope) is answered
+  // by authorizing and sending the request again. Shared by the server's connections.
+  std::shared_ptr<OAuthSession> oauth;
 };
 
 // Thread-safety: as McpTransport. send() only queues: one dispatcher thread posts the
@@ -102,9 +106,16 @@ class HttpTransport final : public McpTransport {
   void mark_listener_opened();
   Status end_session();
 
-  // Accept, session id, protocol version and the configured headers; `sent_session`
-  // tells whether a session id was among them.
-  std::vector<std::string> request_headers(const char* accept, bool* sent_session) const;
+  // Accept, session id, protocol version, the configured headers and the OAuth token;
+  // `sent_session` tells whether a session id was among them, `sent_authorization` gets
+  // the token's header line.
+  std::vector<std::string> request_headers(const char* accept, bool* sent_session,
+                                           std::string* sent_authorization = nullptr) const;
+  // The answer to a request sent with `sent_authorization` refused its credentials: true
+  // when a new token was obtained and the request should go again; an error when
+  // authorizing failed.
+  Result<bool> reauthorize(const HttpResult& result, const std::string& sent_authorization,
+                           int attempt) const;
   void note_session_id(const HttpResponseHead& head);
   // One SSE event of a POST's or the GET's stream. Sets `answered` when it carried the
   // answer to `id` (null for the GET stream); an error ends the stream.
@@ -123,6 +134,7 @@ class HttpTransport final : public McpTransport {
   bool closing() const { return closing_.load(); }
 
   const HttpTransportOptions options_;
+  bool configured_authorization_ = false;  // The headers carry credentials of their own.
   Handlers handlers_;
   CancelToken stop_;  // Aborts every transfer in flight when the transport closes.
 

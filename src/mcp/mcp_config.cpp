@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "common/json_text.hpp"
@@ -113,6 +114,7 @@ bool is_known_key(const std::string& key) {
                                       "cwd",
                                       "url",
                                       "headers",
+                                      "oauth",
                                       "enabled",
                                       "disabled",
                                       "tools",
@@ -147,6 +149,32 @@ Status read_tool_filters(const Json& tools, const std::string& path, ServerReade
   return {};
 }
 
+Status read_oauth(const Json& oauth, const std::string& path, McpOAuthConfig& config) {
+  if (oauth.is_null()) return {};
+  if (!oauth.is_object()) return Status::invalid_argument(path + ": expected an object");
+  ServerReader r(oauth, path);
+  HERMES_RETURN_IF_ERROR(r.boolean("enabled", config.enabled));
+  HERMES_RETURN_IF_ERROR(r.string("client_id", config.client_id));
+  HERMES_RETURN_IF_ERROR(r.string("client_secret", config.client_secret));
+  HERMES_RETURN_IF_ERROR(r.string("client_metadata_url", config.client_metadata_url));
+  HERMES_RETURN_IF_ERROR(r.string("client_name", config.client_name));
+  HERMES_RETURN_IF_ERROR(r.string("scope", config.scope));
+  HERMES_RETURN_IF_ERROR(r.string("grant_type", config.grant_type));
+  HERMES_RETURN_IF_ERROR(r.string("redirect_uri", config.redirect_uri));
+  HERMES_RETURN_IF_ERROR(r.boolean("persist_tokens", config.persist_tokens));
+  HERMES_RETURN_IF_ERROR(r.string("token_dir", config.token_dir));
+  if (config.grant_type != "authorization_code" && config.grant_type != "client_credentials") {
+    return r.bad("grant_type", "expected \"authorization_code\" or \"client_credentials\"");
+  }
+  static const std::set<std::string> kKeys = {
+      "enabled", "client_id",  "client_secret", "client_metadata_url", "client_name",
+      "scope",   "grant_type", "redirect_uri",  "persist_tokens",      "token_dir"};
+  for (const auto& [key, value] : oauth.items()) {
+    if (!kKeys.count(key)) HERMES_LOG_WARN("MCP config: unknown key {}.{} ignored", path, key);
+  }
+  return {};
+}
+
 Status read_server(const std::string& name, const Json& object, McpServerConfig& config) {
   const std::string path = "mcpServers." + name;
   if (!object.is_object()) return Status::invalid_argument(path + ": expected an object");
@@ -158,6 +186,9 @@ Status read_server(const std::string& name, const Json& object, McpServerConfig&
   HERMES_RETURN_IF_ERROR(r.string("cwd", config.cwd));
   HERMES_RETURN_IF_ERROR(r.string("url", config.url));
   HERMES_RETURN_IF_ERROR(r.string_map("headers", config.headers));
+  if (object.contains("oauth")) {
+    HERMES_RETURN_IF_ERROR(read_oauth(object["oauth"], path + ".oauth", config.oauth));
+  }
   HERMES_RETURN_IF_ERROR(r.boolean("enabled", config.enabled));
   bool disabled = false;
   HERMES_RETURN_IF_ERROR(r.boolean("disabled", disabled));

@@ -34,6 +34,24 @@ std::string progress_text(const std::string& tool, const Json& params) {
   return text;
 }
 
+std::shared_ptr<OAuthSession> make_oauth(const McpServerConfig& config, const std::string& label) {
+  if (!config.command.empty() || config.url.empty() || !config.oauth.enabled) return nullptr;
+  OAuthSession::Options options;
+  options.config = config.oauth;
+  options.server_name = config.name;
+  options.server_url = config.url;
+  options.label = label;
+  options.http_timeout = config.request_timeout;
+  return std::make_shared<OAuthSession>(std::move(options));
+}
+
+// Retrying cannot help a configuration this build cannot use, a bad one, or credentials
+// the server refuses (and trying again would ask the user to authorize again and again).
+bool retry_cannot_help(const Status& s) {
+  return s.code() == StatusCode::kUnimplemented || s.code() == StatusCode::kInvalidArgument ||
+         s.code() == StatusCode::kPermissionDenied;
+}
+
 // The wait before the next restart: the first backoff, doubled per failed attempt.
 std::chrono::milliseconds backoff_after(const McpServerConfig& config, int attempts) {
   auto wait = config.restart_backoff;
@@ -46,7 +64,8 @@ std::chrono::milliseconds backoff_after(const McpServerConfig& config, int attem
 ServerConnection::ServerConnection(McpServerConfig config, std::shared_ptr<ToolRegistry> registry)
     : config_(std::move(config)),
       label_("MCP server '" + config_.name + "'"),
-      registry_(std::move(registry)) {}
+      registry_(std::move(registry)),
+      oauth_(make_oauth(config_, label_)) {}
 
 ServerConnection::~ServerConnection() {
   shutdown();
@@ -61,6 +80,7 @@ std::unique_ptr<McpTransport> ServerConnection::make_transport() const {
     options.connect_timeout = config_.connect_timeout;
     options.response_timeout = std::max(config_.call_timeout, config_.request_timeout);
     options.max_message_bytes = config_.max_message_bytes;
+    options.oauth = oauth_;
     return std::make_unique<HttpTransport>(std::move(options));
   }
   StdioTransportOptions options;
@@ -77,9 +97,7 @@ Status ServerConnection::start() {
     if (!first.ok()) {
       last_error_ = first;
       next_attempt_ = Clock::now() + config_.restart_backoff;
-      // Retrying cannot help a configuration this build cannot use.
-      parked_ = first.code() == StatusCode::kUnimplemented ||
-                first.code() == StatusCode::kInvalidArgument;
+      parked_ = retry_cannot_help(first);
     }
   }
   if (!first.ok()) HERMES_LOG_WARN("{}: {}", label_, first.message());
@@ -258,7 +276,7 @@ void ServerConnection::try_restart(std::unique_lock<std::mutex>& lock) {
   lock.lock();
   if (s.ok() || stopping_) return;
   last_error_ = s;
-  if (attempts_ >= config_.max_restarts) {
+  if (attempts_ >= config_.max_restarts || retry_cannot_help(s)) {
     parked_ = true;
     HERMES_LOG_ERROR("{} could not be restarted after {} attempts: {}", label_, attempts_,
                      s.message());

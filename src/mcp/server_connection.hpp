@@ -15,6 +15,7 @@
 #include "hermes/mcp.hpp"
 #include "hermes/tool.hpp"
 #include "mcp/mcp_client.hpp"
+#include "mcp/oauth_session.hpp"
 #include "mcp/tool_adapter.hpp"
 
 namespace hermes::internal {
@@ -64,6 +65,8 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   const McpServerConfig config_;
   const std::string label_;
   const std::shared_ptr<ToolRegistry> registry_;
+  // A remote server's authorization, kept across its connections (null for local ones).
+  const std::shared_ptr<OAuthSession> oauth_;
 
   mutable std::mutex mu_;
   std::condition_variable wake_;

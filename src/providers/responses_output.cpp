@@ -8,7 +8,7 @@
 #include "common/json_text.hpp"
 #include "providers/error_body.hpp"
 #include "providers/text.hpp"
-#include "store/sha256.hpp"
+#include "common/sha256.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -186,7 +186,7 @@ void OutputReader::read_call(const Json& item, const std::string& type) {
     // Stable across retries, so the replayed prefix (and the prompt cache) stays the same.
     const std::string seed =
         call.name + '\0' + call.arguments + '\0' + std::to_string(tool_calls.size());
-    call.id = "call_" + store::sha256_hex(seed).substr(0, 24);
+    call.id = "call_" + sha256_hex(seed).substr(0, 24);
   }
   tool_calls.push_back(std::move(call));
 }

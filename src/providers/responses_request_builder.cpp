@@ -10,7 +10,7 @@
 #include "providers/text.hpp"
 #include "providers/tool_definitions.hpp"
 #include "providers/url_parts.hpp"
-#include "store/sha256.hpp"
+#include "common/sha256.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -334,7 +334,7 @@ Status validate(const ProviderRequest& request, std::string_view model) {
 
 std::string clamp_call_id(std::string_view call_id) {
   if (call_id.size() <= kMaxItemIdLength) return std::string(call_id);
-  return "call_" + store::sha256_hex(call_id).substr(0, 32);
+  return "call_" + sha256_hex(call_id).substr(0, 32);
 }
 
 ResponsesDialect responses_dialect_for(std::string_view provider, std::string_view base_url) {

@@ -7,7 +7,7 @@
 #include "common/utf8.hpp"
 #include "store/session_lineage.hpp"
 #include "store/session_title.hpp"
-#include "store/sha256.hpp"
+#include "common/sha256.hpp"
 #include "store/usage_accounting.hpp"
 
 namespace hermes::store {
@@ -175,7 +175,7 @@ Status pg_store_system_prompt(PgConnection& c, const std::string& id, const std:
   std::optional<std::string> hash;
   if (!prompt.empty()) {
     const std::string text = internal::sanitize_utf8(prompt);
-    hash = sha256_hex(text);
+    hash = internal::sha256_hex(text);
     PgParams p;
     p.add(*hash).add(text);
     auto inserted = c.exec(

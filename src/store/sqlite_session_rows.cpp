@@ -7,7 +7,7 @@
 #include "common/utf8.hpp"
 #include "store/session_lineage.hpp"
 #include "store/session_title.hpp"
-#include "store/sha256.hpp"
+#include "common/sha256.hpp"
 #include "store/usage_accounting.hpp"
 
 namespace hermes::store {
@@ -136,7 +136,7 @@ Status store_system_prompt(Connection& db, const std::string& session_id,
   std::optional<std::string> hash;
   if (!prompt.empty()) {
     const std::string text = internal::sanitize_utf8(prompt);
-    hash = sha256_hex(text);
+    hash = internal::sha256_hex(text);
     auto insert = db.prepare("INSERT OR IGNORE INTO system_prompts(hash, prompt) VALUES (?, ?)");
     if (!insert.ok()) return insert.status();
     HERMES_RETURN_IF_ERROR(insert->bind(1, *hash).bind(2, text).run());

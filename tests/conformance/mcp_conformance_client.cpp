@@ -3,6 +3,13 @@
 // last argument and the scenario's name in MCP_CONFORMANCE_SCENARIO. It connects with
 // hermes' MCP client over Streamable HTTP, does what the scenario asks of a client that
 // offers a server's tools to a model, and exits 0 when that worked.
+//
+// The auth/* scenarios put the server behind OAuth. The user's part of the authorization
+// is played by fetching the authorization URL without following its redirect: the
+// authorization server answers with the redirect to our redirect URI, code included. The
+// scenario's context (MCP_CONFORMANCE_CONTEXT) carries pre-registered credentials.
+#include <curl/curl.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -42,6 +49,49 @@ hermes::McpElicitationResult accept_defaults(const hermes::McpElicitation& reque
   return answer;
 }
 
+// Where the authorization server redirects the browser for `url`: its Location header.
+hermes::Result<std::string> follow_authorization(const std::string& url) {
+  CURL* curl = curl_easy_init();
+  if (curl == nullptr) return hermes::Status::internal("curl_easy_init failed");
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
+  curl_easy_setopt(
+      curl, CURLOPT_WRITEFUNCTION,
+      +[](char*, size_t size, size_t count, void*) { return size * count; });
+  const CURLcode code = curl_easy_perform(curl);
+  char* location = nullptr;
+  long status = 0;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location);
+  std::string landed = location != nullptr ? location : "";
+  curl_easy_cleanup(curl);
+  if (code != CURLE_OK) return hermes::Status::unavailable(curl_easy_strerror(code));
+  if (landed.empty()) {
+    return hermes::Status::permission_denied("the authorization endpoint answered HTTP " +
+                                             std::to_string(status) + " without a redirect");
+  }
+  return landed;
+}
+
+// OAuth as the scenario needs it: its context's credentials, a client metadata document
+// URL for servers that take one, and tokens kept in memory so that runs do not share them.
+void configure_oauth(const std::string& scenario, hermes::McpOAuthConfig& oauth) {
+  oauth.persist_tokens = false;
+  oauth.on_authorize = follow_authorization;
+  oauth.client_metadata_url = "https://conformance-test.local/client-metadata.json";
+  oauth.redirect_uri = "http://localhost:3000/callback";
+  const char* context_text = std::getenv("MCP_CONFORMANCE_CONTEXT");
+  if (context_text != nullptr) {
+    const hermes::Json context = hermes::Json::parse(context_text, nullptr, false);
+    if (context.is_object()) {
+      oauth.client_id = context.value("client_id", "");
+      oauth.client_secret = context.value("client_secret", "");
+    }
+  }
+  if (scenario.rfind("auth/client-credentials", 0) == 0) oauth.grant_type = "client_credentials";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -57,6 +107,7 @@ int main(int argc, char** argv) {
   config.call_timeout = std::chrono::seconds(10);
   config.request_timeout = std::chrono::seconds(10);
   config.on_elicitation = accept_defaults;
+  configure_oauth(scenario, config.oauth);
 
   auto registry = std::make_shared<hermes::ToolRegistry>();
   auto servers = hermes::McpServers::connect({config}, registry);
@@ -74,5 +125,9 @@ int main(int argc, char** argv) {
   // The tool asks for a form whose every field has a default, and checks they came back.
   if (scenario == "elicitation-sep1034-client-defaults")
     return call_tool(*registry, "test_client_elicitation_defaults", hermes::Json::object());
+  // A call shows the token is good for more than listing (and, for step-up
+  // authorization, asks for more scope).
+  if (scenario.rfind("auth/", 0) == 0)
+    return call_tool(*registry, "test_tool", hermes::Json::object());
   return 0;
 }

@@ -20,8 +20,14 @@ class HttpServerProcess {
  public:
   // tests/fixtures/mcp/fake_http_server.py with `flags`; it prints its port first.
   static std::unique_ptr<HttpServerProcess> fake(std::vector<std::string> flags = {}) {
+    return fixture("fake_http_server.py", std::move(flags));
+  }
+
+  // tests/fixtures/mcp/<script> with `flags`; it prints its port first.
+  static std::unique_ptr<HttpServerProcess> fixture(const std::string& script,
+                                                    std::vector<std::string> flags = {}) {
     auto server = std::make_unique<HttpServerProcess>();
-    std::vector<std::string> args{std::string(HERMES_FIXTURES_DIR) + "/mcp/fake_http_server.py"};
+    std::vector<std::string> args{std::string(HERMES_FIXTURES_DIR) + "/mcp/" + script};
     args.insert(args.end(), flags.begin(), flags.end());
     REQUIRE(server->process_.spawn({"python3", args, {}, ""}).ok());
     server->port_ = std::stoi(server->read_line());

@@ -81,3 +81,31 @@ TEST_CASE("the config file is read from the home and a missing one is NotFound")
   CHECK(load_mcp_config(home.file("bad.json")).status().message() ==
         home.file("bad.json") + ": mcpServers.m.command: expected a string");
 }
+
+TEST_CASE("a remote server's oauth section is read, and a bad grant type is named") {
+  auto r = parse_mcp_config(R"({"mcpServers": {"remote": {"url": "https://x.example/mcp",
+    "oauth": {"client_id": "id", "client_secret": "secret", "scope": "a b",
+              "client_metadata_url": "https://me.example/client.json",
+              "redirect_uri": "http://127.0.0.1:7000/cb", "persist_tokens": false,
+              "token_dir": "/tokens", "grant_type": "client_credentials"}}}})");
+  REQUIRE(r.ok());
+  const McpOAuthConfig& oauth = r->at(0).oauth;
+  CHECK(oauth.enabled);
+  CHECK(oauth.client_id == "id");
+  CHECK(oauth.client_secret == "secret");
+  CHECK(oauth.scope == "a b");
+  CHECK(oauth.client_metadata_url == "https://me.example/client.json");
+  CHECK(oauth.redirect_uri == "http://127.0.0.1:7000/cb");
+  CHECK_FALSE(oauth.persist_tokens);
+  CHECK(oauth.token_dir == "/tokens");
+  CHECK(oauth.grant_type == "client_credentials");
+
+  auto bad = parse_mcp_config(
+      R"({"mcpServers": {"remote": {"url": "https://x", "oauth": {"grant_type": "password"}}}})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("mcpServers.remote.oauth.grant_type") != std::string::npos);
+  auto wrong_type =
+      parse_mcp_config(R"({"mcpServers": {"remote": {"url": "https://x", "oauth": true}}})");
+  REQUIRE_FALSE(wrong_type.ok());
+  CHECK(wrong_type.status().message() == "mcpServers.remote.oauth: expected an object");
+}

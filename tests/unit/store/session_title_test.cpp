@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "store/sha256.hpp"
+#include "common/sha256.hpp"
 
 using hermes::store::sanitize_title;
 
@@ -29,7 +29,7 @@ TEST_CASE("the title limit counts characters, not bytes") {
 }
 
 TEST_CASE("system prompts are addressed by their SHA-256") {
-  using hermes::store::sha256_hex;
+  using hermes::internal::sha256_hex;
   CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   CHECK(sha256_hex(std::string(1000, 'a')) ==

@@ -1,11 +1,10 @@
-// FIPS 180-4 SHA-256. System prompts are hashed once per session, so clarity wins over
-// speed here.
-#include "store/sha256.hpp"
+// FIPS 180-4 SHA-256. Inputs are small and hashed rarely, so clarity wins over speed here.
+#include "common/sha256.hpp"
 
 #include <array>
 #include <cstdint>
 
-namespace hermes::store {
+namespace hermes::internal {
 namespace {
 
 constexpr std::array<uint32_t, 64> kRoundConstants = {
@@ -53,7 +52,7 @@ void compress(std::array<uint32_t, 8>& state, const unsigned char* block) {
 
 }  // namespace
 
-std::string sha256_hex(std::string_view data) {
+std::string sha256_digest(std::string_view data) {
   std::array<uint32_t, 8> state = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   std::string padded(data);
@@ -66,13 +65,23 @@ std::string sha256_hex(std::string_view data) {
   for (std::size_t offset = 0; offset < padded.size(); offset += 64) {
     compress(state, reinterpret_cast<const unsigned char*>(padded.data() + offset));
   }
+  std::string digest;
+  digest.reserve(32);
+  for (uint32_t word : state) {
+    for (int shift = 24; shift >= 0; shift -= 8) digest.push_back(static_cast<char>(word >> shift));
+  }
+  return digest;
+}
+
+std::string sha256_hex(std::string_view data) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex;
   hex.reserve(64);
-  for (uint32_t word : state) {
-    for (int shift = 28; shift >= 0; shift -= 4) hex.push_back(kHex[(word >> shift) & 0xF]);
+  for (unsigned char byte : sha256_digest(data)) {
+    hex.push_back(kHex[byte >> 4]);
+    hex.push_back(kHex[byte & 0xF]);
   }
   return hex;
 }
 
-}  // namespace hermes::store
+}  // namespace hermes::internal

@@ -1,0 +1,115 @@
+#include "mcp/oauth_url.hpp"
+
+#include <cctype>
+
+#include "providers/text.hpp"
+
+namespace hermes::internal {
+namespace {
+
+bool unreserved(unsigned char c) {
+  return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Form decoding: '+' is a space, and a malformed escape is kept as written.
+std::string percent_decode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+') {
+      out += ' ';
+    } else if (text[i] == '%' && i + 2 < text.size() && hex_value(text[i + 1]) >= 0 &&
+               hex_value(text[i + 2]) >= 0) {
+      out += static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2]));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<UrlParts> split_url(std::string_view url) {
+  url = trim_ascii(url);
+  const std::size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return std::nullopt;
+  const std::string scheme = lower_ascii(url.substr(0, scheme_end));
+  if (scheme != "http" && scheme != "https") return std::nullopt;
+  std::string_view rest = url.substr(scheme_end + 3);
+  rest = rest.substr(0, rest.find_first_of("?#"));
+  const std::size_t slash = rest.find('/');
+  const std::string_view authority = rest.substr(0, slash);
+  if (authority.empty()) return std::nullopt;
+  UrlParts parts;
+  parts.origin = scheme + "://" + lower_ascii(authority);
+  if (slash != std::string_view::npos) parts.path.assign(rest.substr(slash));
+  return parts;
+}
+
+std::string canonical_resource(std::string_view url) {
+  auto parts = split_url(url);
+  if (!parts) return std::string(url);
+  std::string path = parts->path;
+  while (!path.empty() && path.back() == '/') path.pop_back();
+  return parts->origin + path;
+}
+
+std::string percent_encode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    if (unreserved(c)) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    }
+  }
+  return out;
+}
+
+std::string form_encode(const FormFields& fields) {
+  std::string out;
+  for (const auto& [name, value] : fields) {
+    if (!out.empty()) out += '&';
+    out += percent_encode(name) + '=' + percent_encode(value);
+  }
+  return out;
+}
+
+std::string with_query(std::string_view url, const FormFields& fields) {
+  std::string out(url.substr(0, url.find('#')));
+  out += out.find('?') == std::string::npos ? '?' : '&';
+  return out + form_encode(fields);
+}
+
+std::map<std::string, std::string> query_parameters(std::string_view url) {
+  std::string_view query = url;
+  if (const std::size_t q = url.find('?'); q != std::string_view::npos) query = url.substr(q + 1);
+  query = query.substr(0, query.find('#'));
+  std::map<std::string, std::string> out;
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    const std::size_t eq = pair.find('=');
+    std::string name = percent_decode(pair.substr(0, eq));
+    std::string value = eq == std::string_view::npos ? "" : percent_decode(pair.substr(eq + 1));
+    if (!name.empty()) out.emplace(std::move(name), std::move(value));
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return out;
+}
+
+}  // namespace hermes::internal
