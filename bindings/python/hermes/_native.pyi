@@ -259,6 +259,24 @@ class McpServerSettings(TypedDict, total=False):
     connect_timeout: float
     destructive_needs_approval: bool
     parallel: bool
+    oauth: McpOAuthSettings
+
+class McpOAuthSettings(TypedDict, total=False):
+    """OAuth of a remote server that answers 401: a pre-registered client (client_id,
+    client_secret), a client metadata document URL, the client_name to register under, the
+    scope to ask for, grant_type ("authorization_code" or "client_credentials"),
+    redirect_uri; tokens kept under <home>/mcp-tokens unless persist_tokens is False or
+    token_dir says where; enabled False leaves a 401 an error."""
+    enabled: bool
+    client_id: str
+    client_secret: str
+    client_metadata_url: str
+    client_name: str
+    scope: str
+    grant_type: str
+    redirect_uri: str
+    persist_tokens: bool
+    token_dir: str
 
 class McpServerStatus(TypedDict):
     name: str
@@ -304,6 +322,7 @@ class Agent:
         max_tool_workers: int = 8,
         tools: Sequence[ToolLike] = (),
         mcp_servers: Optional[Mapping[str, McpServerSettings]] = None,
+        mcp_authorize: Optional[Callable[[str], str]] = None,
         enabled_toolsets: Optional[Sequence[str]] = None,
         disabled_toolsets: Optional[Sequence[str]] = None,
         session_id: Optional[str] = None,

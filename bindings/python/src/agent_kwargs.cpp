@@ -211,10 +211,35 @@ void read_tools(KwargReader& kw, AgentOptions& o) {
   o.tools = std::move(registry);
 }
 
+// mcp_authorize=callable(authorization_url) -> str: the OAuth step of remote servers that
+// answer 401, given the URL to open in a browser and returning the URL the browser was
+// sent back to (or the code). What it raises becomes the connection's error.
+McpAuthorizationHandler authorization_handler(const py::object& authorize) {
+  if (!PyCallable_Check(authorize.ptr())) {
+    throw py::type_error("mcp_authorize: expected a callable taking the authorization URL, got " +
+                         type_name(authorize));
+  }
+  auto callable = std::make_shared<PyRef>(authorize);
+  return [callable](const std::string& url) -> Result<std::string> {
+    py::gil_scoped_acquire gil;
+    try {
+      py::object answer = callable->get()(url);
+      if (!py::isinstance<py::str>(answer)) {
+        return Status::invalid_argument("mcp_authorize: expected a str (the redirect URL), got " +
+                                        type_name(answer));
+      }
+      return answer.cast<std::string>();
+    } catch (py::error_already_set& e) {
+      return Status::unavailable("mcp_authorize raised " + describe_python_error(e));
+    }
+  };
+}
+
 // mcp_servers={"name": {"command": ..., "args": [...]} | {"url": ..., "headers": {...}}},
 // the "mcpServers" object of an mcp.json document: the servers' tools join the agent's
 // registry.
-std::unique_ptr<McpServers> connect_mcp_servers(const py::object& servers, AgentOptions& o) {
+std::unique_ptr<McpServers> connect_mcp_servers(const py::object& servers,
+                                                const py::object& authorize, AgentOptions& o) {
   if (!py::isinstance<py::dict>(servers)) {
     throw py::type_error("mcp_servers: expected a dict of server name to settings, got " +
                          type_name(servers));
@@ -222,6 +247,10 @@ std::unique_ptr<McpServers> connect_mcp_servers(const py::object& servers, Agent
   const Json document{{"mcpServers", from_python(servers, "mcp_servers")}};
   Result<std::vector<McpServerConfig>> configs = parse_mcp_config(document.dump());
   if (!configs.ok()) raise_status(configs.status());
+  if (!authorize.is_none()) {
+    McpAuthorizationHandler handler = authorization_handler(authorize);
+    for (McpServerConfig& config : *configs) config.oauth.on_authorize = handler;
+  }
   if (!o.tools) o.tools = own_registry(o);
   Result<std::unique_ptr<McpServers>> connected = [&] {
     py::gil_scoped_release release;  // Starting servers and their handshakes take a while.
@@ -395,9 +424,13 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   o.callbacks = make_callbacks(read_callbacks(kw), std::move(tap));
   if (py::object plugins = kw.take("hooks"); !plugins.is_none()) o.hooks = hooks_from_python(plugins);
   py::object servers = kw.take("mcp_servers");
+  py::object authorize = kw.take("mcp_authorize");
   kw.finish();
+  if (!authorize.is_none() && servers.is_none()) {
+    throw py::value_error("mcp_authorize: given without mcp_servers to authorize with");
+  }
   // Last: nothing is started for arguments that are refused.
-  if (!servers.is_none()) mcp_servers = connect_mcp_servers(servers, o);
+  if (!servers.is_none()) mcp_servers = connect_mcp_servers(servers, authorize, o);
   return o;
 }
 

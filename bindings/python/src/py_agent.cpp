@@ -257,7 +257,9 @@ model). Tools: tools (hermes.Tool, (callable, schema) pairs or dicts
 with "handler"), offered next to the built-in toolsets; enabled_toolsets and
 disabled_toolsets choose among them. mcp_servers: MCP servers whose tools join them, as
 the "mcpServers" object of an mcp.json file ({"name": {"command", "args", "env"} or
-{"url", "headers"}}); mcp_status() reports their connections. Sessions: home, session_id (resume it),
+{"url", "headers", "oauth"}}); mcp_authorize(url) -> str: the OAuth step for servers
+that answer 401 (open url in a browser, return the URL it was sent back to);
+mcp_status() reports their connections. Sessions: home, session_id (resume it),
 persist_sessions, session_store (a hermes.SessionStore to share). context_dir: the
 project directory whose context files (.hermes.md, AGENTS.md, CLAUDE.md, .cursorrules)
 join the system prompt; None loads none. source: where the conversation takes place

@@ -1,6 +1,8 @@
 """MCP servers given to an agent: their tools join the agent's, their state is reported."""
 import os
+import subprocess
 from pathlib import Path
+from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
 
@@ -41,3 +43,62 @@ def test_a_bad_server_setting_is_refused_naming_the_key(mock_server, tmp_path):
 
 def test_an_agent_without_servers_reports_none(mock_server, tmp_path):
     assert make_agent(mock_server, tmp_path).mcp_status() == []
+
+
+@pytest.fixture
+def oauth_server():
+    """The fake MCP server behind OAuth; yields its /mcp URL."""
+    script = str(Path(fake_server()).with_name("fake_oauth_server.py"))
+    process = subprocess.Popen(["python3", script], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(process.stdout.readline())
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_server_behind_oauth_is_authorized_through_mcp_authorize(mock_server, tmp_path,
+                                                                     oauth_server):
+    visited = []
+
+    def authorize(url):
+        # The user consents: the browser comes back to the redirect URI with a code.
+        visited.append(url)
+        query = parse_qs(urlparse(url).query)
+        return (query["redirect_uri"][0] + "?" +
+                urlencode({"code": "good-code", "state": query["state"][0]}))
+
+    servers = {"guarded": {"url": oauth_server, "oauth": {"token_dir": str(tmp_path / "tokens")}}}
+    agent = make_agent(mock_server, tmp_path, persist_sessions=False, mcp_servers=servers,
+                       mcp_authorize=authorize)
+    status = agent.mcp_status()[0]
+    assert status["connected"], status["last_error"]
+    assert len(visited) == 1 and "code_challenge_method=S256" in visited[0]
+    assert (tmp_path / "tokens" / "guarded.json").exists()
+    # The next agent reuses the stored token: nobody is asked again.
+    make_agent(mock_server, tmp_path, persist_sessions=False, mcp_servers=servers,
+               mcp_authorize=authorize)
+    assert len(visited) == 1
+
+
+def test_an_mcp_authorize_that_raises_leaves_the_server_unconnected_with_its_error(
+        mock_server, tmp_path, oauth_server):
+    def authorize(url):
+        raise RuntimeError("the user closed the browser")
+
+    agent = make_agent(mock_server, tmp_path, persist_sessions=False,
+                       mcp_servers={"guarded": {"url": oauth_server,
+                                                "oauth": {"persist_tokens": False}}},
+                       mcp_authorize=authorize)
+    status = agent.mcp_status()[0]
+    assert not status["connected"]
+    assert "the user closed the browser" in status["last_error"]
+
+
+def test_mcp_authorize_must_be_callable_and_needs_servers(mock_server, tmp_path):
+    with pytest.raises(TypeError, match="mcp_authorize"):
+        make_agent(mock_server, tmp_path, mcp_servers={}, mcp_authorize="yes")
+    with pytest.raises(ValueError, match="mcp_authorize"):
+        make_agent(mock_server, tmp_path, mcp_authorize=lambda url: url)
