@@ -58,7 +58,6 @@ void CompressionLeaseGuard::renew_until_stopped() {
       HERMES_LOG_WARN("compression lease renewal failed: {}", renewed.to_string());
       return;
     }
-    ++renewals_;
   }
 }
 

@@ -5,7 +5,6 @@
 // unguarded.
 #pragma once
 
-#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <string>
@@ -30,8 +29,6 @@ class CompressionLeaseGuard {
   bool held() const { return held_; }
   // The holder to pass to commit operations ("" when leases are not supported).
   std::string commit_holder() const { return supported_ ? holder_ : ""; }
-  // How many renewals succeeded so far.
-  int renewals() const { return renewals_.load(); }
 
  private:
   void renew_until_stopped();
@@ -46,7 +43,6 @@ class CompressionLeaseGuard {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;  // Guarded by mutex_.
-  std::atomic<int> renewals_{0};
   std::thread renewer_;
 };
 
