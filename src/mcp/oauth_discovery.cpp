@@ -91,11 +91,7 @@ Result<Json> parse_object(std::string_view text, const std::string& where) {
 // large to be metadata.
 Result<std::optional<std::string>> fetch_document(const std::string& url,
                                                   const OAuthHttpLimits& limits) {
-  HttpRequest request;
-  request.url = url;
-  request.headers = {"Accept: application/json"};
-  request.timeouts = {limits.timeout, limits.timeout, limits.timeout, limits.timeout};
-  HttpResult result = HttpClient::shared().get(request, limits.cancel);
+  HttpResult result = HttpClient::shared().get(oauth_json_request(url, limits), limits.cancel);
   if (result.failure != TransportFailure::kNone || result.head.status < 200 ||
       result.head.status >= 300) {
     HERMES_LOG_DEBUG("OAuth discovery: nothing at {} ({})", url,
@@ -141,6 +137,14 @@ Result<std::optional<AuthorizationServerMetadata>> find_server_metadata(
 }
 
 }  // namespace
+
+HttpRequest oauth_json_request(const std::string& url, const OAuthHttpLimits& limits) {
+  HttpRequest request;
+  request.url = url;
+  request.headers = {"Accept: application/json"};
+  request.timeouts = {limits.timeout, limits.timeout, limits.timeout, limits.timeout};
+  return request;
+}
 
 BearerChallenge parse_bearer_challenge(std::string_view header) {
   BearerChallenge challenge;

@@ -81,6 +81,10 @@ struct OAuthHttpLimits {
   CancelToken cancel;
 };
 
+struct HttpRequest;
+// A request to `url` asking for JSON, with `limits.timeout` on every phase.
+HttpRequest oauth_json_request(const std::string& url, const OAuthHttpLimits& limits);
+
 // Runs the discovery for `server_url` after it answered with `challenge`.
 Result<OAuthDiscovery> discover_authorization(const std::string& server_url,
                                               const BearerChallenge& challenge,

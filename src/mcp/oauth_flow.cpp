@@ -1,7 +1,6 @@
 #include "mcp/oauth_flow.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 
 #include "common/base64.hpp"
@@ -29,20 +28,11 @@ std::string string_field(const Json& doc, const char* key) {
   return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-int64_t now_unix() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 HttpResult post(const std::string& url, std::vector<std::string> headers, std::string body,
                 const OAuthHttpLimits& limits) {
-  HttpRequest request;
-  request.url = url;
-  request.headers = std::move(headers);
-  request.headers.push_back("Accept: application/json");
+  HttpRequest request = oauth_json_request(url, limits);
+  request.headers.insert(request.headers.end(), headers.begin(), headers.end());
   request.body = std::move(body);
-  request.timeouts = {limits.timeout, limits.timeout, limits.timeout, limits.timeout};
   return HttpClient::shared().post(request, limits.cancel);
 }
 
@@ -86,7 +76,7 @@ Result<OAuthTokens> parse_token_answer(const HttpResult& result, const std::stri
   tokens.scope = string_field(*doc, "scope");
   if (auto it = doc->find("expires_in");
       it != doc->end() && it->is_number() && it->get<double>() > 0) {
-    tokens.expires_at = now_unix() + static_cast<int64_t>(it->get<double>());
+    tokens.expires_at = unix_seconds_now() + static_cast<int64_t>(it->get<double>());
   }
   return tokens;
 }

@@ -21,12 +21,6 @@ constexpr int kMaxAuthorizationsPerRequest = 3;
 // will not do better by asking the user again.
 constexpr int kMaxRetriesAfter401 = 2;
 
-int64_t now_unix() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 std::vector<std::string> split_scope(const std::string& scope) {
   std::vector<std::string> out;
   std::istringstream in(scope);
@@ -107,7 +101,7 @@ std::string OAuthSession::header_line() const {
 std::string OAuthSession::authorization(const CancelToken& cancel) {
   std::lock_guard lock(mu_);
   load_once();
-  if (tokens_ && tokens_->expired(now_unix()) && !tokens_->refresh_token.empty() && discovery_) {
+  if (tokens_ && tokens_->expired(unix_seconds_now()) && !tokens_->refresh_token.empty() && discovery_) {
     refresh(limits(cancel));
   }
   return header_line();

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -165,6 +166,12 @@ Status OAuthTokenStore::write(const std::string& path, const Json& doc) const {
     return Status::io_error("cannot write " + path + ": " + written.message());
   }
   return {};
+}
+
+int64_t unix_seconds_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace hermes::internal

@@ -26,6 +26,9 @@ struct OAuthTokens {
   }
 };
 
+// The clock tokens' expiry is kept in: Unix seconds.
+int64_t unix_seconds_now();
+
 // The client identity used with one authorization server.
 struct OAuthClientInfo {
   std::string client_id;
