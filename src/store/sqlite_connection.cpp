@@ -2,6 +2,8 @@
 
 #include <climits>
 
+#include "store/fts_bm25.hpp"
+
 namespace hermes::store {
 
 StatusCode sqlite_status_code(int rc) {
@@ -128,6 +130,12 @@ std::string Statement::text(int column) const {
   return std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
 }
 
+std::string_view Statement::blob(int column) const {
+  const void* data = sqlite3_column_blob(stmt_, column);
+  if (data == nullptr) return {};
+  return {static_cast<const char*>(data), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))};
+}
+
 std::optional<std::string> Statement::optional_text(int column) const {
   if (is_null(column)) return std::nullopt;
   return text(column);
@@ -149,7 +157,9 @@ Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, in
     return status;
   }
   sqlite3_extended_result_codes(db, 1);
-  return std::unique_ptr<Connection>(new Connection(db));
+  auto connection = std::unique_ptr<Connection>(new Connection(db));
+  connection->ranking_function_ = register_ranking_function(db);
+  return connection;
 }
 
 Result<sqlite3_stmt*> Connection::compile(std::string_view sql, unsigned flags) {

@@ -59,6 +59,8 @@ class Statement {
   int64_t int64(int column) const;
   double real(int column) const;
   std::string text(int column) const;  // "" for NULL.
+  // The bytes of a BLOB (or text) column, valid until the next step or reset; empty for NULL.
+  std::string_view blob(int column) const;
   std::optional<std::string> optional_text(int column) const;
 
  private:
@@ -97,6 +99,8 @@ class Connection {
   int64_t last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
   int64_t changes() const { return sqlite3_changes(db_); }
   sqlite3* handle() const { return db_; }
+  // Whether hermes_bm25 is registered on this connection (fts_bm25.hpp): FTS5 is compiled in.
+  bool has_ranking_function() const { return ranking_function_; }
 
  private:
   struct CachedStatement {
@@ -110,6 +114,7 @@ class Connection {
   Result<sqlite3_stmt*> compile(std::string_view sql, unsigned flags);
 
   sqlite3* db_;
+  bool ranking_function_ = false;
   std::unordered_map<std::string, CachedStatement> cache_;
 };
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "store/fts_bm25.hpp"
+#include "store/fts_phrases.hpp"
 #include "store/search_context.hpp"
 #include "store/sqlite_message_rows.hpp"
 #include "store/sqlite_session_rows.hpp"
@@ -61,12 +63,21 @@ struct RankedRow {
   double rank = 0;
 };
 
-// Ranking orders by bm25() rather than FTS5's rank column (the same value: the store never
-// configures another rank function). ORDER BY rank makes FTS5 score and sort every match,
-// position lists included, before LIMIT applies; an expression lets SQLite keep only the
-// best rows in a bounded sorter. The row id settles ties, so every plan agrees.
-std::string rank_expression(const std::string& table) {
+// Ranking orders by a bm25 expression rather than FTS5's rank column (the same value: the
+// store never configures another rank function). ORDER BY rank makes FTS5 score and sort
+// every match, position lists included, before LIMIT applies; an expression lets SQLite
+// keep only the best rows in a bounded sorter. The row id settles ties, so every plan
+// agrees.
+std::string builtin_rank(const std::string& table) {
   return "bm25(" + table + ")";
+}
+
+// hermes_bm25 with the counts of each phrase (fts_bm25.hpp): the same score as bm25().
+std::string counted_rank(const std::string& table, const FtsDocumentFrequencies::Statistics& s) {
+  std::string sql = std::string(kRankingFunction) + "(" + table + ", " + std::to_string(s.rows) +
+                    ", " + std::to_string(s.tokens);
+  for (int64_t documents : s.documents) sql += ", " + std::to_string(documents);
+  return sql + ")";
 }
 
 std::string order_by(SearchOrder order) {
@@ -82,10 +93,10 @@ std::string order_by(SearchOrder order) {
 }
 
 // The ranking step with every filter applied in SQL: one join per match.
-SearchQuery ranked_joined_query(const std::string& table, const std::string& match,
-                                const SearchOptions& o) {
+SearchQuery ranked_joined_query(const std::string& table, const std::string& rank,
+                                const std::string& match, const SearchOptions& o) {
   SearchQuery q;
-  q.sql = "SELECT m.id, " + rank_expression(table) + " AS r FROM " + table +
+  q.sql = "SELECT m.id, " + rank + " AS r FROM " + table +
           " JOIN messages m ON m.id = " + table +
           ".rowid JOIN sessions s ON s.id = m.session_id WHERE " + table + " MATCH ?";
   q.params.push_back(match);
@@ -116,8 +127,9 @@ Result<std::vector<RankedRow>> collect_ranked(Connection& db, Statement& stmt) {
 }
 
 Result<std::vector<RankedRow>> rank_joined(Connection& db, const std::string& table,
-                                           const std::string& match, const SearchOptions& o) {
-  const SearchQuery q = ranked_joined_query(table, match, o);
+                                           const std::string& rank, const std::string& match,
+                                           const SearchOptions& o) {
+  const SearchQuery q = ranked_joined_query(table, rank, match, o);
   auto stmt = db.prepare_uncached(q.sql);
   if (!stmt.ok()) return stmt.status();
   int index = 1;
@@ -129,9 +141,12 @@ Result<std::vector<RankedRow>> rank_joined(Connection& db, const std::string& ta
 
 // The best `count` matches by rank from the index alone, with no join per match.
 Result<std::vector<RankedRow>> rank_index_only(Connection& db, const std::string& table,
-                                               const std::string& match, int64_t count) {
-  auto stmt = db.prepare("SELECT rowid, " + rank_expression(table) + " AS r FROM " + table +
-                         " WHERE " + table + " MATCH ? ORDER BY r, rowid LIMIT ?");
+                                               const std::string& rank, const std::string& match,
+                                               int64_t count) {
+  // The counts in a counted rank change with every query: such text is not cached.
+  const std::string sql = "SELECT rowid, " + rank + " AS r FROM " + table + " WHERE " + table +
+                          " MATCH ? ORDER BY r, rowid LIMIT ?";
+  auto stmt = rank == builtin_rank(table) ? db.prepare(sql) : db.prepare_uncached(sql);
   if (!stmt.ok()) return stmt.status();
   stmt->bind(1, match).bind(2, count);
   return collect_ranked(db, *stmt);
@@ -152,11 +167,12 @@ Result<bool> findable(Connection& db, int64_t id) {
 // or when the index ran out of matches; otherwise nullopt (rank with the joins instead).
 Result<std::optional<std::vector<RankedRow>>> rank_unfiltered(Connection& db,
                                                               const std::string& table,
+                                                              const std::string& rank,
                                                               const std::string& match,
                                                               const SearchOptions& o) {
   const int64_t offset = std::max(o.offset, 0);
   const int64_t wanted = offset + o.limit;
-  auto ranked = rank_index_only(db, table, match, wanted);
+  auto ranked = rank_index_only(db, table, rank, match, wanted);
   if (!ranked.ok()) return ranked.status();
   std::vector<RankedRow> kept;
   for (const RankedRow& row : *ranked) {
@@ -172,15 +188,16 @@ Result<std::optional<std::vector<RankedRow>>> rank_unfiltered(Connection& db,
 }
 
 Result<std::vector<RankedRow>> rank_matches(Connection& db, const std::string& table,
-                                            const std::string& match, const SearchOptions& o) {
+                                            const std::string& rank, const std::string& match,
+                                            const SearchOptions& o) {
   const bool caller_filters =
       !o.sources.empty() || !o.exclude_sources.empty() || !o.roles.empty();
   if (o.order == SearchOrder::kRelevance && !caller_filters) {
-    auto ranked = rank_unfiltered(db, table, match, o);
+    auto ranked = rank_unfiltered(db, table, rank, match, o);
     if (!ranked.ok()) return ranked.status();
     if (ranked->has_value()) return std::move(**ranked);
   }
-  return rank_joined(db, table, match, o);
+  return rank_joined(db, table, rank, match, o);
 }
 
 // The hit for one ranked row; the snippet is made only for rows that are returned.
@@ -328,10 +345,22 @@ Status add_context(Connection& db, std::vector<SearchHit>& hits) {
 
 }  // namespace
 
+std::string SqliteStore::rank_expression(Connection& db, const std::string& table,
+                                         const std::string& match) {
+  if (!db.has_ranking_function()) return builtin_rank(table);
+  const auto phrases = fts_phrases(match);
+  if (!phrases || phrases->empty()) return builtin_rank(table);
+  auto stats = frequencies_.statistics(db, table, *phrases);
+  // A count that fails (a query FTS5 rejects) is reported by the ranking query itself.
+  if (!stats.ok() || !stats->has_value()) return builtin_rank(table);
+  return counted_rank(table, **stats);
+}
+
 Result<std::vector<SearchHit>> SqliteStore::match_search(Connection& db, const std::string& table,
                                                          const std::string& match,
                                                          const SearchOptions& options) {
-  auto ranked = rank_matches(db, table, match, options);
+  const std::string rank = rank_expression(db, table, match);
+  auto ranked = rank_matches(db, table, rank, match, options);
   if (!ranked.ok()) return ranked.status();
   std::vector<SearchHit> hits;
   hits.reserve(ranked->size());

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hermes/session_store.hpp"
+#include "store/fts_document_frequencies.hpp"
 #include "store/fts_query.hpp"
 #include "store/message_codec.hpp"
 #include "store/sqlite_database.hpp"
@@ -86,6 +87,7 @@ class SqliteStore final : public SessionStore {
   // sqlite_search.cpp
   Result<std::vector<SearchHit>> run_search(Connection& db, const std::string& sanitized,
                                             const SearchOptions& options);
+  std::string rank_expression(Connection& db, const std::string& table, const std::string& match);
   Result<std::vector<SearchHit>> match_search(Connection& db, const std::string& table,
                                               const std::string& match,
                                               const SearchOptions& options);
@@ -99,6 +101,8 @@ class SqliteStore final : public SessionStore {
 
   std::unique_ptr<SqliteDatabase> db_;
   const SearchIndexes indexes_;
+  // Phrase counts for ranking, kept between searches.
+  FtsDocumentFrequencies frequencies_;
 };
 
 }  // namespace hermes::store

@@ -1,0 +1,204 @@
+// Phrase counts kept between queries: exact in every transaction while rows are appended,
+// deleted and rewritten, and for readers on older snapshots.
+#include "store/fts_document_frequencies.hpp"
+
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "hermes/session_store.hpp"
+#include "support/temp_dir.hpp"
+#include "unit/store/fts_corpus.hpp"
+#include "unit/store/store_backends.hpp"
+
+using hermes::store::Connection;
+using hermes::store::FtsDocumentFrequencies;
+using namespace hermes::testing;
+
+namespace {
+
+const std::vector<std::string> kPhrases = {"w0",       "w1",          "w7",   "tagged",
+                                           "\"w0 w1\"", "w1*",         "w33",  "nowhere",
+                                           "\"w2 w3\"*"};
+
+// The counts kept for kPhrases, checked against FTS5's own in the same transaction.
+void check_counts(Connection& c, FtsDocumentFrequencies& frequencies) {
+  exec(c, "BEGIN");
+  auto stats = frequencies.statistics(c, "docs_fts", kPhrases);
+  REQUIRE_MESSAGE(stats.ok(), stats.status().to_string());
+  REQUIRE(stats->has_value());
+  REQUIRE((*stats)->documents.size() == kPhrases.size());
+  CHECK((*stats)->rows == std::stoll(query(c, "SELECT count(*) FROM docs")));
+  for (std::size_t i = 0; i < kPhrases.size(); ++i) {
+    CAPTURE(kPhrases[i]);
+    CHECK((*stats)->documents[i] == fts_count(c, kPhrases[i]));
+  }
+  exec(c, "COMMIT");
+}
+
+std::string random_id(Connection& c, std::mt19937& rng) {
+  const int64_t rows = std::stoll(query(c, "SELECT count(*) FROM docs"));
+  if (rows == 0) return "0";
+  return query(c, "SELECT id FROM docs LIMIT 1 OFFSET " + std::to_string(rng() % rows));
+}
+
+}  // namespace
+
+TEST_CASE("kept counts stay exact while rows are appended, deleted and rewritten") {
+  TempDir dir;
+  auto c = raw_connection(dir.file("corpus.db"));
+  create_fts_corpus(*c);
+  std::mt19937 rng(11);
+  FtsDocumentFrequencies frequencies;
+  check_counts(*c, frequencies);  // An empty index.
+  add_corpus_rows(*c, rng, 200);
+  for (int step = 0; step < 150; ++step) {
+    CAPTURE(step);
+    switch (rng() % 10) {
+      case 0:
+        exec(*c, "DELETE FROM docs WHERE id = " + random_id(*c, rng));
+        break;
+      case 1:
+        exec(*c, "DELETE FROM docs WHERE id = (SELECT max(id) FROM docs)");
+        break;
+      case 2:
+        exec(*c, "UPDATE docs SET body = '" + corpus_text(rng) + "' WHERE id = " +
+                     random_id(*c, rng));
+        break;
+      case 3:
+        break;  // Nothing changed: every count is used as kept.
+      default:
+        add_corpus_rows(*c, rng, 1 + static_cast<int>(rng() % 20));
+        break;
+    }
+    check_counts(*c, frequencies);
+  }
+  const auto counters = frequencies.counters();
+  CHECK(counters.reused > 0);
+  CHECK(counters.topped_up > 0);
+  CHECK(counters.resets > 0);
+}
+
+TEST_CASE("unchanged counts are reused and appended rows topped up, not counted again") {
+  TempDir dir;
+  auto c = raw_connection(dir.file("corpus.db"));
+  create_fts_corpus(*c);
+  std::mt19937 rng(3);
+  add_corpus_rows(*c, rng, 300);
+  FtsDocumentFrequencies frequencies;
+  const auto n = static_cast<int64_t>(kPhrases.size());
+
+  check_counts(*c, frequencies);
+  CHECK(frequencies.counters().counted == n);
+  check_counts(*c, frequencies);
+  CHECK(frequencies.counters().reused == n);
+  add_corpus_rows(*c, rng, 10);
+  check_counts(*c, frequencies);
+  CHECK(frequencies.counters().topped_up == n);
+  CHECK(frequencies.counters().counted == n);
+
+  exec(*c, "DELETE FROM docs WHERE id = 5");  // An old row: every count is taken again.
+  check_counts(*c, frequencies);
+  CHECK(frequencies.counters().resets == 1);
+  CHECK(frequencies.counters().counted == 2 * n);
+}
+
+TEST_CASE("a reader on an older snapshot gets the counts of its own snapshot") {
+  TempDir dir;
+  const std::string path = dir.file("corpus.db");
+  auto writer = raw_connection(path);
+  exec(*writer, "PRAGMA journal_mode=WAL");
+  create_fts_corpus(*writer);
+  std::mt19937 rng(5);
+  add_corpus_rows(*writer, rng, 200);
+  FtsDocumentFrequencies frequencies;
+  check_counts(*writer, frequencies);
+
+  auto old_reader = raw_connection(path);
+  exec(*old_reader, "BEGIN");
+  const std::string before = query(*old_reader, "SELECT count(*) FROM docs");
+  add_corpus_rows(*writer, rng, 40);
+  check_counts(*writer, frequencies);  // The kept counts move on to the new rows.
+
+  auto stats = frequencies.statistics(*old_reader, "docs_fts", kPhrases);
+  REQUIRE(stats.ok());
+  REQUIRE(stats->has_value());
+  CHECK(std::to_string((*stats)->rows) == before);
+  for (std::size_t i = 0; i < kPhrases.size(); ++i) {
+    CAPTURE(kPhrases[i]);
+    CHECK((*stats)->documents[i] == fts_count(*old_reader, kPhrases[i]));
+  }
+  exec(*old_reader, "COMMIT");
+  check_counts(*writer, frequencies);  // The newer state's counts were not disturbed.
+  check_counts(*old_reader, frequencies);
+}
+
+TEST_CASE("no counts are kept outside a transaction or for an index without size records") {
+  TempDir dir;
+  auto c = raw_connection(dir.file("corpus.db"));
+  create_fts_corpus(*c);
+  std::mt19937 rng(9);
+  add_corpus_rows(*c, rng, 20);
+  FtsDocumentFrequencies frequencies;
+  auto outside = frequencies.statistics(*c, "docs_fts", {"w0"});
+  REQUIRE(outside.ok());
+  CHECK_FALSE(outside->has_value());
+
+  exec(*c, "CREATE VIRTUAL TABLE bare USING fts5(body, columnsize=0)");
+  exec(*c, "INSERT INTO bare(body) VALUES ('w0 w1')");
+  exec(*c, "BEGIN");
+  auto bare = frequencies.statistics(*c, "bare", {"w0"});
+  exec(*c, "COMMIT");
+  REQUIRE(bare.ok());
+  CHECK_FALSE(bare->has_value());
+}
+
+TEST_CASE("a phrase FTS5 rejects is an error, never a count") {
+  TempDir dir;
+  auto c = raw_connection(dir.file("corpus.db"));
+  create_fts_corpus(*c);
+  std::mt19937 rng(9);
+  add_corpus_rows(*c, rng, 20);
+  FtsDocumentFrequencies frequencies;
+  exec(*c, "BEGIN");
+  CHECK_FALSE(frequencies.statistics(*c, "docs_fts", {"nosuchcolumn: w0"}).ok());
+  CHECK_FALSE(frequencies.statistics(*c, "docs_fts", {"\"open"}).ok());
+  exec(*c, "COMMIT");
+}
+
+TEST_CASE("the store's search ranks as bm25() does while messages come and go") {
+  SqliteFileBackend backend;
+  std::mt19937 rng(21);
+  for (int s = 0; s < 6; ++s) {
+    const std::string id = "s" + std::to_string(s);
+    create(*backend.store, id);
+    std::vector<hermes::Message> turn;
+    for (int m = 0; m < 40; ++m) turn.push_back(hermes::Message::user(corpus_text(rng)));
+    REQUIRE(backend.store->append_messages(id, turn).ok());
+  }
+  auto c = raw_connection(backend.path);
+  auto check_ranks = [&](const std::string& query_text) {
+    CAPTURE(query_text);
+    hermes::SearchOptions options;
+    options.limit = 10;
+    auto hits = backend.store->search(query_text, options);
+    REQUIRE_MESSAGE(hits.ok(), hits.status().to_string());
+    REQUIRE(!hits->empty());
+    for (const auto& hit : *hits) {
+      const std::string builtin =
+          query(*c, "SELECT printf('%.17g', bm25(messages_fts)) FROM messages_fts WHERE "
+                    "messages_fts MATCH '" + query_text + "' AND rowid = " +
+                    std::to_string(hit.message_id));
+      CHECK(hit.rank == doctest::Approx(std::stod(builtin)).epsilon(1e-12));
+    }
+  };
+  for (int round = 0; round < 3; ++round) {
+    check_ranks("w0");
+    check_ranks("w1 w3");
+    check_ranks("w2 OR w40");
+    REQUIRE(backend.store->append_messages("s1", {hermes::Message::user("w0 w1 w3 w2")}).ok());
+  }
+  REQUIRE(backend.store->delete_session("s2").ok());
+  check_ranks("w0");
+  check_ranks("w1 w3");
+}
