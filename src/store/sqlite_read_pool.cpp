@@ -8,6 +8,11 @@ namespace {
 // Readers wait longer than the writer: they hold no lock anyone else waits for.
 constexpr int kReadBusyTimeoutMs = 5000;
 constexpr std::chrono::seconds kOpenBackoff{60};
+// Readers map the file instead of copying each page out of the OS cache with a system call:
+// a search ranking thousands of matches reads thousands of scattered pages, and copying
+// them costs about a third of its time. The mapping is read-only and shares the OS cache,
+// so it costs address space, not memory. 32-bit processes keep their address space.
+constexpr int64_t kReadMapBytes = sizeof(void*) >= 8 ? int64_t{1} << 30 : 0;
 
 // `path` as a SQLite URI filename, so "mode=ro" can be given.
 std::string read_only_uri(const std::string& path) {
@@ -32,6 +37,8 @@ Result<std::unique_ptr<Connection>> SqliteReadPool::open_one() const {
                                      SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX);
   if (!connection.ok()) return connection.status();
   sqlite3_busy_timeout((*connection)->handle(), kReadBusyTimeoutMs);
+  // Best effort: a SQLite built without memory-mapped I/O reads as before.
+  (*connection)->exec("PRAGMA mmap_size=" + std::to_string(kReadMapBytes));
   return connection;
 }
 
