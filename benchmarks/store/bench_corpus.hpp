@@ -38,4 +38,9 @@ std::string search_corpus(std::size_t messages);
 // two-word conjunctions, a phrase, a prefix and an OR.
 std::vector<std::string> search_queries(const TextGenerator& text, std::size_t count);
 
+// The kinds of search_queries() in turn: query i is of kind i % kSearchQueryKinds.
+inline constexpr std::size_t kSearchQueryKinds = 7;
+inline constexpr const char* kSearchQueryKindNames[kSearchQueryKinds] = {
+    "common", "mid", "rare", "mid_and_common", "common_phrase", "prefix", "rare_or_mid"};
+
 }  // namespace hermes::bench

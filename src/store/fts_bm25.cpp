@@ -6,6 +6,8 @@
 #include <new>
 #include <vector>
 
+#include "store/fts_row_lengths.hpp"
+
 namespace hermes::store {
 namespace {
 
@@ -17,6 +19,7 @@ struct QueryWeights {
   std::vector<double> idf;        // Per phrase.
   std::vector<double> frequency;  // Scratch space for the current row, per phrase.
   double average_length = 0;      // Tokens per row over the whole index.
+  bool counts_given = false;      // The caller's counts describe this index.
 };
 
 void destroy_weights(void* weights) {
@@ -63,6 +66,7 @@ int compute_weights(const Fts5ExtensionApi* api, Fts5Context* fts, int argc,
   if (rc != SQLITE_OK) return rc;
   const int phrases = api->xPhraseCount(fts);
   const bool given = counts_given(argc, argv, phrases, rows, tokens);
+  weights.counts_given = given;
   const sqlite3_int64 divisor = rows > 0 ? rows : 1;
   weights.average_length = static_cast<double>(tokens) / static_cast<double>(divisor);
   weights.idf.assign(static_cast<std::size_t>(phrases), 0);
@@ -95,6 +99,22 @@ int query_weights(const Fts5ExtensionApi* api, Fts5Context* fts, int argc, sqlit
   return api->xSetAuxdata(fts, weights, destroy_weights);  // Frees `weights` on failure.
 }
 
+// The current row's tokens: from the slot's lengths when the caller's counts hold (they
+// were taken with them), otherwise from the index.
+int row_length(const Fts5ExtensionApi* api, Fts5Context* fts, const QueryWeights& weights,
+               int* length) {
+  auto* slot = static_cast<FtsRankingSlot*>(api->xUserData(fts));
+  if (slot != nullptr && slot->lengths != nullptr && weights.counts_given) {
+    const uint32_t known = slot->lengths->find(api->xRowid(fts));
+    if (known != FtsRowLengths::kUnknown) {
+      *length = static_cast<int>(known);
+      return SQLITE_OK;
+    }
+  }
+  if (slot != nullptr) ++slot->length_lookups;
+  return api->xColumnSize(fts, -1, length);
+}
+
 int score_row(const Fts5ExtensionApi* api, Fts5Context* fts, QueryWeights& weights,
               double* score) {
   std::fill(weights.frequency.begin(), weights.frequency.end(), 0.0);
@@ -108,7 +128,7 @@ int score_row(const Fts5ExtensionApi* api, Fts5Context* fts, QueryWeights& weigh
     if (rc == SQLITE_OK) weights.frequency[static_cast<std::size_t>(phrase)] += 1;
   }
   int length = 0;
-  if (rc == SQLITE_OK) rc = api->xColumnSize(fts, -1, &length);
+  if (rc == SQLITE_OK) rc = row_length(api, fts, weights, &length);
   if (rc != SQLITE_OK) return rc;
   const double norm = kK1 * (1 - kB + kB * length / weights.average_length);
   double sum = 0;
@@ -152,10 +172,10 @@ fts5_api* fts5_api_of(sqlite3* db) {
 
 }  // namespace
 
-bool register_ranking_function(sqlite3* db) {
+bool register_ranking_function(sqlite3* db, FtsRankingSlot* slot) {
   fts5_api* api = fts5_api_of(db);
   if (api == nullptr || api->iVersion < 2) return false;
-  return api->xCreateFunction(api, kRankingFunction, nullptr, hermes_bm25, nullptr) == SQLITE_OK;
+  return api->xCreateFunction(api, kRankingFunction, slot, hermes_bm25, nullptr) == SQLITE_OK;
 }
 
 }  // namespace hermes::store

@@ -31,16 +31,16 @@ bool read_varint(std::string_view bytes, std::size_t& pos, int64_t& out) {
   return false;
 }
 
-// Every varint of `bytes`; nullopt when the record is malformed.
-std::optional<std::vector<int64_t>> read_varints(std::string_view bytes) {
-  std::vector<int64_t> values;
+// Every varint of `bytes` into `values`; false when the record is malformed.
+bool read_varints(std::string_view bytes, std::vector<int64_t>& values) {
+  values.clear();
   std::size_t pos = 0;
   while (pos < bytes.size()) {
     int64_t value = 0;
-    if (!read_varint(bytes, pos, value)) return std::nullopt;
+    if (!read_varint(bytes, pos, value)) return false;
     values.push_back(value);
   }
-  return values;
+  return true;
 }
 
 void add_tokens(std::vector<int64_t>& sum, const std::vector<int64_t>& more) {
@@ -53,6 +53,12 @@ std::string shadow(const std::string& table, const char* suffix) {
 }
 
 }  // namespace
+
+uint32_t row_tokens(const std::vector<int64_t>& columns) {
+  int64_t tokens = 0;
+  for (int64_t t : columns) tokens += t;
+  return static_cast<uint32_t>(std::clamp<int64_t>(tokens, 0, INT32_MAX));
+}
 
 int64_t FtsIndexTotals::total_tokens() const {
   int64_t sum = 0;
@@ -89,11 +95,11 @@ Result<std::optional<FtsIndexTotals>> read_index_totals(Connection& db, const st
   auto row = averages->step();
   if (!row.ok()) return row.status();
   if (*row) {  // No record, or an empty one: nothing was ever indexed.
-    auto values = read_varints(averages->blob(0));
-    if (!values) return std::optional<FtsIndexTotals>();
-    if (!values->empty()) {
-      totals.rows = values->front();
-      totals.tokens.assign(values->begin() + 1, values->end());
+    std::vector<int64_t> values;
+    if (!read_varints(averages->blob(0), values)) return std::optional<FtsIndexTotals>();
+    if (!values.empty()) {
+      totals.rows = values.front();
+      totals.tokens.assign(values.begin() + 1, values.end());
     }
   }
   auto max_row = last->step();
@@ -102,24 +108,38 @@ Result<std::optional<FtsIndexTotals>> read_index_totals(Connection& db, const st
   return std::optional(std::move(totals));
 }
 
-Result<std::optional<FtsIndexTotals>> read_rows_after(Connection& db, const std::string& table,
-                                                      int64_t after, int64_t limit) {
+Result<bool> for_each_row_size(Connection& db, const std::string& table, int64_t after,
+                               int64_t up_to, const FtsRowVisitor& visit) {
   auto stmt = db.prepare("SELECT id, sz FROM " + shadow(table, "_docsize") +
-                         " WHERE id > ? ORDER BY id LIMIT ?");
+                         " WHERE id > ? AND id <= ? ORDER BY id");
   if (!stmt.ok()) return stmt.status();
-  stmt->bind(1, after).bind(2, limit + 1);
-  FtsIndexTotals added;
+  stmt->bind(1, after).bind(2, up_to);
+  std::vector<int64_t> columns;
   for (;;) {
     auto row = stmt->step();
     if (!row.ok()) return row.status();
-    if (!*row) return std::optional(std::move(added));
-    if (added.rows == limit) return std::optional<FtsIndexTotals>();
-    auto sizes = read_varints(stmt->blob(1));
-    if (!sizes) return std::optional<FtsIndexTotals>();
-    added.rows += 1;
-    add_tokens(added.tokens, *sizes);
-    added.last_rowid = stmt->int64(0);
+    if (!*row) return true;
+    if (!read_varints(stmt->blob(1), columns)) return false;
+    if (!visit(stmt->int64(0), columns)) return false;
   }
+}
+
+Result<std::optional<FtsAddedRows>> read_rows_after(Connection& db, const std::string& table,
+                                                    int64_t after, int64_t limit) {
+  FtsAddedRows added;
+  auto complete = for_each_row_size(
+      db, table, after, std::numeric_limits<int64_t>::max(),
+      [&](int64_t rowid, const std::vector<int64_t>& columns) {
+        if (added.totals.rows == limit) return false;
+        added.totals.rows += 1;
+        add_tokens(added.totals.tokens, columns);
+        added.totals.last_rowid = rowid;
+        added.rows.push_back({rowid, row_tokens(columns)});
+        return true;
+      });
+  if (!complete.ok()) return complete.status();
+  if (!*complete) return std::optional<FtsAddedRows>();
+  return std::optional(std::move(added));
 }
 
 }  // namespace hermes::store

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "hermes/status.hpp"
+#include "store/fts_ranking_slot.hpp"
 
 namespace hermes::store {
 
@@ -99,8 +100,9 @@ class Connection {
   int64_t last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
   int64_t changes() const { return sqlite3_changes(db_); }
   sqlite3* handle() const { return db_; }
-  // Whether hermes_bm25 is registered on this connection (fts_bm25.hpp): FTS5 is compiled in.
-  bool has_ranking_function() const { return ranking_function_; }
+  // The slot of hermes_bm25 on this connection (fts_bm25.hpp), or nullptr when it is not
+  // registered (no FTS5).
+  FtsRankingSlot* ranking_slot() const { return ranking_function_ ? ranking_slot_.get() : nullptr; }
 
  private:
   struct CachedStatement {
@@ -115,6 +117,7 @@ class Connection {
 
   sqlite3* db_;
   bool ranking_function_ = false;
+  std::unique_ptr<FtsRankingSlot> ranking_slot_;
   std::unordered_map<std::string, CachedStatement> cache_;
 };
 

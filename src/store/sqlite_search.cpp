@@ -73,7 +73,7 @@ std::string builtin_rank(const std::string& table) {
 }
 
 // hermes_bm25 with the counts of each phrase (fts_bm25.hpp): the same score as bm25().
-std::string counted_rank(const std::string& table, const FtsDocumentFrequencies::Statistics& s) {
+std::string counted_rank(const std::string& table, const FtsRankingCache::Statistics& s) {
   std::string sql = std::string(kRankingFunction) + "(" + table + ", " + std::to_string(s.rows) +
                     ", " + std::to_string(s.tokens);
   for (int64_t documents : s.documents) sql += ", " + std::to_string(documents);
@@ -199,6 +199,27 @@ Result<std::vector<RankedRow>> rank_matches(Connection& db, const std::string& t
   }
   return rank_joined(db, table, rank, match, o);
 }
+
+// Lends row lengths to the connection's hermes_bm25 while a ranking runs, and reads how many
+// lengths it still looked up in the index.
+class RankingScope {
+ public:
+  RankingScope(Connection& db, const FtsRowLengths* lengths) : slot_(db.ranking_slot()) {
+    if (slot_ == nullptr) return;
+    slot_->lengths = lengths;
+    slot_->length_lookups = 0;
+  }
+  ~RankingScope() {
+    if (slot_ != nullptr) slot_->lengths = nullptr;
+  }
+  RankingScope(const RankingScope&) = delete;
+  RankingScope& operator=(const RankingScope&) = delete;
+
+  int64_t lookups() const { return slot_ != nullptr ? slot_->length_lookups : 0; }
+
+ private:
+  FtsRankingSlot* slot_;
+};
 
 // The hit for one ranked row; the snippet is made only for rows that are returned.
 Result<SearchHit> hit_details(Connection& db, const std::string& table, const std::string& match,
@@ -345,22 +366,29 @@ Status add_context(Connection& db, std::vector<SearchHit>& hits) {
 
 }  // namespace
 
-std::string SqliteStore::rank_expression(Connection& db, const std::string& table,
-                                         const std::string& match) {
-  if (!db.has_ranking_function()) return builtin_rank(table);
+SqliteStore::Ranking SqliteStore::ranking(Connection& db, const std::string& table,
+                                          const std::string& match) {
+  if (db.ranking_slot() == nullptr) return {builtin_rank(table), nullptr};
   const auto phrases = fts_phrases(match);
-  if (!phrases || phrases->empty()) return builtin_rank(table);
-  auto stats = frequencies_.statistics(db, table, *phrases);
+  if (!phrases || phrases->empty()) return {builtin_rank(table), nullptr};
+  auto stats = ranking_cache_.statistics(db, table, *phrases);
   // A count that fails (a query FTS5 rejects) is reported by the ranking query itself.
-  if (!stats.ok() || !stats->has_value()) return builtin_rank(table);
-  return counted_rank(table, **stats);
+  if (!stats.ok() || !stats->has_value()) return {builtin_rank(table), nullptr};
+  return {counted_rank(table, **stats), (*stats)->lengths};
 }
 
 Result<std::vector<SearchHit>> SqliteStore::match_search(Connection& db, const std::string& table,
                                                          const std::string& match,
                                                          const SearchOptions& options) {
-  const std::string rank = rank_expression(db, table, match);
-  auto ranked = rank_matches(db, table, rank, match, options);
+  const Ranking rank = ranking(db, table, match);
+  int64_t lookups = 0;
+  auto ranked = [&] {
+    RankingScope scope(db, rank.lengths.get());
+    auto rows = rank_matches(db, table, rank.sql, match, options);
+    lookups = scope.lookups();
+    return rows;
+  }();
+  ranking_cache_.record_length_lookups(table, lookups);
   if (!ranked.ok()) return ranked.status();
   std::vector<SearchHit> hits;
   hits.reserve(ranked->size());

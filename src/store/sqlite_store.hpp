@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "hermes/session_store.hpp"
-#include "store/fts_document_frequencies.hpp"
+#include "store/fts_ranking_cache.hpp"
 #include "store/fts_query.hpp"
 #include "store/message_codec.hpp"
 #include "store/sqlite_database.hpp"
@@ -87,7 +87,12 @@ class SqliteStore final : public SessionStore {
   // sqlite_search.cpp
   Result<std::vector<SearchHit>> run_search(Connection& db, const std::string& sanitized,
                                             const SearchOptions& options);
-  std::string rank_expression(Connection& db, const std::string& table, const std::string& match);
+  // How one query's matches are ranked: the SQL expression and the row lengths it may use.
+  struct Ranking {
+    std::string sql;
+    std::shared_ptr<const FtsRowLengths> lengths;
+  };
+  Ranking ranking(Connection& db, const std::string& table, const std::string& match);
   Result<std::vector<SearchHit>> match_search(Connection& db, const std::string& table,
                                               const std::string& match,
                                               const SearchOptions& options);
@@ -101,8 +106,8 @@ class SqliteStore final : public SessionStore {
 
   std::unique_ptr<SqliteDatabase> db_;
   const SearchIndexes indexes_;
-  // Phrase counts for ranking, kept between searches.
-  FtsDocumentFrequencies frequencies_;
+  // Phrase counts and row lengths for ranking, kept between searches.
+  FtsRankingCache ranking_cache_;
 };
 
 }  // namespace hermes::store

@@ -5,13 +5,13 @@
 
 #include <random>
 
-#include "store/fts_document_frequencies.hpp"
+#include "store/fts_ranking_cache.hpp"
 #include "store/fts_phrases.hpp"
 #include "support/temp_dir.hpp"
 #include "unit/store/fts_corpus.hpp"
 
 using hermes::store::Connection;
-using hermes::store::FtsDocumentFrequencies;
+using hermes::store::FtsRankingCache;
 using hermes::store::fts_phrases;
 using namespace hermes::testing;
 
@@ -38,7 +38,7 @@ std::vector<Scored> score(Connection& c, const std::string& match, const std::st
   }
 }
 
-std::string arguments(const FtsDocumentFrequencies::Statistics& s) {
+std::string arguments(const FtsRankingCache::Statistics& s) {
   std::string out = ", " + std::to_string(s.rows) + ", " + std::to_string(s.tokens);
   for (int64_t n : s.documents) out += ", " + std::to_string(n);
   return out;
@@ -48,7 +48,7 @@ struct Corpus {
   TempDir dir;
   std::unique_ptr<Connection> c = raw_connection(dir.file("corpus.db"));
   Corpus() {
-    REQUIRE(c->has_ranking_function());
+    REQUIRE(c->ranking_slot() != nullptr);
     create_fts_corpus(*c);
     std::mt19937 rng(7);
     add_corpus_rows(*c, rng, 600);
@@ -64,7 +64,7 @@ const std::vector<std::string> kQueries = {
 
 TEST_CASE("with the counts of each phrase hermes_bm25 scores every match as bm25() does") {
   Corpus corpus;
-  FtsDocumentFrequencies frequencies;
+  FtsRankingCache frequencies;
   for (const std::string& match : kQueries) {
     CAPTURE(match);
     exec(*corpus.c, "BEGIN");
@@ -81,10 +81,44 @@ TEST_CASE("with the counts of each phrase hermes_bm25 scores every match as bm25
   }
 }
 
+TEST_CASE("with every row's length in memory the scores are the same and no length is looked up") {
+  Corpus corpus;
+  FtsRankingCache cache(/*load_lengths_after=*/0);
+  hermes::store::FtsRankingSlot* slot = corpus.c->ranking_slot();
+  for (const std::string& match : kQueries) {
+    CAPTURE(match);
+    exec(*corpus.c, "BEGIN");
+    auto stats = cache.statistics(*corpus.c, "docs_fts", *fts_phrases(match));
+    REQUIRE(stats.ok());
+    REQUIRE(stats->has_value());
+    REQUIRE((*stats)->lengths != nullptr);
+    slot->lengths = (*stats)->lengths.get();
+    slot->length_lookups = 0;
+    const auto rows = score(*corpus.c, match, arguments(**stats));
+    slot->lengths = nullptr;
+    exec(*corpus.c, "COMMIT");
+    // bm25() looks each length up through the same slot-less path: only ours is counted.
+    CHECK(slot->length_lookups == 0);
+    for (const Scored& row : rows) {
+      CAPTURE(row.rowid);
+      CHECK(row.ours == doctest::Approx(row.builtin).epsilon(1e-12));
+    }
+  }
+  CHECK(cache.counters().length_loads == 1);
+}
+
+TEST_CASE("without lengths in memory each match's length is looked up, and counted") {
+  Corpus corpus;
+  hermes::store::FtsRankingSlot* slot = corpus.c->ranking_slot();
+  slot->length_lookups = 0;
+  const auto rows = score(*corpus.c, "w3", "");
+  CHECK(slot->length_lookups == static_cast<int64_t>(rows.size()));
+}
+
 TEST_CASE("the counts given are the ones used") {
   Corpus corpus;
   exec(*corpus.c, "BEGIN");
-  FtsDocumentFrequencies frequencies;
+  FtsRankingCache frequencies;
   auto stats = frequencies.statistics(*corpus.c, "docs_fts", {"w0"});
   REQUIRE(stats.ok());
   REQUIRE(stats->has_value());
@@ -101,7 +135,7 @@ TEST_CASE("the counts given are the ones used") {
 TEST_CASE("arguments that do not describe the index are ignored: hermes_bm25 counts itself") {
   Corpus corpus;
   exec(*corpus.c, "BEGIN");
-  FtsDocumentFrequencies frequencies;
+  FtsRankingCache frequencies;
   auto stats = frequencies.statistics(*corpus.c, "docs_fts", {"w1", "w2"});
   REQUIRE(stats.ok());
   REQUIRE(stats->has_value());

@@ -1,18 +1,19 @@
 // Phrase counts kept between queries: exact in every transaction while rows are appended,
 // deleted and rewritten, and for readers on older snapshots.
-#include "store/fts_document_frequencies.hpp"
+#include "store/fts_ranking_cache.hpp"
 
 #include <doctest/doctest.h>
 
 #include <random>
 
 #include "hermes/session_store.hpp"
+#include "store/fts_phrases.hpp"
 #include "support/temp_dir.hpp"
 #include "unit/store/fts_corpus.hpp"
 #include "unit/store/store_backends.hpp"
 
 using hermes::store::Connection;
-using hermes::store::FtsDocumentFrequencies;
+using hermes::store::FtsRankingCache;
 using namespace hermes::testing;
 
 namespace {
@@ -22,7 +23,7 @@ const std::vector<std::string> kPhrases = {"w0",       "w1",          "w7",   "t
                                            "\"w2 w3\"*"};
 
 // The counts kept for kPhrases, checked against FTS5's own in the same transaction.
-void check_counts(Connection& c, FtsDocumentFrequencies& frequencies) {
+void check_counts(Connection& c, FtsRankingCache& frequencies) {
   exec(c, "BEGIN");
   auto stats = frequencies.statistics(c, "docs_fts", kPhrases);
   REQUIRE_MESSAGE(stats.ok(), stats.status().to_string());
@@ -34,6 +35,38 @@ void check_counts(Connection& c, FtsDocumentFrequencies& frequencies) {
     CHECK((*stats)->documents[i] == fts_count(c, kPhrases[i]));
   }
   exec(c, "COMMIT");
+}
+
+// Every row's score with the kept counts and lengths, against bm25()'s.
+void check_scores(Connection& c, FtsRankingCache& cache) {
+  const std::string match = "w0 OR w1 OR w2 OR w7 OR tagged";
+  exec(c, "BEGIN");
+  auto stats = cache.statistics(c, "docs_fts", *hermes::store::fts_phrases(match));
+  REQUIRE(stats.ok());
+  REQUIRE(stats->has_value());
+  const auto& s = **stats;
+  std::string args = std::to_string(s.rows) + ", " + std::to_string(s.tokens);
+  for (int64_t n : s.documents) args += ", " + std::to_string(n);
+  hermes::store::FtsRankingSlot* slot = c.ranking_slot();
+  slot->lengths = s.lengths.get();
+  slot->length_lookups = 0;
+  auto stmt = c.prepare_uncached("SELECT rowid, bm25(docs_fts), hermes_bm25(docs_fts, " + args +
+                                 ") FROM docs_fts WHERE docs_fts MATCH ?");
+  REQUIRE(stmt.ok());
+  stmt->bind(1, match);
+  int64_t rows = 0;
+  for (;;) {
+    auto row = stmt->step();
+    REQUIRE(row.ok());
+    if (!*row) break;
+    ++rows;
+    CAPTURE(stmt->int64(0));
+    CHECK(stmt->real(2) == doctest::Approx(stmt->real(1)).epsilon(1e-12));
+  }
+  slot->lengths = nullptr;
+  if (s.lengths != nullptr) CHECK(slot->length_lookups == 0);
+  exec(c, "COMMIT");
+  (void)rows;
 }
 
 std::string random_id(Connection& c, std::mt19937& rng) {
@@ -49,7 +82,7 @@ TEST_CASE("kept counts stay exact while rows are appended, deleted and rewritten
   auto c = raw_connection(dir.file("corpus.db"));
   create_fts_corpus(*c);
   std::mt19937 rng(11);
-  FtsDocumentFrequencies frequencies;
+  FtsRankingCache frequencies(/*load_lengths_after=*/0);
   check_counts(*c, frequencies);  // An empty index.
   add_corpus_rows(*c, rng, 200);
   for (int step = 0; step < 150; ++step) {
@@ -72,11 +105,14 @@ TEST_CASE("kept counts stay exact while rows are appended, deleted and rewritten
         break;
     }
     check_counts(*c, frequencies);
+    check_scores(*c, frequencies);
   }
   const auto counters = frequencies.counters();
   CHECK(counters.reused > 0);
   CHECK(counters.topped_up > 0);
   CHECK(counters.resets > 0);
+  // Lengths are read again after each reset, and otherwise extended with the new rows.
+  CHECK(counters.length_loads <= counters.resets + 1);
 }
 
 TEST_CASE("unchanged counts are reused and appended rows topped up, not counted again") {
@@ -85,7 +121,7 @@ TEST_CASE("unchanged counts are reused and appended rows topped up, not counted 
   create_fts_corpus(*c);
   std::mt19937 rng(3);
   add_corpus_rows(*c, rng, 300);
-  FtsDocumentFrequencies frequencies;
+  FtsRankingCache frequencies;
   const auto n = static_cast<int64_t>(kPhrases.size());
 
   check_counts(*c, frequencies);
@@ -103,6 +139,43 @@ TEST_CASE("unchanged counts are reused and appended rows topped up, not counted 
   CHECK(frequencies.counters().counted == 2 * n);
 }
 
+TEST_CASE("lengths are read once lookups have cost about as much, then kept up with appends") {
+  TempDir dir;
+  auto c = raw_connection(dir.file("corpus.db"));
+  create_fts_corpus(*c);
+  std::mt19937 rng(17);
+  add_corpus_rows(*c, rng, 800);
+  FtsRankingCache cache;  // Lengths after lookups of an eighth of the rows: 100.
+  auto lengths_now = [&] {
+    exec(*c, "BEGIN");
+    auto stats = cache.statistics(*c, "docs_fts", {"w0"});
+    exec(*c, "COMMIT");
+    REQUIRE(stats.ok());
+    REQUIRE(stats->has_value());
+    return (*stats)->lengths;
+  };
+  CHECK(lengths_now() == nullptr);
+  cache.record_length_lookups("docs_fts", 99);
+  CHECK(lengths_now() == nullptr);
+  cache.record_length_lookups("docs_fts", 1);
+  const auto loaded = lengths_now();
+  REQUIRE(loaded != nullptr);
+  CHECK(loaded->covers() == std::stoll(query(*c, "SELECT max(id) FROM docs")));
+  CHECK(cache.counters().length_loads == 1);
+
+  add_corpus_rows(*c, rng, 3);
+  const auto extended = lengths_now();
+  REQUIRE(extended != nullptr);
+  CHECK(extended->covers() == loaded->covers() + 3);
+  CHECK(extended->find(loaded->covers() + 1) != hermes::store::FtsRowLengths::kUnknown);
+  CHECK(loaded->find(loaded->covers() + 1) == hermes::store::FtsRowLengths::kUnknown);
+  CHECK(cache.counters().length_loads == 1);
+
+  exec(*c, "DELETE FROM docs WHERE id = 10");  // Dropped with everything else.
+  CHECK(lengths_now() == nullptr);
+  CHECK(extended->find(10) != hermes::store::FtsRowLengths::kUnknown);  // Still usable by holders.
+}
+
 TEST_CASE("a reader on an older snapshot gets the counts of its own snapshot") {
   TempDir dir;
   const std::string path = dir.file("corpus.db");
@@ -111,7 +184,7 @@ TEST_CASE("a reader on an older snapshot gets the counts of its own snapshot") {
   create_fts_corpus(*writer);
   std::mt19937 rng(5);
   add_corpus_rows(*writer, rng, 200);
-  FtsDocumentFrequencies frequencies;
+  FtsRankingCache frequencies;
   check_counts(*writer, frequencies);
 
   auto old_reader = raw_connection(path);
@@ -139,7 +212,7 @@ TEST_CASE("no counts are kept outside a transaction or for an index without size
   create_fts_corpus(*c);
   std::mt19937 rng(9);
   add_corpus_rows(*c, rng, 20);
-  FtsDocumentFrequencies frequencies;
+  FtsRankingCache frequencies;
   auto outside = frequencies.statistics(*c, "docs_fts", {"w0"});
   REQUIRE(outside.ok());
   CHECK_FALSE(outside->has_value());
@@ -159,7 +232,7 @@ TEST_CASE("a phrase FTS5 rejects is an error, never a count") {
   create_fts_corpus(*c);
   std::mt19937 rng(9);
   add_corpus_rows(*c, rng, 20);
-  FtsDocumentFrequencies frequencies;
+  FtsRankingCache frequencies;
   exec(*c, "BEGIN");
   CHECK_FALSE(frequencies.statistics(*c, "docs_fts", {"nosuchcolumn: w0"}).ok());
   CHECK_FALSE(frequencies.statistics(*c, "docs_fts", {"\"open"}).ok());

@@ -1,4 +1,4 @@
-#include "store/fts_document_frequencies.hpp"
+#include "store/fts_ranking_cache.hpp"
 
 #include <algorithm>
 
@@ -38,12 +38,14 @@ void evict_least_used(Map& counts, uint64_t epoch) {
 
 }  // namespace
 
-Result<FtsDocumentFrequencies::Footing> FtsDocumentFrequencies::find_footing(
+Result<FtsRankingCache::Footing> FtsRankingCache::find_footing(
     Connection& db, const std::string& table, Table& cache, const FtsIndexTotals& now) {
   auto restart = [&]() -> Footing {
     if (!cache.chain.empty()) ++counters_.resets;
     ++cache.epoch;
     cache.chain.assign(1, now);
+    cache.lengths = nullptr;
+    cache.length_lookups = 0;
     return {cache.epoch, now.last_rowid, true};
   };
   if (cache.chain.empty()) return restart();
@@ -59,10 +61,12 @@ Result<FtsDocumentFrequencies::Footing> FtsDocumentFrequencies::find_footing(
   if (base == now) return Footing{cache.epoch, now.last_rowid, newest};
   auto added = read_rows_after(db, table, base.last_rowid, kMaxRowsToCheck);
   if (!added.ok()) return added.status();
-  if (*added && base + **added == now) {
+  if (*added && base + (*added)->totals == now) {
     if (!newest) return Footing{cache.epoch, base.last_rowid, false};
     cache.chain.push_back(now);
     if (cache.chain.size() > kChainLength) cache.chain.erase(cache.chain.begin());
+    const bool extendable = cache.lengths && cache.lengths->covers() == base.last_rowid;
+    cache.lengths = extendable ? cache.lengths->extended((*added)->rows) : nullptr;
     return Footing{cache.epoch, base.last_rowid, true};
   }
   // Rows were deleted or rewritten (or too many added to check).
@@ -70,10 +74,10 @@ Result<FtsDocumentFrequencies::Footing> FtsDocumentFrequencies::find_footing(
   return Footing{cache.epoch, FtsIndexTotals::kNoRows, false};
 }
 
-void FtsDocumentFrequencies::store(Table& cache, const Footing& footing, const FtsIndexTotals& now,
+void FtsRankingCache::store(Table& cache, const Footing& footing, const FtsIndexTotals& now,
                                    const std::vector<std::string>& phrases,
                                    const std::vector<int64_t>& documents) {
-  if (!footing.may_store || footing.epoch != cache.epoch) return;
+  if (!footing.newest || footing.epoch != cache.epoch) return;
   for (std::size_t i = 0; i < phrases.size(); ++i) {
     Count& count = cache.counts[phrases[i]];
     if (count.epoch == footing.epoch && count.covers > now.last_rowid) continue;
@@ -82,7 +86,31 @@ void FtsDocumentFrequencies::store(Table& cache, const Footing& footing, const F
   if (cache.counts.size() > kMaxCounts) evict_least_used(cache.counts, cache.epoch);
 }
 
-Result<std::optional<FtsDocumentFrequencies::Statistics>> FtsDocumentFrequencies::statistics(
+Result<std::vector<int64_t>> FtsRankingCache::count_phrases(
+    Connection& db, const std::string& table, const std::vector<std::string>& phrases,
+    const FtsIndexTotals& now, const std::vector<std::optional<Count>>& kept) {
+  std::vector<int64_t> documents;
+  Counters counted;
+  for (std::size_t i = 0; i < phrases.size(); ++i) {
+    if (kept[i] && kept[i]->covers == now.last_rowid) {
+      documents.push_back(kept[i]->documents);
+      ++counted.reused;
+      continue;
+    }
+    const int64_t after = kept[i] ? kept[i]->covers : FtsIndexTotals::kNoRows;
+    auto added = count_matches(db, table, phrases[i], after);
+    if (!added.ok()) return added.status();
+    documents.push_back((kept[i] ? kept[i]->documents : 0) + *added);
+    ++(kept[i] ? counted.topped_up : counted.counted);
+  }
+  std::lock_guard lock(mutex_);
+  counters_.reused += counted.reused;
+  counters_.topped_up += counted.topped_up;
+  counters_.counted += counted.counted;
+  return documents;
+}
+
+Result<std::optional<FtsRankingCache::Statistics>> FtsRankingCache::statistics(
     Connection& db, const std::string& table, const std::vector<std::string>& phrases) {
   // Outside a transaction each statement would see its own snapshot of the index.
   if (sqlite3_get_autocommit(db.handle()) != 0) return std::optional<Statistics>();
@@ -93,6 +121,8 @@ Result<std::optional<FtsDocumentFrequencies::Statistics>> FtsDocumentFrequencies
 
   Footing footing;
   std::vector<std::optional<Count>> kept(phrases.size());
+  Statistics stats{now.rows, now.total_tokens(), {}, nullptr};
+  bool load_lengths = false;
   {
     std::lock_guard lock(mutex_);
     Table& cache = tables_[table];
@@ -108,34 +138,40 @@ Result<std::optional<FtsDocumentFrequencies::Statistics>> FtsDocumentFrequencies
       count.used = lookups_;
       kept[i] = count;
     }
+    if (footing.newest && cache.lengths && cache.lengths->covers() == now.last_rowid) {
+      stats.lengths = cache.lengths;
+    }
+    load_lengths = footing.newest && !stats.lengths && now.rows > 0 &&
+                   static_cast<double>(cache.length_lookups) >=
+                       load_lengths_after_ * static_cast<double>(now.rows);
   }
 
-  Statistics stats{now.rows, now.total_tokens(), {}};
-  Counters counted;
-  for (std::size_t i = 0; i < phrases.size(); ++i) {
-    int64_t documents = 0;
-    if (kept[i] && kept[i]->covers == now.last_rowid) {
-      documents = kept[i]->documents;
-      ++counted.reused;
-    } else {
-      const int64_t after = kept[i] ? kept[i]->covers : FtsIndexTotals::kNoRows;
-      auto added = count_matches(db, table, phrases[i], after);
-      if (!added.ok()) return added.status();
-      documents = (kept[i] ? kept[i]->documents : 0) + *added;
-      ++(kept[i] ? counted.topped_up : counted.counted);
-    }
-    stats.documents.push_back(documents);
+  auto documents = count_phrases(db, table, phrases, now, kept);
+  if (!documents.ok()) return documents.status();
+  stats.documents = std::move(*documents);
+  if (load_lengths) {
+    auto loaded = FtsRowLengths::load(db, table, now);
+    if (!loaded.ok()) return loaded.status();
+    stats.lengths = *loaded;
   }
 
   std::lock_guard lock(mutex_);
-  store(tables_[table], footing, now, phrases, stats.documents);
-  counters_.reused += counted.reused;
-  counters_.topped_up += counted.topped_up;
-  counters_.counted += counted.counted;
+  Table& cache = tables_[table];
+  store(cache, footing, now, phrases, stats.documents);
+  if (load_lengths && footing.epoch == cache.epoch && cache.chain.back() == now) {
+    ++counters_.length_loads;
+    cache.lengths = stats.lengths;
+    cache.length_lookups = 0;
+  }
   return std::optional(std::move(stats));
 }
 
-FtsDocumentFrequencies::Counters FtsDocumentFrequencies::counters() const {
+void FtsRankingCache::record_length_lookups(const std::string& table, int64_t lookups) {
+  std::lock_guard lock(mutex_);
+  tables_[table].length_lookups += lookups;
+}
+
+FtsRankingCache::Counters FtsRankingCache::counters() const {
   std::lock_guard lock(mutex_);
   return counters_;
 }
