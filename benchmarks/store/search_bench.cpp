@@ -77,8 +77,7 @@ void register_search_benchmarks() {
   benchmark::RegisterBenchmark("search/mixed_queries", search_latency, false, kAllKinds)
       ->Iterations(1)
       ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("search/mixed_queries_fresh_store", search_latency, true,
-                               kAllKinds)
+  benchmark::RegisterBenchmark("search/mixed_queries_fresh_store", search_latency, true, kAllKinds)
       ->Iterations(1)
       ->Unit(benchmark::kMillisecond);
   for (std::size_t kind = 0; kind < kSearchQueryKinds; ++kind) {

@@ -57,8 +57,8 @@ bool counts_given(int argc, sqlite3_value** argv, int phrases, sqlite3_int64 row
   return true;
 }
 
-int compute_weights(const Fts5ExtensionApi* api, Fts5Context* fts, int argc,
-                    sqlite3_value** argv, QueryWeights& weights) {
+int compute_weights(const Fts5ExtensionApi* api, Fts5Context* fts, int argc, sqlite3_value** argv,
+                    QueryWeights& weights) {
   sqlite3_int64 rows = 0;
   sqlite3_int64 tokens = 0;
   int rc = api->xRowCount(fts, &rows);
@@ -115,8 +115,7 @@ int row_length(const Fts5ExtensionApi* api, Fts5Context* fts, const QueryWeights
   return api->xColumnSize(fts, -1, length);
 }
 
-int score_row(const Fts5ExtensionApi* api, Fts5Context* fts, QueryWeights& weights,
-              double* score) {
+int score_row(const Fts5ExtensionApi* api, Fts5Context* fts, QueryWeights& weights, double* score) {
   std::fill(weights.frequency.begin(), weights.frequency.end(), 0.0);
   int instances = 0;
   int rc = api->xInstCount(fts, &instances);

@@ -86,8 +86,7 @@ bool operator==(const FtsIndexTotals& a, const FtsIndexTotals& b) {
 }
 
 Result<std::optional<FtsIndexTotals>> read_index_totals(Connection& db, const std::string& table) {
-  auto averages =
-      db.prepare("SELECT block FROM " + shadow(table, "_data") + " WHERE id = ?");
+  auto averages = db.prepare("SELECT block FROM " + shadow(table, "_data") + " WHERE id = ?");
   auto last = db.prepare("SELECT max(id) FROM " + shadow(table, "_docsize"));
   if (!averages.ok() || !last.ok()) return std::optional<FtsIndexTotals>();
   FtsIndexTotals totals;
@@ -127,16 +126,15 @@ Result<bool> for_each_row_size(Connection& db, const std::string& table, int64_t
 Result<std::optional<FtsAddedRows>> read_rows_after(Connection& db, const std::string& table,
                                                     int64_t after, int64_t limit) {
   FtsAddedRows added;
-  auto complete = for_each_row_size(
-      db, table, after, std::numeric_limits<int64_t>::max(),
-      [&](int64_t rowid, const std::vector<int64_t>& columns) {
-        if (added.totals.rows == limit) return false;
-        added.totals.rows += 1;
-        add_tokens(added.totals.tokens, columns);
-        added.totals.last_rowid = rowid;
-        added.rows.push_back({rowid, row_tokens(columns)});
-        return true;
-      });
+  auto complete = for_each_row_size(db, table, after, std::numeric_limits<int64_t>::max(),
+                                    [&](int64_t rowid, const std::vector<int64_t>& columns) {
+                                      if (added.totals.rows == limit) return false;
+                                      added.totals.rows += 1;
+                                      add_tokens(added.totals.tokens, columns);
+                                      added.totals.last_rowid = rowid;
+                                      added.rows.push_back({rowid, row_tokens(columns)});
+                                      return true;
+                                    });
   if (!complete.ok()) return complete.status();
   if (!*complete) return std::optional<FtsAddedRows>();
   return std::optional(std::move(added));

@@ -13,8 +13,8 @@ bool is_separator(char c) {
 
 bool is_bareword_char(char c) {
   const auto u = static_cast<unsigned char>(c);
-  return u >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-         (c >= 'A' && c <= 'Z') || c == '_' || c == 0x1A;
+  return u >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         c == '_' || c == 0x1A;
 }
 
 // The end of the string starting at `open` (one past its closing quote), or npos.

@@ -14,8 +14,8 @@ constexpr int64_t kMaxRowsToCheck = 20'000;
 Result<int64_t> count_matches(Connection& db, const std::string& table, const std::string& phrase,
                               int64_t after_rowid) {
   const std::string quoted = "\"" + table + "\"";
-  auto stmt = db.prepare("SELECT count(*) FROM " + quoted + " WHERE " + quoted +
-                         " MATCH ? AND rowid > ?");
+  auto stmt =
+      db.prepare("SELECT count(*) FROM " + quoted + " WHERE " + quoted + " MATCH ? AND rowid > ?");
   if (!stmt.ok()) return stmt.status();
   stmt->bind(1, phrase).bind(2, after_rowid);
   auto row = stmt->step();
@@ -38,8 +38,10 @@ void evict_least_used(Map& counts, uint64_t epoch) {
 
 }  // namespace
 
-Result<FtsRankingCache::Footing> FtsRankingCache::find_footing(
-    Connection& db, const std::string& table, Table& cache, const FtsIndexTotals& now) {
+Result<FtsRankingCache::Footing> FtsRankingCache::find_footing(Connection& db,
+                                                               const std::string& table,
+                                                               Table& cache,
+                                                               const FtsIndexTotals& now) {
   auto restart = [&]() -> Footing {
     if (!cache.chain.empty()) ++counters_.resets;
     ++cache.epoch;
@@ -75,8 +77,8 @@ Result<FtsRankingCache::Footing> FtsRankingCache::find_footing(
 }
 
 void FtsRankingCache::store(Table& cache, const Footing& footing, const FtsIndexTotals& now,
-                                   const std::vector<std::string>& phrases,
-                                   const std::vector<int64_t>& documents) {
+                            const std::vector<std::string>& phrases,
+                            const std::vector<int64_t>& documents) {
   if (!footing.newest || footing.epoch != cache.epoch) return;
   for (std::size_t i = 0; i < phrases.size(); ++i) {
     Count& count = cache.counts[phrases[i]];

@@ -57,15 +57,14 @@ Result<std::shared_ptr<const FtsRowLengths>> FtsRowLengths::load(Connection& db,
   }
   auto lengths = std::shared_ptr<FtsRowLengths>(new FtsRowLengths(origin, origin - 1));
   std::vector<FtsRowLength> batch;
-  auto complete = for_each_row_size(
-      db, table, FtsIndexTotals::kNoRows, now.last_rowid,
-      [&](int64_t rowid, const std::vector<int64_t>& columns) {
-        batch.push_back({rowid, row_tokens(columns)});
-        if (batch.size() < kChunkRows) return true;
-        const bool kept = lengths->append(batch);
-        batch.clear();
-        return kept;
-      });
+  auto complete = for_each_row_size(db, table, FtsIndexTotals::kNoRows, now.last_rowid,
+                                    [&](int64_t rowid, const std::vector<int64_t>& columns) {
+                                      batch.push_back({rowid, row_tokens(columns)});
+                                      if (batch.size() < kChunkRows) return true;
+                                      const bool kept = lengths->append(batch);
+                                      batch.clear();
+                                      return kept;
+                                    });
   if (!complete.ok()) return complete.status();
   if (!*complete || !lengths->append(batch) || lengths->covers_ != now.last_rowid) {
     return std::shared_ptr<const FtsRowLengths>();

@@ -26,8 +26,7 @@ class FtsRowLengths {
 
   // Every row of the FTS5 table `table` as `db`'s transaction sees it (`now` is what
   // read_index_totals says of it). nullptr when row ids are too sparse for an array.
-  static Result<std::shared_ptr<const FtsRowLengths>> load(Connection& db,
-                                                           const std::string& table,
+  static Result<std::shared_ptr<const FtsRowLengths>> load(Connection& db, const std::string& table,
                                                            const FtsIndexTotals& now);
 
   // A copy that also holds `rows`, whose ids are all above covers(), in ascending order.

@@ -133,7 +133,8 @@ std::string Statement::text(int column) const {
 std::string_view Statement::blob(int column) const {
   const void* data = sqlite3_column_blob(stmt_, column);
   if (data == nullptr) return {};
-  return {static_cast<const char*>(data), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))};
+  return {static_cast<const char*>(data),
+          static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))};
 }
 
 std::optional<std::string> Statement::optional_text(int column) const {

@@ -96,8 +96,7 @@ std::string order_by(SearchOrder order) {
 SearchQuery ranked_joined_query(const std::string& table, const std::string& rank,
                                 const std::string& match, const SearchOptions& o) {
   SearchQuery q;
-  q.sql = "SELECT m.id, " + rank + " AS r FROM " + table +
-          " JOIN messages m ON m.id = " + table +
+  q.sql = "SELECT m.id, " + rank + " AS r FROM " + table + " JOIN messages m ON m.id = " + table +
           ".rowid JOIN sessions s ON s.id = m.session_id WHERE " + table + " MATCH ?";
   q.params.push_back(match);
   append_filters(q, o);
@@ -190,8 +189,7 @@ Result<std::optional<std::vector<RankedRow>>> rank_unfiltered(Connection& db,
 Result<std::vector<RankedRow>> rank_matches(Connection& db, const std::string& table,
                                             const std::string& rank, const std::string& match,
                                             const SearchOptions& o) {
-  const bool caller_filters =
-      !o.sources.empty() || !o.exclude_sources.empty() || !o.roles.empty();
+  const bool caller_filters = !o.sources.empty() || !o.exclude_sources.empty() || !o.roles.empty();
   if (o.order == SearchOrder::kRelevance && !caller_filters) {
     auto ranked = rank_unfiltered(db, table, rank, match, o);
     if (!ranked.ok()) return ranked.status();

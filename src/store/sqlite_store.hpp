@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "hermes/session_store.hpp"
-#include "store/fts_ranking_cache.hpp"
 #include "store/fts_query.hpp"
+#include "store/fts_ranking_cache.hpp"
 #include "store/message_codec.hpp"
 #include "store/sqlite_database.hpp"
 #include "store/sqlite_schema.hpp"

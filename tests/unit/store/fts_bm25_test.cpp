@@ -5,14 +5,14 @@
 
 #include <random>
 
-#include "store/fts_ranking_cache.hpp"
 #include "store/fts_phrases.hpp"
+#include "store/fts_ranking_cache.hpp"
 #include "support/temp_dir.hpp"
 #include "unit/store/fts_corpus.hpp"
 
 using hermes::store::Connection;
-using hermes::store::FtsRankingCache;
 using hermes::store::fts_phrases;
+using hermes::store::FtsRankingCache;
 using namespace hermes::testing;
 
 namespace {
@@ -25,8 +25,8 @@ struct Scored {
 
 // Every match of `match` with bm25() and hermes_bm25(docs_fts, <arguments>).
 std::vector<Scored> score(Connection& c, const std::string& match, const std::string& arguments) {
-  auto stmt = c.prepare_uncached("SELECT rowid, bm25(docs_fts), hermes_bm25(docs_fts" +
-                                 arguments + ") FROM docs_fts WHERE docs_fts MATCH ?");
+  auto stmt = c.prepare_uncached("SELECT rowid, bm25(docs_fts), hermes_bm25(docs_fts" + arguments +
+                                 ") FROM docs_fts WHERE docs_fts MATCH ?");
   REQUIRE_MESSAGE(stmt.ok(), stmt.status().to_string());
   stmt->bind(1, match);
   std::vector<Scored> rows;
@@ -55,10 +55,20 @@ struct Corpus {
   }
 };
 
-const std::vector<std::string> kQueries = {
-    "w0",           "w1 w2",  "w0 OR w30",       "w3 NOT w0",          "\"w0 w1\"",
-    "w1*",          "w5 w5",  "w2 AND \"w0 w3\"*", "w7",                 "tagged w4",
-    "w49 OR w48",   "w0 w1 w2 w3 w4 w5",            "\"w9\" OR \"w10 w11\"", "nowhere OR w6"};
+const std::vector<std::string> kQueries = {"w0",
+                                           "w1 w2",
+                                           "w0 OR w30",
+                                           "w3 NOT w0",
+                                           "\"w0 w1\"",
+                                           "w1*",
+                                           "w5 w5",
+                                           "w2 AND \"w0 w3\"*",
+                                           "w7",
+                                           "tagged w4",
+                                           "w49 OR w48",
+                                           "w0 w1 w2 w3 w4 w5",
+                                           "\"w9\" OR \"w10 w11\"",
+                                           "nowhere OR w6"};
 
 }  // namespace
 
@@ -142,12 +152,12 @@ TEST_CASE("arguments that do not describe the index are ignored: hermes_bm25 cou
   const auto& s = **stats;
   const std::string counts = ", " + std::to_string(s.documents[0]) + ", 1";
   const std::vector<std::string> wrong = {
-      "",                                                                  // No arguments.
-      ", " + std::to_string(s.rows + 1) + ", " + std::to_string(s.tokens) + counts,  // Rows.
-      ", " + std::to_string(s.rows) + ", " + std::to_string(s.tokens + 1) + counts,  // Tokens.
-      ", " + std::to_string(s.rows) + ", " + std::to_string(s.tokens) + ", 1",       // Too few.
+      "",  // No arguments.
+      ", " + std::to_string(s.rows + 1) + ", " + std::to_string(s.tokens) + counts,   // Rows.
+      ", " + std::to_string(s.rows) + ", " + std::to_string(s.tokens + 1) + counts,   // Tokens.
+      ", " + std::to_string(s.rows) + ", " + std::to_string(s.tokens) + ", 1",        // Too few.
       ", " + std::to_string(s.rows) + ", " + std::to_string(s.tokens) + ", 1, 1, 1",  // Too many.
-      ", " + std::to_string(s.rows) + ", " + std::to_string(s.tokens) + ", -1, 1",   // Negative.
+      ", " + std::to_string(s.rows) + ", " + std::to_string(s.tokens) + ", -1, 1",    // Negative.
       ", " + std::to_string(s.rows) + ", " + std::to_string(s.tokens) + ", 1, 100000",
       ", " + std::to_string(s.rows) + ", " + std::to_string(s.tokens) + ", 'one', 1",
       ", NULL, NULL, NULL, NULL"};

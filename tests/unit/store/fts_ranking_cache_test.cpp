@@ -18,9 +18,8 @@ using namespace hermes::testing;
 
 namespace {
 
-const std::vector<std::string> kPhrases = {"w0",       "w1",          "w7",   "tagged",
-                                           "\"w0 w1\"", "w1*",         "w33",  "nowhere",
-                                           "\"w2 w3\"*"};
+const std::vector<std::string> kPhrases = {"w0",  "w1",  "w7",      "tagged",    "\"w0 w1\"",
+                                           "w1*", "w33", "nowhere", "\"w2 w3\"*"};
 
 // The counts kept for kPhrases, checked against FTS5's own in the same transaction.
 void check_counts(Connection& c, FtsRankingCache& frequencies) {
@@ -95,8 +94,8 @@ TEST_CASE("kept counts stay exact while rows are appended, deleted and rewritten
         exec(*c, "DELETE FROM docs WHERE id = (SELECT max(id) FROM docs)");
         break;
       case 2:
-        exec(*c, "UPDATE docs SET body = '" + corpus_text(rng) + "' WHERE id = " +
-                     random_id(*c, rng));
+        exec(*c,
+             "UPDATE docs SET body = '" + corpus_text(rng) + "' WHERE id = " + random_id(*c, rng));
         break;
       case 3:
         break;  // Nothing changed: every count is used as kept.
@@ -259,9 +258,10 @@ TEST_CASE("the store's search ranks as bm25() does while messages come and go") 
     REQUIRE(!hits->empty());
     for (const auto& hit : *hits) {
       const std::string builtin =
-          query(*c, "SELECT printf('%.17g', bm25(messages_fts)) FROM messages_fts WHERE "
-                    "messages_fts MATCH '" + query_text + "' AND rowid = " +
-                    std::to_string(hit.message_id));
+          query(*c,
+                "SELECT printf('%.17g', bm25(messages_fts)) FROM messages_fts WHERE "
+                "messages_fts MATCH '" +
+                    query_text + "' AND rowid = " + std::to_string(hit.message_id));
       CHECK(hit.rank == doctest::Approx(std::stod(builtin)).epsilon(1e-12));
     }
   };
