@@ -44,15 +44,8 @@ std::string arguments(const FtsRankingCache::Statistics& s) {
   return out;
 }
 
-struct Corpus {
-  TempDir dir;
-  std::unique_ptr<Connection> c = raw_connection(dir.file("corpus.db"));
-  Corpus() {
-    REQUIRE(c->ranking_slot() != nullptr);
-    create_fts_corpus(*c);
-    std::mt19937 rng(7);
-    add_corpus_rows(*c, rng, 600);
-  }
+struct Corpus : CorpusFile {
+  Corpus() : CorpusFile(600, 7) { REQUIRE(c->ranking_slot() != nullptr); }
 };
 
 const std::vector<std::string> kQueries = {"w0",

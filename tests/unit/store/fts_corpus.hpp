@@ -5,11 +5,13 @@
 
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "store/sqlite_connection.hpp"
+#include "support/temp_dir.hpp"
 #include "unit/store/sqlite_test_support.hpp"
 
 namespace hermes::testing {
@@ -62,5 +64,19 @@ inline int64_t fts_count(store::Connection& c, const std::string& match) {
   REQUIRE(row.ok());
   return stmt->int64(0);
 }
+
+// A corpus in a file of its own: `rows` rows drawn from `seed`, in WAL mode when asked.
+struct CorpusFile {
+  TempDir dir;
+  std::string path = dir.file("corpus.db");
+  std::unique_ptr<store::Connection> c = raw_connection(path);
+  std::mt19937 rng;
+
+  CorpusFile(int rows, uint32_t seed, bool wal = false) : rng(seed) {
+    if (wal) exec(*c, "PRAGMA journal_mode=WAL");
+    create_fts_corpus(*c);
+    if (rows > 0) add_corpus_rows(*c, rng, rows);
+  }
+};
 
 }  // namespace hermes::testing

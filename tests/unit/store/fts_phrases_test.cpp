@@ -2,27 +2,13 @@
 
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "hermes/json.hpp"
+#include "unit/store/sqlite_test_support.hpp"
 
 using hermes::store::fts_phrases;
 
-namespace {
-
-hermes::Json load_fixture(const std::string& name) {
-  std::ifstream in(std::string(HERMES_FIXTURES_DIR) + "/store/" + name);
-  REQUIRE_MESSAGE(in.good(), "missing fixture " << name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return hermes::Json::parse(text.str());
-}
-
-}  // namespace
-
 TEST_CASE("a MATCH expression is split into its phrases in FTS5's order") {
-  const auto fixture = load_fixture("fts_phrases_cases.json");
+  const auto fixture = hermes::testing::load_store_fixture("fts_phrases_cases.json");
   REQUIRE(fixture["cases"].size() > 20);
   for (const auto& c : fixture["cases"]) {
     const std::string match = c["match"];

@@ -2,22 +2,13 @@
 
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "hermes/json.hpp"
+#include "unit/store/sqlite_test_support.hpp"
 
 using namespace hermes::store;
 
 namespace {
-
-hermes::Json load_fixture(const std::string& name) {
-  std::ifstream in(std::string(HERMES_FIXTURES_DIR) + "/store/" + name);
-  REQUIRE_MESSAGE(in.good(), "missing fixture " << name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return hermes::Json::parse(text.str());
-}
 
 std::string describe(const std::vector<LikeGroup>& groups) {
   std::string out;
@@ -32,7 +23,7 @@ std::string describe(const std::vector<LikeGroup>& groups) {
 }  // namespace
 
 TEST_CASE("the sanitiser turns queries into safe MATCH text as upstream does") {
-  const auto fixture = load_fixture("fts_query_cases.json");
+  const auto fixture = hermes::testing::load_store_fixture("fts_query_cases.json");
   REQUIRE(fixture["cases"].size() > 30);
   for (const auto& c : fixture["cases"]) {
     const std::string query = c["query"];

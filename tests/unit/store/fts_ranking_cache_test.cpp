@@ -77,10 +77,9 @@ std::string random_id(Connection& c, std::mt19937& rng) {
 }  // namespace
 
 TEST_CASE("kept counts stay exact while rows are appended, deleted and rewritten") {
-  TempDir dir;
-  auto c = raw_connection(dir.file("corpus.db"));
-  create_fts_corpus(*c);
-  std::mt19937 rng(11);
+  CorpusFile corpus(0, 11);
+  auto& c = corpus.c;
+  auto& rng = corpus.rng;
   FtsRankingCache frequencies(/*load_lengths_after=*/0);
   check_counts(*c, frequencies);  // An empty index.
   add_corpus_rows(*c, rng, 200);
@@ -115,11 +114,9 @@ TEST_CASE("kept counts stay exact while rows are appended, deleted and rewritten
 }
 
 TEST_CASE("unchanged counts are reused and appended rows topped up, not counted again") {
-  TempDir dir;
-  auto c = raw_connection(dir.file("corpus.db"));
-  create_fts_corpus(*c);
-  std::mt19937 rng(3);
-  add_corpus_rows(*c, rng, 300);
+  CorpusFile corpus(300, 3);
+  auto& c = corpus.c;
+  auto& rng = corpus.rng;
   FtsRankingCache frequencies;
   const auto n = static_cast<int64_t>(kPhrases.size());
 
@@ -139,11 +136,9 @@ TEST_CASE("unchanged counts are reused and appended rows topped up, not counted 
 }
 
 TEST_CASE("lengths are read once lookups have cost about as much, then kept up with appends") {
-  TempDir dir;
-  auto c = raw_connection(dir.file("corpus.db"));
-  create_fts_corpus(*c);
-  std::mt19937 rng(17);
-  add_corpus_rows(*c, rng, 800);
+  CorpusFile corpus(800, 17);
+  auto& c = corpus.c;
+  auto& rng = corpus.rng;
   FtsRankingCache cache;  // Lengths after lookups of an eighth of the rows: 100.
   auto lengths_now = [&] {
     exec(*c, "BEGIN");
@@ -176,17 +171,13 @@ TEST_CASE("lengths are read once lookups have cost about as much, then kept up w
 }
 
 TEST_CASE("a reader on an older snapshot gets the counts of its own snapshot") {
-  TempDir dir;
-  const std::string path = dir.file("corpus.db");
-  auto writer = raw_connection(path);
-  exec(*writer, "PRAGMA journal_mode=WAL");
-  create_fts_corpus(*writer);
-  std::mt19937 rng(5);
-  add_corpus_rows(*writer, rng, 200);
+  CorpusFile corpus(200, 5, /*wal=*/true);
+  auto& writer = corpus.c;
+  auto& rng = corpus.rng;
   FtsRankingCache frequencies;
   check_counts(*writer, frequencies);
 
-  auto old_reader = raw_connection(path);
+  auto old_reader = raw_connection(corpus.path);
   exec(*old_reader, "BEGIN");
   const std::string before = query(*old_reader, "SELECT count(*) FROM docs");
   add_corpus_rows(*writer, rng, 40);
@@ -206,11 +197,8 @@ TEST_CASE("a reader on an older snapshot gets the counts of its own snapshot") {
 }
 
 TEST_CASE("no counts are kept outside a transaction or for an index without size records") {
-  TempDir dir;
-  auto c = raw_connection(dir.file("corpus.db"));
-  create_fts_corpus(*c);
-  std::mt19937 rng(9);
-  add_corpus_rows(*c, rng, 20);
+  CorpusFile corpus(20, 9);
+  auto& c = corpus.c;
   FtsRankingCache frequencies;
   auto outside = frequencies.statistics(*c, "docs_fts", {"w0"});
   REQUIRE(outside.ok());
@@ -226,11 +214,8 @@ TEST_CASE("no counts are kept outside a transaction or for an index without size
 }
 
 TEST_CASE("a phrase FTS5 rejects is an error, never a count") {
-  TempDir dir;
-  auto c = raw_connection(dir.file("corpus.db"));
-  create_fts_corpus(*c);
-  std::mt19937 rng(9);
-  add_corpus_rows(*c, rng, 20);
+  CorpusFile corpus(20, 9);
+  auto& c = corpus.c;
   FtsRankingCache frequencies;
   exec(*c, "BEGIN");
   CHECK_FALSE(frequencies.statistics(*c, "docs_fts", {"nosuchcolumn: w0"}).ok());

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "hermes/json.hpp"
 #include "store/sqlite_connection.hpp"
 
 namespace hermes::testing {
@@ -40,6 +41,13 @@ inline std::string read_file(const std::string& path) {
 inline void write_file(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
   out << bytes;
+}
+
+// A JSON fixture of tests/fixtures/store.
+inline Json load_store_fixture(const std::string& name) {
+  const std::string text = read_file(std::string(HERMES_FIXTURES_DIR) + "/store/" + name);
+  REQUIRE_MESSAGE(!text.empty(), "missing fixture " << name);
+  return Json::parse(text);
 }
 
 // Creates a database at `path` from a SQL fixture of tests/fixtures/store.
