@@ -2,7 +2,6 @@
 
 #include <doctest/doctest.h>
 
-
 #include "hermes/json.hpp"
 #include "unit/store/sqlite_test_support.hpp"
 
