@@ -85,7 +85,7 @@ class FtsRankingCache {
     int64_t length_lookups = 0;                    // Since the lengths were last dropped.
   };
 
-  // Where a lookup stands: the chain state it extends and whether it may store counts.
+  // Where a lookup stands: the chain state it extends and whether it may store what it learns.
   struct Footing {
     uint64_t epoch = 0;
     int64_t valid_up_to = FtsIndexTotals::kNoRows;  // Counts covering more are not usable.

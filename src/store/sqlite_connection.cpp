@@ -159,8 +159,8 @@ Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, in
   }
   sqlite3_extended_result_codes(db, 1);
   auto connection = std::unique_ptr<Connection>(new Connection(db));
-  connection->ranking_slot_ = std::make_unique<FtsRankingSlot>();
-  connection->ranking_function_ = register_ranking_function(db, connection->ranking_slot_.get());
+  auto slot = std::make_unique<FtsRankingSlot>();
+  if (register_ranking_function(db, slot.get())) connection->ranking_slot_ = std::move(slot);
   return connection;
 }
 

@@ -102,7 +102,7 @@ class Connection {
   sqlite3* handle() const { return db_; }
   // The slot of hermes_bm25 on this connection (fts_bm25.hpp), or nullptr when it is not
   // registered (no FTS5).
-  FtsRankingSlot* ranking_slot() const { return ranking_function_ ? ranking_slot_.get() : nullptr; }
+  FtsRankingSlot* ranking_slot() const { return ranking_slot_.get(); }
 
  private:
   struct CachedStatement {
@@ -116,8 +116,7 @@ class Connection {
   Result<sqlite3_stmt*> compile(std::string_view sql, unsigned flags);
 
   sqlite3* db_;
-  bool ranking_function_ = false;
-  std::unique_ptr<FtsRankingSlot> ranking_slot_;
+  std::unique_ptr<FtsRankingSlot> ranking_slot_;  // Null when hermes_bm25 is not registered.
   std::unordered_map<std::string, CachedStatement> cache_;
 };
 
