@@ -57,11 +57,7 @@ Status copy_title_source(Connection& db, const std::string& parent_id,
 
 Status insert_rows(Connection& db, const std::string& session_id,
                    const std::vector<MessageRow>& rows) {
-  for (const MessageRow& row : rows) {
-    auto id = insert_message_row(db, session_id, row);
-    if (!id.ok()) return id.status();
-  }
-  return {};
+  return insert_message_rows(db, session_id, rows).status();
 }
 
 Status create_child(Connection& db, const SessionInfo& parent, const SessionInfo& child) {
@@ -122,12 +118,11 @@ Status SqliteStore::rotate_for_compression(const std::string& old_session_id,
         if (!live.ok()) return live.status();
         HERMES_RETURN_IF_ERROR(end_for_compression(c, old_session_id));
         HERMES_RETURN_IF_ERROR(create_child(c, **parent, child));
-        HERMES_RETURN_IF_ERROR(insert_rows(c, child.id, *rows));
+        std::vector<MessageRow> child_rows = *rows;
         for (const LiveRow& late : *live) {
-          if (late.id <= watermark) continue;
-          auto id = insert_message_row(c, child.id, late.row);
-          if (!id.ok()) return id.status();
+          if (late.id > watermark) child_rows.push_back(late.row);
         }
+        HERMES_RETURN_IF_ERROR(insert_rows(c, child.id, child_rows));
         return recompute_counters(c, child.id);
       },
       kTranscriptWritePatience);
@@ -152,11 +147,9 @@ Status SqliteStore::compact_in_place(const std::string& session_id,
         if (!archive.ok()) return archive.status();
         HERMES_RETURN_IF_ERROR(archive->bind(1, session_id).run());
         for (int64_t id : plan.hidden) HERMES_RETURN_IF_ERROR(set_row_flags(c, id, false, false));
-        HERMES_RETURN_IF_ERROR(insert_rows(c, session_id, *rows));
-        for (const LiveRow* late : plan.carried) {
-          auto id = insert_message_row(c, session_id, late->row);
-          if (!id.ok()) return id.status();
-        }
+        std::vector<MessageRow> kept = *rows;
+        for (const LiveRow* late : plan.carried) kept.push_back(late->row);
+        HERMES_RETURN_IF_ERROR(insert_rows(c, session_id, kept));
         return recompute_counters(c, session_id);
       },
       kTranscriptWritePatience);

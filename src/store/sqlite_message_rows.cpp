@@ -1,5 +1,7 @@
 #include "store/sqlite_message_rows.hpp"
 
+#include <algorithm>
+
 namespace hermes::store {
 
 const std::string_view kMessageColumnsSql =
@@ -9,11 +11,72 @@ const std::string_view kMessageColumnsSql =
 
 namespace {
 
-constexpr std::string_view kInsertMessageSql =
+constexpr std::string_view kInsertColumnsSql =
     "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, "
     "timestamp, finish_reason, reasoning, reasoning_content, reasoning_details, "
-    "codex_reasoning_items, codex_message_items, api_content, display_kind) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    "codex_reasoning_items, codex_message_items, api_content, display_kind) VALUES ";
+constexpr int kInsertParameters = 15;
+
+// Rows per INSERT statement. FTS5 writes the terms it holds in memory out as a new index
+// segment whenever a statement inside the transaction opens a savepoint, and every INSERT
+// into messages does (its FTS triggers make it a multi-write statement). One statement
+// per row therefore left one segment per row for FTS5 to write and later merge; one
+// statement per turn leaves one. A turn rarely exceeds this; a longer batch takes a few.
+constexpr std::size_t kRowsPerStatement = 16;
+
+std::string insert_sql(std::size_t rows) {
+  std::string sql(kInsertColumnsSql);
+  for (std::size_t i = 0; i < rows; ++i) {
+    sql += i == 0 ? "(" : ", (";
+    for (int p = 0; p < kInsertParameters; ++p) sql += p == 0 ? "?" : ", ?";
+    sql += ")";
+  }
+  return sql + " RETURNING id";
+}
+
+void bind_row(Statement& stmt, int first, const std::string& session_id, const MessageRow& row) {
+  stmt.bind(first, session_id)
+      .bind(first + 1, row.role)
+      .bind(first + 2, row.content)
+      .bind(first + 3, row.tool_call_id)
+      .bind(first + 4, row.tool_calls)
+      .bind(first + 5, row.tool_name)
+      .bind(first + 6, row.timestamp)
+      .bind(first + 7, row.finish_reason)
+      .bind(first + 8, row.reasoning)
+      .bind(first + 9, row.reasoning_content)
+      .bind(first + 10, row.reasoning_details)
+      .bind(first + 11, row.codex_reasoning_items)
+      .bind(first + 12, row.codex_message_items)
+      .bind(first + 13, row.api_content)
+      .bind(first + 14, row.display_kind);
+}
+
+// Inserts rows[begin, end) with one statement and appends their ids, in row order, to `ids`.
+Status insert_chunk(Connection& db, const std::string& session_id,
+                    const std::vector<MessageRow>& rows, std::size_t begin, std::size_t end,
+                    std::vector<int64_t>& ids) {
+  auto stmt = db.prepare(insert_sql(end - begin));
+  if (!stmt.ok()) return stmt.status();
+  for (std::size_t i = begin; i < end; ++i) {
+    bind_row(*stmt, static_cast<int>(i - begin) * kInsertParameters + 1, session_id, rows[i]);
+  }
+  const std::size_t first = ids.size();
+  for (;;) {
+    auto row = stmt->step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    ids.push_back(stmt->int64(0));
+  }
+  if (ids.size() - first != end - begin) {
+    return Status::internal("inserted " + std::to_string(end - begin) + " messages but got " +
+                            std::to_string(ids.size() - first) + " ids back");
+  }
+  // RETURNING promises no order; the rows of one statement get increasing ids in the
+  // order of its VALUES (AUTOINCREMENT), so sorted ids are in row order.
+  std::sort(ids.begin() + static_cast<std::ptrdiff_t>(first), ids.end());
+  return {};
+}
 
 }  // namespace
 
@@ -40,27 +103,15 @@ SelectedRow read_message_row(const Statement& s) {
   return selected;
 }
 
-Result<int64_t> insert_message_row(Connection& db, const std::string& session_id,
-                                   const MessageRow& row) {
-  auto stmt = db.prepare(kInsertMessageSql);
-  if (!stmt.ok()) return stmt.status();
-  stmt->bind(1, session_id)
-      .bind(2, row.role)
-      .bind(3, row.content)
-      .bind(4, row.tool_call_id)
-      .bind(5, row.tool_calls)
-      .bind(6, row.tool_name)
-      .bind(7, row.timestamp)
-      .bind(8, row.finish_reason)
-      .bind(9, row.reasoning)
-      .bind(10, row.reasoning_content)
-      .bind(11, row.reasoning_details)
-      .bind(12, row.codex_reasoning_items)
-      .bind(13, row.codex_message_items)
-      .bind(14, row.api_content)
-      .bind(15, row.display_kind);
-  HERMES_RETURN_IF_ERROR(stmt->run());
-  return db.last_insert_rowid();
+Result<std::vector<int64_t>> insert_message_rows(Connection& db, const std::string& session_id,
+                                                 const std::vector<MessageRow>& rows) {
+  std::vector<int64_t> ids;
+  ids.reserve(rows.size());
+  for (std::size_t begin = 0; begin < rows.size(); begin += kRowsPerStatement) {
+    const std::size_t end = std::min(rows.size(), begin + kRowsPerStatement);
+    HERMES_RETURN_IF_ERROR(insert_chunk(db, session_id, rows, begin, end, ids));
+  }
+  return ids;
 }
 
 Status check_appendable(Connection& db, const std::string& session_id) {

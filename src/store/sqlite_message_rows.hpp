@@ -27,9 +27,10 @@ struct SelectedRow {
 };
 SelectedRow read_message_row(const Statement& stmt);
 
-// Inserts `row` into the session; returns its id.
-Result<int64_t> insert_message_row(Connection& db, const std::string& session_id,
-                                   const MessageRow& row);
+// Inserts `rows` into the session, in order, with as few statements as it can; returns
+// their ids in the same order.
+Result<std::vector<int64_t>> insert_message_rows(Connection& db, const std::string& session_id,
+                                                 const std::vector<MessageRow>& rows);
 
 // NotFound for a missing session; FailedPrecondition for one closed by compression (its
 // conversation continues in the compression child, and rows written here would never be

@@ -55,13 +55,10 @@ Result<std::vector<int64_t>> SqliteStore::append_messages(const std::string& ses
   std::vector<int64_t> ids;
   Status status = db_->write(
       [&](Connection& c) -> Status {
-        ids.clear();
         HERMES_RETURN_IF_ERROR(check_appendable(c, session_id));
-        for (const MessageRow& row : *rows) {
-          auto id = insert_message_row(c, session_id, row);
-          if (!id.ok()) return id.status();
-          ids.push_back(*id);
-        }
+        auto inserted = insert_message_rows(c, session_id, *rows);
+        if (!inserted.ok()) return inserted.status();
+        ids = std::move(*inserted);
         return bump_counters(c, session_id, static_cast<int64_t>(rows->size()), tool_calls);
       },
       kTranscriptWritePatience);

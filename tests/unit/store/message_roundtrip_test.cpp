@@ -97,6 +97,32 @@ TEST_CASE_TEMPLATE("appended messages get increasing ids and load in append orde
   CHECK(session->message_count == 3);
 }
 
+TEST_CASE_TEMPLATE("a batch longer than one insert statement keeps every id with its message",
+                   B, STORE_BACKENDS) {
+  STORE_BACKEND(B, backend);
+  create(*backend.store, "s1");
+  // 37 rows: more than two full insert statements and a partial one on SQLite.
+  std::vector<Message> batch;
+  for (int i = 0; i < 37; ++i) {
+    batch.push_back(i % 2 == 0 ? Message::user("row " + std::to_string(i))
+                               : Message::assistant("row " + std::to_string(i)));
+  }
+  auto ids = backend.store->append_messages("s1", batch);
+  REQUIRE(ids.ok());
+  REQUIRE(ids->size() == batch.size());
+  for (std::size_t i = 1; i < ids->size(); ++i) CHECK((*ids)[i - 1] < (*ids)[i]);
+
+  auto stored = backend.store->read_messages("s1");
+  REQUIRE(stored.ok());
+  REQUIRE(stored->size() == batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    CHECK((*stored)[i].id == (*ids)[i]);
+    CHECK((*stored)[i].message.content == batch[i].content);
+    CHECK((*stored)[i].message.role == batch[i].role);
+  }
+  CHECK(backend.store->get_session("s1")->message_count == 37);
+}
+
 TEST_CASE_TEMPLATE("tool calls are counted on the session", B, STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
   create(*backend.store, "s1");

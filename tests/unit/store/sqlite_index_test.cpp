@@ -36,6 +36,31 @@ TEST_CASE("updating only a message's flags does not touch the full-text index") 
   CHECK(c->exec("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)").ok());
 }
 
+// FTS5 writes what it holds in memory out as a new segment whenever a statement in the
+// transaction opens a savepoint; a row per statement made a segment per row.
+TEST_CASE("a turn reaches the word index as one segment") {
+  SqliteFileBackend backend;
+  create(*backend.store, "s1");
+  auto c = raw_connection(backend.path);
+  // No merging, so every segment written stays visible.
+  exec(*c, "INSERT INTO messages_fts(messages_fts, rank) VALUES('automerge', 0)");
+  const auto segments = [&] {
+    return query(*c, "SELECT count(DISTINCT segid) FROM messages_fts_idx");
+  };
+  REQUIRE(segments() == "0");
+
+  std::vector<Message> turn;
+  for (int i = 0; i < 10; ++i) turn.push_back(Message::user("turn word" + std::to_string(i)));
+  REQUIRE(backend.store->append_messages("s1", turn).ok());
+  CHECK(segments() == "1");
+  REQUIRE(backend.store->append_messages("s1", turn).ok());
+  CHECK(segments() == "2");
+
+  CHECK(query(*c, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'turn'") == "20");
+  CHECK(query(*c, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'word9'") == "2");
+  CHECK(c->exec("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)").ok());
+}
+
 TEST_CASE("only the head of a long tool result is indexed") {
   SqliteFileBackend backend;
   create(*backend.store, "s1");
