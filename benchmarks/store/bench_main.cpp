@@ -1,6 +1,7 @@
 // main() of the store benchmarks: Google Benchmark's flags plus --size=tiny|full.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <vector>
@@ -29,7 +30,8 @@ const Sizes& sizes() {
 }
 
 std::string cache_dir() {
-  return HERMES_BENCH_CACHE_DIR;
+  const char* chosen = std::getenv("HERMES_BENCH_DIR");
+  return chosen != nullptr && *chosen != '\0' ? chosen : HERMES_BENCH_CACHE_DIR;
 }
 
 }  // namespace hermes::bench

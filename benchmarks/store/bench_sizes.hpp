@@ -17,7 +17,8 @@ struct Sizes {
 // The sizes of this run (set by bench_main.cpp before the benchmarks start).
 const Sizes& sizes();
 
-// Where cached corpora are kept.
+// Where databases are written and cached corpora kept: $HERMES_BENCH_DIR when set (to
+// measure another disk, or none with a tmpfs), else the build directory.
 std::string cache_dir();
 
 // Registration, once the sizes are known.
