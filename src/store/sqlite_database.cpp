@@ -136,8 +136,17 @@ Status SqliteDatabase::with_connection(const TransactionBody& body) {
   return body(*connection_);
 }
 
+void SqliteDatabase::set_periodic_task(uint64_t every, std::function<void(Connection&)> task) {
+  periodic_every_ = every;
+  periodic_task_ = std::move(task);
+}
+
 void SqliteDatabase::after_successful_write() {
-  if (++successful_writes_ % kCheckpointEveryWrites != 0) return;
+  ++successful_writes_;
+  if (periodic_task_ && periodic_every_ > 0 && successful_writes_ % periodic_every_ == 0) {
+    periodic_task_(*connection_);
+  }
+  if (successful_writes_ % kCheckpointEveryWrites != 0) return;
   // Best effort: a checkpoint that cannot finish now finishes on a later write.
   sqlite3_wal_checkpoint_v2(connection_->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr,
                             nullptr);

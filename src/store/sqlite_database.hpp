@@ -53,6 +53,11 @@ class SqliteDatabase {
   // Runs `body` with the connection outside any transaction (schema inspection, pragmas).
   Status with_connection(const TransactionBody& body);
 
+  // Runs `task` on the writer connection, outside any transaction and under the writer's
+  // mutex, after every `every`-th successful write (maintenance that must not slow each
+  // write). Set before concurrent use; the task handles its own failures.
+  void set_periodic_task(uint64_t every, std::function<void(Connection&)> task);
+
   bool read_only() const { return read_only_; }
   const std::string& path() const { return path_; }
 
@@ -72,6 +77,8 @@ class SqliteDatabase {
   std::mutex mutex_;
   std::unique_ptr<Connection> connection_;  // Guarded by mutex_.
   uint64_t successful_writes_ = 0;          // Guarded by mutex_.
+  uint64_t periodic_every_ = 0;             // Set once, before concurrent use.
+  std::function<void(Connection&)> periodic_task_;
   bool read_only_;
   std::unique_ptr<SqliteReadPool> read_pool_;  // Set once, before concurrent use.
 };

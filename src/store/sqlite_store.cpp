@@ -8,6 +8,7 @@
 
 #include "common/json_text.hpp"
 #include "common/log.hpp"
+#include "store/fts_maintenance.hpp"
 #include "store/session_title.hpp"
 #include "store/sqlite_file.hpp"
 #include "store/sqlite_session_rows.hpp"
@@ -146,6 +147,17 @@ Status check_read_only_schema(const std::string& path, const SchemaProbe& probe)
                                      "; open it once read-write to bring its schema up to date");
 }
 
+// Bounded FTS merges every so many writes (fts_maintenance.hpp) on the indexes in use.
+void keep_indexes_merged(SqliteDatabase& db, bool words, bool trigram) {
+  std::vector<std::string> tables;
+  if (words) tables.emplace_back("messages_fts");
+  if (trigram) tables.emplace_back("messages_fts_trigram");
+  if (tables.empty()) return;
+  auto maintenance = std::make_shared<FtsMaintenance>(std::move(tables));
+  db.set_periodic_task(kFtsMergeEveryWrites,
+                       [maintenance](Connection& c) { (void)maintenance->run(c); });
+}
+
 }  // namespace
 
 Result<std::shared_ptr<SessionStore>> SqliteStore::open(const std::string& path,
@@ -170,6 +182,7 @@ Result<std::shared_ptr<SessionStore>> SqliteStore::open(const std::string& path,
   SearchIndexes indexes;
   indexes.words = caps.fts5 && probe.fts.layout != FtsLayout::kNone && probe.fts.word_triggers;
   indexes.trigram = caps.trigram_tokenizer && probe.fts.has_trigram && probe.fts.trigram_triggers;
+  if (!options.read_only) keep_indexes_merged(**db, indexes.words, indexes.trigram);
   return std::shared_ptr<SessionStore>(new SqliteStore(std::move(*db), indexes));
 }
 
