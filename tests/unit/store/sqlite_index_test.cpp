@@ -143,3 +143,39 @@ TEST_CASE("missing sync triggers are restored and the index rebuilt on open") {
   CHECK(query(*c, "SELECT count(*) FROM sqlite_master WHERE name = 'messages_fts_insert'") == "1");
   CHECK(c->exec("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)").ok());
 }
+
+// A prefix query reads its hits with one statement (sqlite_search.cpp); what it returns
+// must be what the one word the prefix covers returns, hit for hit.
+TEST_CASE("a prefix search returns what the word it completes returns") {
+  SqliteFileBackend backend;
+  create(*backend.store, "s1");
+  create(*backend.store, "s2");
+  for (int i = 0; i < 24; ++i) {
+    // Every third row matches, with 1 to 4 mentions, between rows that do not.
+    std::string text = "filler " + std::to_string(i);
+    if (i % 3 == 0) {
+      text = "about";
+      for (int k = 0; k <= (i / 3) % 4; ++k) text += " zymurgy";
+      text += " and more words " + std::to_string(i);
+    }
+    REQUIRE(backend.store->append_messages(i % 2 == 0 ? "s1" : "s2", {Message::user(text)}).ok());
+  }
+  for (int offset : {0, 3}) {
+    hermes::SearchOptions page;
+    page.limit = 4;
+    page.offset = offset;
+    auto word = backend.store->search("zymurgy", page);
+    auto prefix = backend.store->search("zymu*", page);
+    REQUIRE(word.ok());
+    REQUIRE(prefix.ok());
+    REQUIRE(word->size() == 4);
+    REQUIRE(prefix->size() == word->size());
+    for (std::size_t i = 0; i < word->size(); ++i) {
+      CHECK((*prefix)[i].message_id == (*word)[i].message_id);
+      CHECK((*prefix)[i].rank == doctest::Approx((*word)[i].rank));
+      CHECK((*prefix)[i].session_id == (*word)[i].session_id);
+      CHECK((*prefix)[i].snippet == (*word)[i].snippet);
+      CHECK((*prefix)[i].snippet.find(">>>zymurgy<<<") != std::string::npos);
+    }
+  }
+}
