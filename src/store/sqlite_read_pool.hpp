@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "hermes/status.hpp"
@@ -25,7 +26,8 @@ class SqliteReadPool {
   // reads on the writer). A failed open stops the pool from trying again for a minute.
   std::unique_ptr<Connection> borrow();
 
-  // Gives a borrowed connection back; a connection that failed is dropped instead.
+  // Gives a borrowed connection back; a connection that failed is dropped instead. A
+  // connection back from its first read starts mapping the file (see the .cpp).
   void give_back(std::unique_ptr<Connection> connection, bool healthy);
 
  private:
@@ -36,6 +38,7 @@ class SqliteReadPool {
   std::mutex mutex_;
   std::condition_variable available_;
   std::vector<std::unique_ptr<Connection>> idle_;        // Guarded by mutex_.
+  std::unordered_set<const Connection*> mapped_;         // Guarded by mutex_.
   int open_ = 0;                                         // Guarded by mutex_.
   std::chrono::steady_clock::time_point retry_after_{};  // Guarded by mutex_.
 };
