@@ -15,8 +15,8 @@ Message = dict[str, Any]
 class HermesError(RuntimeError):
     """Base class of hermes errors."""
 
-class InvalidArgumentError(HermesError):
-    """A bad argument; the message names it."""
+class InvalidArgumentError(HermesError, ValueError):
+    """A bad argument; the message names it. Also a ValueError."""
 
 class NotFoundError(HermesError):
     """A session, tool or file does not exist."""

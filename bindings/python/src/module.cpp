@@ -34,7 +34,12 @@ void register_exceptions(py::module_& m) {
   auto add = [&](StatusCode code, const char* name, const char* doc) {
     c.by_code[-static_cast<int>(code)] = make_class(m, name, c.base, doc);
   };
-  add(StatusCode::kInvalidArgument, "InvalidArgumentError", "A bad argument; the message names it.");
+  // Also a ValueError, as Python's own bad arguments are: `except ValueError` catches a bad
+  // argument whether a keyword check or the library itself found it.
+  const int invalid = -static_cast<int>(StatusCode::kInvalidArgument);
+  c.by_code[invalid] = make_class(m, "InvalidArgumentError",
+                                  py::make_tuple(c.base, py::handle(PyExc_ValueError)),
+                                  "A bad argument; the message names it.");
   add(StatusCode::kNotFound, "NotFoundError", "A session, tool or file does not exist.");
   add(StatusCode::kApiError, "ApiError", "The model provider failed.");
   add(StatusCode::kCancelled, "CancelledError", "The turn was interrupted.");

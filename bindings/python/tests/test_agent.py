@@ -100,6 +100,11 @@ def test_bad_options_raise_invalid_argument(tmp_path):
     assert "model" in str(excinfo.value)
     with pytest.raises(hermes.InvalidArgumentError):
         hermes.Agent(model="m", base_url="ftp//nope", home=str(tmp_path), persist_sessions=False)
+    # A bad argument is a ValueError however it was found, as in Python itself.
+    assert issubclass(hermes.InvalidArgumentError, ValueError)
+    assert issubclass(hermes.InvalidArgumentError, hermes.HermesError)
+    with pytest.raises(ValueError, match="model"):
+        hermes.Agent(model="", home=str(tmp_path), persist_sessions=False)
     with pytest.raises(TypeError):
         hermes.Agent(model="m", tools=[42], home=str(tmp_path), persist_sessions=False)
 
