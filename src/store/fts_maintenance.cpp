@@ -14,9 +14,8 @@ bool FtsMaintenance::lower_usermerge(Connection& db, const std::string& table) {
 
 int FtsMaintenance::run(Connection& db) {
   int executed = 0;
-  bool lowered = true;
   for (const std::string& table : tables_) {
-    if (!usermerge_lowered_) lowered = lower_usermerge(db, table) && lowered;
+    if (!usermerge_lowered_ && !lower_usermerge(db, table)) return executed;
     const std::string merge =
         fmt::format("INSERT INTO {0}({0}, rank) VALUES('merge', {1})", table, pages_);
     for (int i = 0; i < commands_; ++i) {
@@ -24,14 +23,14 @@ int FtsMaintenance::run(Connection& db) {
       Status status = db.exec(merge);
       if (!status.ok()) {
         HERMES_LOG_WARN("FTS merge of {}: {}", table, status.message());
-        break;
+        return executed;
       }
       ++executed;
       // The command's own row is one change; a merge that wrote nothing adds no more.
       if (sqlite3_total_changes(db.handle()) - before < 2) break;
     }
   }
-  usermerge_lowered_ = lowered;
+  usermerge_lowered_ = true;
   return executed;
 }
 

@@ -29,8 +29,9 @@ class FtsMaintenance {
 
   // One pass, outside any transaction: each command is its own transaction, so other
   // processes' writes interleave. Stops on a table when a merge finds nothing to do.
-  // Failures (another process holding the lock past the busy timeout, a damaged index) are
-  // logged and end that table's pass; they never reach the write that triggered it.
+  // The first failure (another process holding the lock past the busy timeout, a damaged
+  // index) is logged and ends the pass, so a busy file costs one busy timeout, not one per
+  // command; failures never reach the write that triggered the pass.
   // Returns the number of merge commands that ran.
   int run(Connection& db);
 
