@@ -307,8 +307,7 @@ Result<std::vector<SearchHit>> hits_in_one_pass(Connection& db, const std::strin
   return hits;
 }
 
-bool has_prefix_phrase(const std::string& match) {
-  const auto phrases = fts_phrases(match);
+bool has_prefix_phrase(const std::optional<std::vector<std::string>>& phrases) {
   return phrases && std::any_of(phrases->begin(), phrases->end(),
                                 [](const std::string& p) { return p.back() == '*'; });
 }
@@ -431,9 +430,8 @@ Status add_context(Connection& db, std::vector<SearchHit>& hits) {
 }  // namespace
 
 SqliteStore::Ranking SqliteStore::ranking(Connection& db, const std::string& table,
-                                          const std::string& match) {
+                                          const std::optional<std::vector<std::string>>& phrases) {
   if (db.ranking_slot() == nullptr) return {builtin_rank(table), nullptr};
-  const auto phrases = fts_phrases(match);
   if (!phrases || phrases->empty()) return {builtin_rank(table), nullptr};
   auto stats = ranking_cache_.statistics(db, table, *phrases);
   // A count that fails (a query FTS5 rejects) is reported by the ranking query itself.
@@ -444,7 +442,8 @@ SqliteStore::Ranking SqliteStore::ranking(Connection& db, const std::string& tab
 Result<std::vector<SearchHit>> SqliteStore::match_search(Connection& db, const std::string& table,
                                                          const std::string& match,
                                                          const SearchOptions& options) {
-  const Ranking rank = ranking(db, table, match);
+  const auto phrases = fts_phrases(match);
+  const Ranking rank = ranking(db, table, phrases);
   int64_t lookups = 0;
   auto ranked = [&] {
     RankingScope scope(db, rank.lengths.get());
@@ -455,7 +454,7 @@ Result<std::vector<SearchHit>> SqliteStore::match_search(Connection& db, const s
   ranking_cache_.record_length_lookups(table, lookups);
   if (!ranked.ok()) return ranked.status();
   if (ranked->empty()) return std::vector<SearchHit>();
-  return has_prefix_phrase(match) ? hits_in_one_pass(db, table, match, *ranked)
+  return has_prefix_phrase(phrases) ? hits_in_one_pass(db, table, match, *ranked)
                                   : hits_one_by_one(db, table, match, *ranked);
 }
 

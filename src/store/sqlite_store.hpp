@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,7 +93,9 @@ class SqliteStore final : public SessionStore {
     std::string sql;
     std::shared_ptr<const FtsRowLengths> lengths;
   };
-  Ranking ranking(Connection& db, const std::string& table, const std::string& match);
+  // `phrases`: the match's phrases (fts_phrases), nullopt when it could not split them.
+  Ranking ranking(Connection& db, const std::string& table,
+                  const std::optional<std::vector<std::string>>& phrases);
   Result<std::vector<SearchHit>> match_search(Connection& db, const std::string& table,
                                               const std::string& match,
                                               const SearchOptions& options);
