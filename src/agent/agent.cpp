@@ -3,7 +3,6 @@
 
 #include <set>
 
-#include "hermes/model_metadata.hpp"
 #include "agent/agent_core.hpp"
 #include "agent/compaction.hpp"
 #include "agent/memory_provider_call.hpp"
@@ -11,11 +10,12 @@
 #include "agent/turn_runner.hpp"
 #include "hermes/builtin_tools.hpp"
 #include "hermes/context_compressor.hpp"
+#include "hermes/home.hpp"
+#include "hermes/model_metadata.hpp"
 #include "hermes/redaction.hpp"
 #include "hermes/session_search_tool.hpp"
 #include "hermes/todo.hpp"
-#include "common/log.hpp"
-#include "hermes/home.hpp"
+#include "safety/log.hpp"
 
 namespace hermes {
 

@@ -6,7 +6,7 @@
 #include "agent/agent_core.hpp"
 #include "agent/child_agent_options.hpp"
 #include "agent/safe_callback.hpp"
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 

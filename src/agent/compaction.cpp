@@ -6,10 +6,10 @@
 #include "agent/compression_lease_guard.hpp"
 #include "agent/memory_provider_call.hpp"
 #include "agent/safe_callback.hpp"
-#include "common/log.hpp"
 #include "hermes/context_compressor.hpp"
 #include "hermes/session_store.hpp"
 #include "hermes/token_estimate.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

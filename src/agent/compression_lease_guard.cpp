@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "common/log.hpp"
 #include "hermes/session_store.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 

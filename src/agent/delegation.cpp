@@ -10,7 +10,7 @@
 
 #include "agent/agent_core.hpp"
 #include "common/json_text.hpp"
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

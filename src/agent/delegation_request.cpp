@@ -3,8 +3,8 @@
 #include <string>
 
 #include "agent/delegation.hpp"
-#include "agent/text_utils.hpp"
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -6,8 +6,8 @@
 
 #include "agent/intent_ack.hpp"
 #include "agent/output_boost.hpp"
-#include "agent/text_utils.hpp"
 #include "agent/turn_runner.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <exception>
 
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

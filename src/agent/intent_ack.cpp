@@ -4,6 +4,8 @@
 #include <array>
 #include <string>
 
+#include "common/text_utils.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -20,15 +22,6 @@ constexpr std::array<std::string_view, 13> kWorkspaceMarkers = {
     "directory", "current directory", "current dir", "cwd",        "repo",      "repository",
     "codebase",  "project",           "folder",      "filesystem", "file tree", "files",
     "path"};
-
-// ASCII only: the markers are ASCII, and the process locale must not matter.
-std::string ascii_lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -66,11 +59,11 @@ bool looks_like_intent_ack(std::string_view user_message, std::string_view answe
                            const std::vector<Message>& messages, std::size_t turn_start) {
   if (answer.empty() || answer.size() > kMaxAckChars) return false;
   if (tool_ran_since(messages, turn_start)) return false;
-  const std::string said = ascii_lower(answer);
+  const std::string said = lower_ascii(answer);
   const bool announces = std::any_of(kFuturePhrases.begin(), kFuturePhrases.end(),
                                      [&](std::string_view p) { return has_words(said, p); });
   if (!announces || !contains_any(said, kActionMarkers)) return false;
-  const std::string asked = ascii_lower(user_message);
+  const std::string asked = lower_ascii(user_message);
   return contains_any(said, kWorkspaceMarkers) || contains_any(asked, kWorkspaceMarkers) ||
          asked.find('/') != std::string::npos;
 }

@@ -5,8 +5,8 @@
 #include <exception>
 #include <string>
 
-#include "common/log.hpp"
 #include "hermes/memory.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 

@@ -5,13 +5,13 @@
 #include <chrono>
 
 #include "agent/safe_callback.hpp"
-#include "agent/text_utils.hpp"
 #include "agent/turn_runner.hpp"
+#include "common/text_utils.hpp"
 #include "context/compression_triggers.hpp"
-#include "common/log.hpp"
 #include "hermes/model_metadata.hpp"
 #include "hermes/token_estimate.hpp"
 #include "providers/retry_policy.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -1,6 +1,6 @@
 #include "agent/provider_runtime.hpp"
 
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

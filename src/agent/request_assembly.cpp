@@ -1,7 +1,7 @@
 // Request assembly: the wire copy of the transcript. The stored transcript is never
 // changed by wire fixes; everything here works on a copy.
 #include "agent/turn_runner.hpp"
-#include "agent/text_utils.hpp"
+#include "common/text_utils.hpp"
 #include "hermes/message_utils.hpp"
 
 namespace hermes::internal {

@@ -38,18 +38,13 @@ constexpr std::string_view kCombinedReview =
     "again. Write a reusable procedure, not a story of this session.\n\n"
     "If nothing qualifies for either, reply \"Nothing to save.\" and stop.";
 
-std::string string_field(const Json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // The line for one successful call, or "" for calls that change nothing worth telling.
 std::string describe_change(const std::string& tool, const Json& args) {
   if (tool == "memory") {
-    return string_field(args, "target") == "user" ? "User profile updated" : "Memory updated";
+    return string_member(args, "target") == "user" ? "User profile updated" : "Memory updated";
   }
-  const std::string action = string_field(args, "action");
-  const std::string name = string_field(args, "name");
+  const std::string action = string_member(args, "action");
+  const std::string name = string_member(args, "name");
   if (action == "create") return "Skill created: " + name;
   if (action == "delete") return "Skill deleted: " + name;
   if (!action.empty()) return "Skill updated: " + name;

@@ -5,7 +5,7 @@
 #include <exception>
 #include <utility>
 
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 

@@ -6,9 +6,9 @@
 #include "agent/agent_core.hpp"
 #include "agent/child_agent_options.hpp"
 #include "agent/delegation.hpp"
-#include "agent/text_utils.hpp"
 #include "common/json_text.hpp"
-#include "common/log.hpp"
+#include "common/text_utils.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -17,10 +17,6 @@ namespace {
 const std::set<std::string> kBlockedTools = {"delegate_task", "clarify",      "memory",
                                              "send_message",  "execute_code", "cronjob",
                                              "cronjob_manage"};
-
-bool contains(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 std::string exit_reason_of(const ConversationResult& r) {
   if (r.interrupted) return "interrupted";
@@ -78,7 +74,7 @@ std::shared_ptr<ToolRegistry> subagent_registry(const ToolRegistry& parent,
       requested.empty() ? parent_tools : parent.resolve(requested, {});
   auto registry = std::make_shared<ToolRegistry>();
   for (const std::string& name : parent_tools) {
-    if (blocked_for_subagent(name) || !contains(wanted, name)) continue;
+    if (blocked_for_subagent(name) || !list_contains(wanted, name)) continue;
     auto spec = parent.find(name);
     if (!spec) continue;  // Unregistered since the turn began.
     if (Status s = registry->register_tool(*spec); !s.ok()) {

@@ -6,7 +6,7 @@
 #include <system_error>
 #include <thread>
 
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 

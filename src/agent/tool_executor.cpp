@@ -9,9 +9,9 @@
 #include <typeinfo>
 
 #include "agent/safe_callback.hpp"
-#include "agent/text_utils.hpp"
 #include "agent/timed_tool_group.hpp"
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -4,9 +4,9 @@
 
 #include "agent/compaction.hpp"
 #include "agent/turn_runner.hpp"
-#include "common/log.hpp"
 #include "context/compression_triggers.hpp"
 #include "hermes/token_estimate.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

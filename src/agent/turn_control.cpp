@@ -1,6 +1,6 @@
 #include "agent/turn_control.hpp"
 
-#include "agent/text_utils.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal {
 

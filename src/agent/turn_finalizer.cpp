@@ -4,9 +4,9 @@
 
 #include "agent/background_review.hpp"
 #include "agent/memory_provider_call.hpp"
-#include "agent/text_utils.hpp"
 #include "agent/turn_runner.hpp"
-#include "common/log.hpp"
+#include "common/text_utils.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -5,11 +5,11 @@
 
 #include "agent/memory_provider_call.hpp"
 #include "agent/turn_runner.hpp"
-#include "common/log.hpp"
 #include "common/utf8.hpp"
 #include "context/system_prompt.hpp"
 #include "hermes/memory.hpp"
 #include "hermes/skills.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "agent/safe_callback.hpp"
 #include "agent/steer.hpp"
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 

@@ -110,4 +110,10 @@ std::optional<Json> parse_json(std::string_view text) {
   return out;
 }
 
+std::string string_member(const Json& object, const char* key) {
+  if (!object.is_object()) return {};
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 }  // namespace hermes::internal

@@ -19,4 +19,8 @@ std::string dump_json_pretty(const Json& value);
 // Parses `text`; nullopt when it is not JSON. Leading and trailing whitespace is allowed.
 std::optional<Json> parse_json(std::string_view text);
 
+// The string value of `object[key]`; "" when `object` is not an object, has no such
+// member or the member is not a string.
+std::string string_member(const Json& object, const char* key);
+
 }  // namespace hermes::internal

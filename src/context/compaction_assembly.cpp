@@ -2,7 +2,7 @@
 
 #include <unordered_set>
 
-#include "agent/text_utils.hpp"
+#include "common/text_utils.hpp"
 #include "context/message_parts.hpp"
 #include "context/summary_markers.hpp"
 

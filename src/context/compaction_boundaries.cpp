@@ -2,14 +2,13 @@
 
 #include <algorithm>
 
-#include "agent/text_utils.hpp"
+#include "common/text_utils.hpp"
 #include "context/message_budget.hpp"
 #include "context/summary_markers.hpp"
 
 namespace hermes::internal {
 namespace {
 
-constexpr std::size_t kTailMessageFloorCap = 8;
 constexpr double kTailSoftCeiling = 1.5;
 
 bool is_tool_group_head(const Message& m) {

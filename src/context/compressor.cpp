@@ -2,11 +2,11 @@
 // the guards (compressor_guards.cpp) and the pipeline (compressor_pipeline.cpp).
 #include <exception>
 
-#include "common/log.hpp"
 #include "context/compaction_budget.hpp"
 #include "context/compressor_impl.hpp"
 #include "context/summary_markers.hpp"
 #include "hermes/context_compressor.hpp"
+#include "safety/log.hpp"
 
 namespace hermes {
 namespace {

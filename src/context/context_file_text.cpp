@@ -10,10 +10,11 @@
 #include <system_error>
 #include <thread>
 
-#include "agent/text_utils.hpp"
-#include "common/log.hpp"
+#include "common/text_utils.hpp"
 #include "common/utf8.hpp"
+#include "context/message_budget.hpp"
 #include "context/text_cut.hpp"
+#include "safety/log.hpp"
 #include "safety/threat_scan.hpp"
 
 namespace hermes::internal {
@@ -22,7 +23,6 @@ namespace {
 constexpr std::size_t kMinCapChars = 20'000;
 constexpr std::size_t kMaxCapChars = 500'000;
 constexpr double kWindowShare = 0.06;
-constexpr double kCharsPerToken = 4.0;
 constexpr double kHeadShare = 0.7;
 constexpr double kTailShare = 0.2;
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
@@ -93,7 +93,8 @@ std::string read_context_file(const std::filesystem::path& path,
 
 std::size_t context_file_char_cap(int64_t context_length) {
   if (context_length <= 0) return kMinCapChars;
-  const double budget = static_cast<double>(context_length) * kCharsPerToken * kWindowShare;
+  const double budget =
+      static_cast<double>(context_length) * static_cast<double>(kCharsPerToken) * kWindowShare;
   if (budget >= static_cast<double>(kMaxCapChars)) return kMaxCapChars;
   return std::max(kMinCapChars, static_cast<std::size_t>(budget));
 }

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <system_error>
 
-#include "agent/text_utils.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal {
 namespace {

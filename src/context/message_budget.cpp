@@ -9,8 +9,6 @@ namespace hermes::internal {
 namespace {
 
 constexpr int64_t kMessageOverheadTokens = 10;
-constexpr int64_t kCharsPerToken = 4;
-constexpr int64_t kImageTokens = 1'600;
 
 int64_t content_tokens(const Message& m) {
   if (!m.parts.is_array()) return estimate_tokens_rough(m.wire_text());

@@ -1,5 +1,6 @@
 #include "context/message_parts.hpp"
 
+#include "common/json_text.hpp"
 #include "context/text_cut.hpp"
 
 namespace hermes::internal {
@@ -22,16 +23,11 @@ void refresh_text(Message& message) {
   message.content = std::move(text);
 }
 
-std::string string_field(const Json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 }  // namespace
 
 bool is_image_part(const Json& part) {
   if (!part.is_object()) return false;
-  const std::string type = string_field(part, "type");
+  const std::string type = string_member(part, "type");
   return type == "image_url" || type == "input_image" || type == "image";
 }
 
@@ -79,11 +75,11 @@ std::string image_label(const Json& part) {
   if (!part.is_object()) return "[image]";
   std::string url;
   if (auto it = part.find("image_url"); it != part.end()) {
-    url = it->is_object()   ? string_field(*it, "url")
+    url = it->is_object()   ? string_member(*it, "url")
           : it->is_string() ? it->get<std::string>()
                             : "";
   } else {
-    url = string_field(part, "url");
+    url = string_member(part, "url");
   }
   if (starts_with(url, "http://") || starts_with(url, "https://")) return "[image: " + url + "]";
   return "[image]";

@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "common/text_utils.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -34,13 +36,6 @@ constexpr std::string_view kExecutionGuidance =
     "say what you checked.\n"
     "- Never make up the output of a step that failed: say what failed and what you tried.";
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 template <std::size_t N>
 bool names_any(const std::string& model, const std::array<std::string_view, N>& families) {
   return std::any_of(families.begin(), families.end(),
@@ -57,7 +52,7 @@ std::string_view short_name(std::string_view model) {
 
 std::vector<std::string> model_family_guidance(std::string_view model, std::string_view provider,
                                                std::optional<bool> enforcement) {
-  const std::string name = lower(model);
+  const std::string name = lower_ascii(model);
   std::vector<std::string> blocks;
   if (enforcement.value_or(names_any(name, kEnforcedFamilies))) {
     blocks.emplace_back(kToolUseEnforcement);
@@ -65,7 +60,7 @@ std::vector<std::string> model_family_guidance(std::string_view model, std::stri
   }
   if (names_any(name, kExecutionFamilies)) blocks.emplace_back(kExecutionGuidance);
   // Alibaba's coding plan reports one fixed model name whatever serves the request.
-  if (lower(provider) == "alibaba" && !model.empty()) {
+  if (lower_ascii(provider) == "alibaba" && !model.empty()) {
     blocks.push_back("The model answering here is " + std::string(short_name(model)) +
                      " (model ID " + std::string(model) +
                      "). If you are asked which model you are, answer from this; the serving "

@@ -7,9 +7,9 @@
 #include <system_error>
 #include <vector>
 
-#include "common/log.hpp"
 #include "context/context_file_text.hpp"
 #include "context/text_cut.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

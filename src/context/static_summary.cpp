@@ -4,7 +4,7 @@
 #include <cctype>
 #include <unordered_map>
 
-#include "agent/text_utils.hpp"
+#include "common/text_utils.hpp"
 #include "context/summary_markers.hpp"
 #include "context/text_cut.hpp"
 #include "context/tool_result_summary.hpp"

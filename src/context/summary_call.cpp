@@ -5,7 +5,7 @@
 #include <cctype>
 #include <initializer_list>
 
-#include "agent/text_utils.hpp"
+#include "common/text_utils.hpp"
 #include "context/summary_prompt.hpp"
 #include "context/text_cut.hpp"
 #include "hermes/api_error.hpp"
@@ -24,20 +24,13 @@ constexpr std::array<std::string_view, 6> kOlderHeadings = {
     "## Active Task",    "## In Progress", "## Pending User Asks",
     "## Remaining Work", "## Progress",    "## Next Steps"};
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 bool contains_any(std::string_view text, std::initializer_list<std::string_view> needles) {
   return std::any_of(needles.begin(), needles.end(),
                      [&](std::string_view n) { return text.find(n) != std::string_view::npos; });
 }
 
 SummaryFailure classify_api_failure(const ApiError& e) {
-  const std::string text = lower(e.message + " " + e.body + " " + e.error_code);
+  const std::string text = lower_ascii(e.message + " " + e.body + " " + e.error_code);
   const bool quota_wording =
       std::any_of(kAccessMarkers.begin(), kAccessMarkers.end(),
                   [&](std::string_view m) { return text.find(m) != std::string::npos; });

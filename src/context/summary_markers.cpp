@@ -1,6 +1,6 @@
 #include "context/summary_markers.hpp"
 
-#include "agent/text_utils.hpp"
+#include "common/text_utils.hpp"
 #include "context/message_parts.hpp"
 #include "context/text_cut.hpp"
 

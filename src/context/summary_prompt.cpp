@@ -2,8 +2,9 @@
 
 #include <cctype>
 
-#include "agent/text_utils.hpp"
 #include "common/json_text.hpp"
+#include "common/number_format.hpp"
+#include "common/text_utils.hpp"
 #include "context/message_parts.hpp"
 #include "context/summary_markers.hpp"
 #include "context/text_cut.hpp"

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "agent/text_utils.hpp"
+#include "common/text_utils.hpp"
 #include "context/context_file_text.hpp"
 #include "context/environment_hints.hpp"
 #include "context/model_guidance.hpp"

@@ -45,18 +45,6 @@ std::string elide(std::string_view text, std::size_t max_chars, std::string_view
   return out;
 }
 
-std::string with_thousands(int64_t value) {
-  const bool negative = value < 0;
-  std::string digits = std::to_string(negative ? -value : value);
-  std::string out;
-  out.reserve(digits.size() + digits.size() / 3 + 1);
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return negative ? "-" + out : out;
-}
-
 std::string collapse_whitespace(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/text_utils.hpp"
+
 namespace hermes::internal {
 
 // The number of code points in UTF-8 `text` (a stray continuation byte counts as none).
@@ -21,15 +23,7 @@ std::string_view last_chars(std::string_view text, std::size_t n);
 // `text` cut to `max_chars` code points including `marker`, which ends a cut text.
 std::string elide(std::string_view text, std::size_t max_chars, std::string_view marker);
 
-// `value` with a comma between thousands, whatever the process locale: "12,345".
-std::string with_thousands(int64_t value);
-
 // `text` with every run of whitespace turned into one space, trimmed.
 std::string collapse_whitespace(std::string_view text);
-
-// True when `text` starts with `prefix`.
-inline bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
 
 }  // namespace hermes::internal

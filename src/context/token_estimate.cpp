@@ -5,12 +5,11 @@
 
 #include "common/byte_scan.hpp"
 #include "common/json_text.hpp"
+#include "context/message_budget.hpp"
 #include "context/message_parts.hpp"
 
 namespace hermes {
 namespace {
-
-constexpr int64_t kImageTokens = 1600;
 
 // Scripts a tokenizer spends about one token per character on: Hangul Jamo, CJK radicals
 // through unified ideographs (with kana and CJK punctuation), Hangul Jamo extended,
@@ -194,7 +193,7 @@ int64_t estimate_messages_tokens_rough(const std::vector<Message>& messages) {
   count.other_bytes += 2;  // The list's brackets and commas, as in the serialised list.
   if (!messages.empty()) count.other_bytes += static_cast<int64_t>(messages.size()) - 1;
   for (const auto& m : messages) count.add_json(wire_form_without_images(m, images));
-  return count.tokens() + images * kImageTokens;
+  return count.tokens() + images * internal::kImageTokens;
 }
 
 int64_t estimate_messages_tokens_rough(const Json& messages) {

@@ -15,7 +15,6 @@ namespace {
 
 constexpr std::size_t kDedupMinChars = 200;
 constexpr std::size_t kArgumentsMaxChars = 500;
-constexpr int kTailMessageFloorCap = 8;
 
 using OrderedJson = nlohmann::ordered_json;
 
@@ -38,7 +37,7 @@ std::size_t protected_tail_start(const std::vector<Message>& messages, const Pru
   const std::size_t n = messages.size();
   const auto wanted = static_cast<std::size_t>(std::max(s.protect_tail_count, 0));
   if (!s.protect_tail_tokens || *s.protect_tail_tokens <= 0) return n - std::min(wanted, n);
-  const std::size_t floor = std::min({wanted, n, static_cast<std::size_t>(kTailMessageFloorCap)});
+  const std::size_t floor = std::min({wanted, n, kTailMessageFloorCap});
   int64_t used = 0;
   std::size_t start = n;
   while (start > 0) {

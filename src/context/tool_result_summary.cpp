@@ -6,7 +6,8 @@
 #include <exception>
 #include <optional>
 
-#include "agent/text_utils.hpp"
+#include "common/number_format.hpp"
+#include "common/text_utils.hpp"
 #include "context/text_cut.hpp"
 #include "hermes/json.hpp"
 

@@ -7,13 +7,7 @@
 namespace hermes::internal {
 namespace {
 
-std::string string_member(const Json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-std::string size_text(std::size_t bytes) {
+std::string human_size(std::size_t bytes) {
   if (bytes < 1024) return std::to_string(bytes) + " bytes";
   if (bytes < 1024 * 1024) return fmt::format("{:.1f} KB", bytes / 1024.0);
   return fmt::format("{:.1f} MB", bytes / (1024.0 * 1024.0));
@@ -66,7 +60,7 @@ std::string binary_placeholder(const std::string& kind, const std::string& mime_
                                std::size_t base64_chars) {
   const std::size_t bytes = base64_chars / 4 * 3;
   return "[" + kind + ": " + (mime_type.empty() ? "unknown type" : mime_type) + ", " +
-         size_text(bytes) + "]";
+         human_size(bytes) + "]";
 }
 
 Result<std::string> render_call_result(const Json& result) {

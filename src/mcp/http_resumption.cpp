@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <string>
 
-#include "common/log.hpp"
 #include "mcp/http_transport.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "common/json_text.hpp"
-#include "common/log.hpp"
+#include "common/text_utils.hpp"
 #include "providers/http_client.hpp"
 #include "providers/sse_parser.hpp"
-#include "providers/text.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -21,14 +21,6 @@ constexpr std::chrono::milliseconds kListenRetry{1'000};
 constexpr std::chrono::milliseconds kListenerOpenWait{3'000};
 // Ending the session is a courtesy; a server that does not answer quickly is left alone.
 constexpr std::chrono::milliseconds kDeleteTimeout{5'000};
-
-std::string excerpt(std::string_view text) {
-  constexpr std::size_t kMax = 200;
-  text = trim_ascii(text);
-  std::string out = truncate_utf8(text, kMax);
-  if (out.size() < text.size()) out += "...";
-  return out;
-}
 
 bool is_event_stream(const HttpResponseHead& head) {
   return lower_ascii(head.content_type).rfind("text/event-stream", 0) == 0;

@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "common/json_text.hpp"
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

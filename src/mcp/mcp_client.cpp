@@ -2,20 +2,15 @@
 
 #include <algorithm>
 
-#include "common/log.hpp"
+#include "common/json_text.hpp"
 #include "hermes/version.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {
 
 // A server whose cursor never ends must not keep discovery spinning.
 constexpr int kMaxListPages = 50;
-
-std::string string_member(const Json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 }  // namespace
 

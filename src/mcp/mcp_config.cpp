@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "common/json_text.hpp"
-#include "common/log.hpp"
 #include "hermes/mcp.hpp"
+#include "safety/log.hpp"
 
 namespace hermes {
 namespace {

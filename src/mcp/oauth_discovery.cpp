@@ -3,10 +3,10 @@
 #include <optional>
 
 #include "common/json_text.hpp"
-#include "common/log.hpp"
+#include "common/text_utils.hpp"
 #include "mcp/oauth_url.hpp"
 #include "providers/http_client.hpp"
-#include "providers/text.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -36,12 +36,6 @@ void skip_spaces(std::string_view text, std::size_t& i) {
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
 }
 
-std::string excerpt(std::string_view text) {
-  text = trim_ascii(text);
-  std::string out = truncate_utf8(text, 120);
-  return out.size() < text.size() ? out + "..." : out;
-}
-
 // A field that must be a string when present; `required` when it must be present.
 Status read_string(const Json& doc, const char* key, const std::string& where, bool required,
                    std::string& out) {
@@ -61,7 +55,7 @@ Status read_url(const Json& doc, const char* key, const std::string& where, bool
   HERMES_RETURN_IF_ERROR(read_string(doc, key, where, required, out));
   if (!out.empty() && !split_url(out)) {
     return Status::failed_precondition(where + ": \"" + key +
-                                       "\" is not an http(s) URL: " + excerpt(out));
+                                       "\" is not an http(s) URL: " + excerpt(out, 120));
   }
   return {};
 }
@@ -81,7 +75,7 @@ Status read_strings(const Json& doc, const char* key, const std::string& where,
 Result<Json> parse_object(std::string_view text, const std::string& where) {
   std::optional<Json> doc = parse_json(text);
   if (!doc || !doc->is_object()) {
-    return Status::failed_precondition(where + " is not a JSON object: " + excerpt(text));
+    return Status::failed_precondition(where + " is not a JSON object: " + excerpt(text, 120));
   }
   return std::move(*doc);
 }
@@ -223,7 +217,7 @@ Result<ProtectedResourceMetadata> parse_protected_resource_metadata(std::string_
   }
   for (const std::string& server : metadata.authorization_servers) {
     if (!split_url(server)) {
-      return Status::failed_precondition(where + ": authorization server " + excerpt(server) +
+      return Status::failed_precondition(where + ": authorization server " + excerpt(server, 120) +
                                          " is not an http(s) URL");
     }
   }
@@ -289,7 +283,8 @@ Result<OAuthDiscovery> discover_authorization(const std::string& server_url,
     // token would be good there too.
     if (!resource_covers((*resource)->resource, server_url)) {
       return Status::failed_precondition("the protected resource metadata is for " +
-                                         excerpt((*resource)->resource) + ", not " + server_url);
+                                         excerpt((*resource)->resource, 120) + ", not " +
+                                         server_url);
     }
     found.has_resource_metadata = true;
     found.resource = std::move(**resource);

@@ -5,28 +5,13 @@
 
 #include "common/base64.hpp"
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "providers/http_client.hpp"
-#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {
 
 constexpr const char* kFormType = "Content-Type: application/x-www-form-urlencoded";
-
-bool contains(const std::vector<std::string>& list, std::string_view item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
-}
-
-std::string excerpt(std::string_view text) {
-  text = trim_ascii(text);
-  std::string out = truncate_utf8(text, 200);
-  return out.size() < text.size() ? out + "..." : out;
-}
-
-std::string string_field(const Json& doc, const char* key) {
-  auto it = doc.find(key);
-  return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 HttpResult post(const std::string& url, std::vector<std::string> headers, std::string body,
                 const OAuthHttpLimits& limits) {
@@ -45,9 +30,9 @@ Status endpoint_error(const std::string& what, const HttpResult& result) {
   }
   std::string message = what + " answered HTTP " + std::to_string(result.head.status);
   std::optional<Json> doc = parse_json(result.body);
-  if (doc && doc->is_object() && !string_field(*doc, "error").empty()) {
-    message += ": " + string_field(*doc, "error");
-    if (auto description = string_field(*doc, "error_description"); !description.empty())
+  if (doc && doc->is_object() && !string_member(*doc, "error").empty()) {
+    message += ": " + string_member(*doc, "error");
+    if (auto description = string_member(*doc, "error_description"); !description.empty())
       message += " (" + excerpt(description) + ")";
   } else if (!trim_ascii(result.body).empty()) {
     message += ": " + excerpt(result.body);
@@ -62,18 +47,18 @@ Result<OAuthTokens> parse_token_answer(const HttpResult& result, const std::stri
         what + " answered with something that is not JSON: " + excerpt(result.body));
   }
   OAuthTokens tokens;
-  tokens.access_token = string_field(*doc, "access_token");
+  tokens.access_token = string_member(*doc, "access_token");
   if (tokens.access_token.empty()) {
     return Status::failed_precondition(what + " answered without an access_token");
   }
   // Bearer is the only type MCP uses; anything else could not be sent.
-  const std::string type = string_field(*doc, "token_type");
+  const std::string type = string_member(*doc, "token_type");
   if (!type.empty() && lower_ascii(type) != "bearer") {
     return Status::failed_precondition(what + " issued a token of type '" + excerpt(type) +
                                        "', not Bearer");
   }
-  tokens.refresh_token = string_field(*doc, "refresh_token");
-  tokens.scope = string_field(*doc, "scope");
+  tokens.refresh_token = string_member(*doc, "refresh_token");
+  tokens.scope = string_member(*doc, "scope");
   if (auto it = doc->find("expires_in");
       it != doc->end() && it->is_number() && it->get<double>() > 0) {
     tokens.expires_at = unix_seconds_now() + static_cast<int64_t>(it->get<double>());
@@ -88,11 +73,11 @@ std::string token_endpoint_auth_method(const AuthorizationServerMetadata& server
   if (!client.token_endpoint_auth_method.empty()) return client.token_endpoint_auth_method;
   if (client.client_secret.empty()) return "none";
   const auto& supported = server.token_endpoint_auth_methods_supported;
-  if (supported.empty() || contains(supported, "client_secret_basic")) {
+  if (supported.empty() || list_contains(supported, "client_secret_basic")) {
     return "client_secret_basic";
   }
-  if (contains(supported, "client_secret_post")) return "client_secret_post";
-  return contains(supported, "none") ? "none" : "client_secret_basic";
+  if (list_contains(supported, "client_secret_post")) return "client_secret_post";
+  return list_contains(supported, "none") ? "none" : "client_secret_basic";
 }
 
 Result<OAuthClientInfo> register_client(const AuthorizationServerMetadata& server,
@@ -103,9 +88,9 @@ Result<OAuthClientInfo> register_client(const AuthorizationServerMetadata& serve
   // A native application is a public client, unless the server takes only secrets.
   const auto& methods = server.token_endpoint_auth_methods_supported;
   std::string method = "none";
-  if (!methods.empty() && !contains(methods, "none")) {
-    method =
-        contains(methods, "client_secret_basic") ? "client_secret_basic" : "client_secret_post";
+  if (!methods.empty() && !list_contains(methods, "none")) {
+    method = list_contains(methods, "client_secret_basic") ? "client_secret_basic"
+                                                           : "client_secret_post";
   }
   body["token_endpoint_auth_method"] = method;
   body["redirect_uris"] = {request.redirect_uri};
@@ -126,12 +111,12 @@ Result<OAuthClientInfo> register_client(const AuthorizationServerMetadata& serve
         what + " answered with something that is not JSON: " + excerpt(result.body));
   }
   OAuthClientInfo client;
-  client.client_id = string_field(*doc, "client_id");
+  client.client_id = string_member(*doc, "client_id");
   if (client.client_id.empty()) {
     return Status::failed_precondition(what + " answered without a client_id");
   }
-  client.client_secret = string_field(*doc, "client_secret");
-  client.token_endpoint_auth_method = string_field(*doc, "token_endpoint_auth_method");
+  client.client_secret = string_member(*doc, "client_secret");
+  client.token_endpoint_auth_method = string_member(*doc, "token_endpoint_auth_method");
   client.issuer = server.issuer;
   return client;
 }

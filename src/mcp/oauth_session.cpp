@@ -5,11 +5,12 @@
 #include <sstream>
 #include <vector>
 
-#include "common/log.hpp"
+#include "common/text_utils.hpp"
 #include "hermes/home.hpp"
 #include "mcp/oauth_flow.hpp"
 #include "mcp/oauth_pkce.hpp"
 #include "mcp/oauth_url.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -36,10 +37,6 @@ std::string join_scope(const std::vector<std::string>& words) {
   return out;
 }
 
-bool contains(const std::vector<std::string>& list, const std::string& item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
-}
-
 // Step-up authorization: what was granted and what the server asks for now, or nullopt
 // when it asks for nothing new (asking again for what it refuses cannot help).
 std::optional<std::string> step_up_scope(const std::string& granted_scope,
@@ -47,7 +44,7 @@ std::optional<std::string> step_up_scope(const std::string& granted_scope,
   std::vector<std::string> words = split_scope(granted_scope);
   bool added = false;
   for (const std::string& s : split_scope(challenge.scope)) {
-    if (contains(words, s)) continue;
+    if (list_contains(words, s)) continue;
     words.push_back(s);
     added = true;
   }
@@ -69,8 +66,8 @@ std::string select_scope(const std::string& configured, const BearerChallenge& c
   if (words.empty()) words = found.resource.scopes_supported;
   // SEP-2207: offline_access only where the authorization server lists it.
   if (!words.empty() && wants_refresh_token &&
-      contains(found.server.scopes_supported, "offline_access") &&
-      !contains(words, "offline_access")) {
+      list_contains(found.server.scopes_supported, "offline_access") &&
+      !list_contains(words, "offline_access")) {
     words.push_back("offline_access");
   }
   return join_scope(words);
@@ -192,7 +189,7 @@ Result<std::string> OAuthSession::authorization_code(const OAuthDiscovery& found
   }
   // Without S256 the code could be redeemed by whoever intercepts the redirect.
   if (!server.code_challenge_methods_supported.empty() &&
-      !contains(server.code_challenge_methods_supported, "S256")) {
+      !list_contains(server.code_challenge_methods_supported, "S256")) {
     return Status::failed_precondition("the authorization server " + server.issuer +
                                        " does not support PKCE with S256");
   }

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "common/json_text.hpp"
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -30,11 +30,6 @@ std::string safe_file_stem(const std::string& name) {
       first == std::string::npos ? "" : stem.substr(first, stem.find_last_not_of('_') - first + 1);
   if (stem.size() > 128) stem.resize(128);
   return stem.empty() ? "default" : stem;
-}
-
-std::string string_field(const Json& doc, const char* key) {
-  auto it = doc.find(key);
-  return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 Status write_all(int fd, const std::string& text) {
@@ -63,12 +58,12 @@ Json tokens_to_json(const OAuthTokens& tokens) {
 std::optional<OAuthTokens> tokens_from_json(const Json& doc) {
   if (!doc.is_object()) return std::nullopt;
   OAuthTokens tokens;
-  tokens.access_token = string_field(doc, "access_token");
+  tokens.access_token = string_member(doc, "access_token");
   if (tokens.access_token.empty()) return std::nullopt;
-  if (auto type = string_field(doc, "token_type"); !type.empty()) tokens.token_type = type;
-  tokens.refresh_token = string_field(doc, "refresh_token");
-  tokens.scope = string_field(doc, "scope");
-  tokens.server_url = string_field(doc, "server_url");
+  if (auto type = string_member(doc, "token_type"); !type.empty()) tokens.token_type = type;
+  tokens.refresh_token = string_member(doc, "refresh_token");
+  tokens.scope = string_member(doc, "scope");
+  tokens.server_url = string_member(doc, "server_url");
   if (auto it = doc.find("expires_at"); it != doc.end() && it->is_number()) {
     tokens.expires_at = it->get<int64_t>();
   }
@@ -87,11 +82,11 @@ Json client_to_json(const OAuthClientInfo& client) {
 std::optional<OAuthClientInfo> client_from_json(const Json& doc) {
   if (!doc.is_object()) return std::nullopt;
   OAuthClientInfo client;
-  client.client_id = string_field(doc, "client_id");
+  client.client_id = string_member(doc, "client_id");
   if (client.client_id.empty()) return std::nullopt;
-  client.client_secret = string_field(doc, "client_secret");
-  client.token_endpoint_auth_method = string_field(doc, "token_endpoint_auth_method");
-  client.issuer = string_field(doc, "issuer");
+  client.client_secret = string_member(doc, "client_secret");
+  client.token_endpoint_auth_method = string_member(doc, "token_endpoint_auth_method");
+  client.issuer = string_member(doc, "issuer");
   return client;
 }
 

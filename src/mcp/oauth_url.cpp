@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "providers/text.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -5,11 +5,11 @@
 #include <algorithm>
 
 #include "common/json_text.hpp"
-#include "common/log.hpp"
 #include "mcp/call_result.hpp"
 #include "mcp/elicitation.hpp"
 #include "mcp/http_transport.hpp"
 #include "mcp/stdio_transport.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -8,7 +8,8 @@
 #include <ctime>
 
 #include "common/json_text.hpp"
-#include "common/log.hpp"
+#include "common/text_utils.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -19,7 +20,7 @@ constexpr std::chrono::milliseconds kExitGrace{2000};
 // Writes all of `data`. SIGPIPE is blocked on this thread for the duration so a server
 // that has gone away yields EPIPE instead of killing the host process; a SIGPIPE raised
 // meanwhile is consumed before the mask is restored.
-bool write_all(int fd, std::string_view data) {
+bool write_fully(int fd, std::string_view data) {
   sigset_t pipe_set, old_set;
   sigemptyset(&pipe_set);
   sigaddset(&pipe_set, SIGPIPE);
@@ -43,14 +44,7 @@ bool write_all(int fd, std::string_view data) {
   return ok;
 }
 
-std::string excerpt(std::string_view text) {
-  constexpr std::size_t kMax = 200;
-  std::string out(text.substr(0, kMax));
-  if (text.size() > kMax) out += "...";
-  return out;
-}
-
-std::string size_text(std::size_t bytes) {
+std::string limit_text(std::size_t bytes) {
   if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
   return std::to_string(bytes) + " bytes";
 }
@@ -85,7 +79,7 @@ Status StdioTransport::send(const Json& message) {
     return close_reason_.ok() ? Status::unavailable(options_.label + " is not running")
                               : close_reason_;
   }
-  if (!write_all(process_.stdin_fd(), line)) {
+  if (!write_fully(process_.stdin_fd(), line)) {
     // Usually the server has exited; its exit status says more than the broken pipe.
     std::unique_lock reason_lock(reason_mu_);
     reason_cv_.wait_for(reason_lock, kExitGrace, [this] { return !close_reason_.ok(); });
@@ -110,7 +104,7 @@ void StdioTransport::read_stdout() {
       if (!skipping) line.append(piece);
       if (line.size() > options_.max_message_bytes) {
         fail(Status::resource_exhausted(options_.label + " sent a message larger than " +
-                                        size_text(options_.max_message_bytes) + "; disconnected"));
+                                        limit_text(options_.max_message_bytes) + "; disconnected"));
         skipping = true;
         line.clear();
       }

@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <set>
 
+#include "common/fnv1a.hpp"
+#include "common/json_text.hpp"
+#include "common/text_utils.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -20,27 +24,9 @@ std::string sanitize_component(std::string_view text) {
   return out;
 }
 
-uint32_t fnv1a(std::string_view text) {
-  uint32_t h = 2166136261u;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 16777619u;
-  }
-  return h;
-}
-
-bool contains(const std::vector<std::string>& list, const std::string& value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
-
 bool passes_filters(const McpServerConfig& config, const std::string& tool) {
-  if (!config.include_tools.empty()) return contains(config.include_tools, tool);
-  return !contains(config.exclude_tools, tool);
-}
-
-std::string string_member(const Json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+  if (!config.include_tools.empty()) return list_contains(config.include_tools, tool);
+  return !list_contains(config.exclude_tools, tool);
 }
 
 }  // namespace
@@ -48,7 +34,7 @@ std::string string_member(const Json& object, const char* key) {
 std::string mcp_tool_name(std::string_view server, std::string_view tool) {
   std::string name = "mcp_" + sanitize_component(server) + "_" + sanitize_component(tool);
   if (name.size() <= kMaxToolName) return name;
-  const std::string suffix = fmt::format("_{:08x}", fnv1a(name));
+  const std::string suffix = fmt::format("_{:08x}", fnv1a32(name));
   return name.substr(0, kMaxToolName - suffix.size()) + suffix;
 }
 

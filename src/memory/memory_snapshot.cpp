@@ -1,10 +1,10 @@
 // The frozen memory block of the system prompt.
 #include <algorithm>
 
+#include "common/atomic_file.hpp"
+#include "common/number_format.hpp"
 #include "hermes/memory.hpp"
 #include "memory/memory_store.hpp"
-#include "memory/number_format.hpp"
-#include "tools/atomic_file.hpp"
 #include "tools/tool_args.hpp"
 
 namespace hermes::internal {

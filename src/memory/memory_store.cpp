@@ -9,21 +9,14 @@
 #include <ctime>
 #include <optional>
 
-#include "memory/number_format.hpp"
+#include "common/atomic_file.hpp"
+#include "common/number_format.hpp"
+#include "common/text_utils.hpp"
 #include "safety/threat_scan.hpp"
-#include "tools/atomic_file.hpp"
 #include "tools/tool_args.hpp"
 
 namespace hermes::internal {
 namespace {
-
-constexpr std::string_view kBlanks = " \t\n\r\f\v";
-
-std::string_view trim(std::string_view s) {
-  const std::size_t b = s.find_first_not_of(kBlanks);
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(kBlanks) - b + 1);
-}
 
 // An exclusive lock on a sibling <file>.lock, so the memory file itself can be replaced
 // atomically while locked. Serialises writers across threads and processes.
@@ -77,19 +70,15 @@ Matches find_matches(const std::vector<std::string>& entries, const std::string&
   return m;
 }
 
-Json plain_error(const std::string& error) {
-  return {{"success", false}, {"error", error}};
-}
-
 }  // namespace
 
 std::vector<std::string> parse_memory_entries(std::string_view raw) {
   std::vector<std::string> out;
-  if (trim(raw).empty()) return out;
+  if (trim_ascii(raw).empty()) return out;
   for (std::size_t b = 0; b <= raw.size();) {
     std::size_t e = raw.find(kMemoryDelimiter, b);
     if (e == std::string_view::npos) e = raw.size();
-    if (std::string_view entry = trim(raw.substr(b, e - b)); !entry.empty())
+    if (std::string_view entry = trim_ascii(raw.substr(b, e - b)); !entry.empty())
       out.emplace_back(entry);
     b = e + kMemoryDelimiter.size();
   }
@@ -173,11 +162,11 @@ MemoryStore::Snapshot MemoryStore::load(MemoryTarget target, bool check_drift) c
   const std::string raw = read_or_empty(path);
   const std::vector<std::string> parsed = parse_memory_entries(raw);
   Snapshot s{dedupe_memory_entries(parsed), std::nullopt};
-  if (!check_drift || trim(raw).empty()) return s;
+  if (!check_drift || trim_ascii(raw).empty()) return s;
   const std::size_t limit = memory_limit(limits_, target);
   const bool oversized = std::any_of(parsed.begin(), parsed.end(),
                                      [&](const std::string& e) { return utf8_length(e) > limit; });
-  if (trim(raw) == join_memory_entries(parsed) && !oversized) return s;
+  if (trim_ascii(raw) == join_memory_entries(parsed) && !oversized) return s;
   std::string backup = path + ".bak." + std::to_string(std::time(nullptr));
   if (!write_file_atomically(backup, raw).ok())
     backup += " (BACKUP FAILED \xE2\x80\x94 file unchanged on disk)";
@@ -228,17 +217,17 @@ Json MemoryStore::save(MemoryTarget target, const std::vector<std::string>& entr
   if (Status s =
           write_file_atomically(memory_file_path(home_, target), join_memory_entries(entries));
       !s.ok()) {
-    return plain_error("Failed to write memory file: " + s.message());
+    return tool_failure("Failed to write memory file: " + s.message());
   }
   return success(target, entries, message);
 }
 
 Json MemoryStore::add(MemoryTarget target, const std::string& raw_content) {
-  const std::string content(trim(raw_content));
-  if (content.empty()) return plain_error("Content cannot be empty.");
-  if (auto threat = first_threat_message(content)) return plain_error(*threat);
+  const std::string content(trim_ascii(raw_content));
+  if (content.empty()) return tool_failure("Content cannot be empty.");
+  if (auto threat = first_threat_message(content)) return tool_failure(*threat);
   const std::string path = memory_file_path(home_, target);
-  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return plain_error(s.message());
+  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return tool_failure(s.message());
   FileLock lock(path);
   // Appending never rewrites other content, so the drift guard is not needed here.
   std::vector<std::string> entries = load(target, false).entries;
@@ -264,14 +253,14 @@ Json MemoryStore::add(MemoryTarget target, const std::string& raw_content) {
 
 Json MemoryStore::replace(MemoryTarget target, const std::string& raw_old,
                           const std::string& raw_content) {
-  const std::string old_text(trim(raw_old));
-  const std::string content(trim(raw_content));
-  if (old_text.empty()) return plain_error("old_text cannot be empty.");
+  const std::string old_text(trim_ascii(raw_old));
+  const std::string content(trim_ascii(raw_content));
+  if (old_text.empty()) return tool_failure("old_text cannot be empty.");
   if (content.empty())
-    return plain_error("new_content cannot be empty. Use 'remove' to delete entries.");
-  if (auto threat = first_threat_message(content)) return plain_error(*threat);
+    return tool_failure("new_content cannot be empty. Use 'remove' to delete entries.");
+  if (auto threat = first_threat_message(content)) return tool_failure(*threat);
   const std::string path = memory_file_path(home_, target);
-  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return plain_error(s.message());
+  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return tool_failure(s.message());
   FileLock lock(path);
   Snapshot snap = load(target, true);
   if (snap.drift) return *snap.drift;
@@ -304,10 +293,10 @@ Json MemoryStore::replace(MemoryTarget target, const std::string& raw_old,
 }
 
 Json MemoryStore::remove(MemoryTarget target, const std::string& raw_old) {
-  const std::string old_text(trim(raw_old));
-  if (old_text.empty()) return plain_error("old_text cannot be empty.");
+  const std::string old_text(trim_ascii(raw_old));
+  if (old_text.empty()) return tool_failure("old_text cannot be empty.");
   const std::string path = memory_file_path(home_, target);
-  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return plain_error(s.message());
+  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return tool_failure(s.message());
   FileLock lock(path);
   Snapshot snap = load(target, true);
   if (snap.drift) return *snap.drift;
@@ -332,7 +321,8 @@ Json MemoryStore::remove(MemoryTarget target, const std::string& raw_old) {
 }
 
 Json MemoryStore::apply_batch(MemoryTarget target, const Json& operations) {
-  if (!operations.is_array() || operations.empty()) return plain_error("operations list is empty.");
+  if (!operations.is_array() || operations.empty())
+    return tool_failure("operations list is empty.");
   // Every write is scanned before anything touches the disk: one poisoned op rejects all.
   for (std::size_t i = 0; i < operations.size(); ++i) {
     const Json& op = operations[i];
@@ -341,12 +331,12 @@ Json MemoryStore::apply_batch(MemoryTarget target, const Json& operations) {
     if ((action == "add" || action == "replace") && op.contains("content") &&
         op["content"].is_string()) {
       if (auto threat = first_threat_message(op["content"].get<std::string>())) {
-        return plain_error("Operation " + std::to_string(i + 1) + ": " + *threat);
+        return tool_failure("Operation " + std::to_string(i + 1) + ": " + *threat);
       }
     }
   }
   const std::string path = memory_file_path(home_, target);
-  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return plain_error(s.message());
+  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return tool_failure(s.message());
   FileLock lock(path);
   Snapshot snap = load(target, true);
   if (snap.drift) return *snap.drift;
@@ -359,8 +349,9 @@ Json MemoryStore::apply_batch(MemoryTarget target, const Json& operations) {
     const Json op = operations[i].is_object() ? operations[i] : Json::object();
     const std::string action = op.value("action", "");
     auto text = [&](const char* key) {
-      return op.contains(key) && op[key].is_string() ? std::string(trim(op[key].get<std::string>()))
-                                                     : std::string();
+      return op.contains(key) && op[key].is_string()
+                 ? std::string(trim_ascii(op[key].get<std::string>()))
+                 : std::string();
     };
     const std::string content = text("content");
     const std::string old_text = text("old_text");

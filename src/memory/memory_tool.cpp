@@ -12,7 +12,7 @@ namespace {
 
 constexpr int kMaxConsolidationFailures = 3;
 
-constexpr const char* kDescription =
+constexpr const char* kMemoryDescription =
     "Save durable information to persistent memory that survives across sessions; it is shown at "
     "the start of every future session. target 'memory' is your notes (environment facts, project "
     "conventions, tool quirks, lessons); target 'user' is the user profile (preferences, "
@@ -29,7 +29,7 @@ struct ConsolidationFailures {
   int count = 0;
 };
 
-Json schema() {
+Json memory_schema() {
   return Json::parse(R"({
     "type": "object",
     "properties": {
@@ -54,15 +54,11 @@ Json schema() {
   })");
 }
 
-Json error(const std::string& message) {
-  return {{"success", false}, {"error", message}};
-}
-
 Json dispatch(MemoryStore& store, MemoryTarget target, const Json& args) {
   if (args.contains("operations") && !args["operations"].is_null() &&
       !(args["operations"].is_array() && args["operations"].empty())) {
     if (!args["operations"].is_array()) {
-      return error("operations must be a list of {action, content?, old_text?} objects.");
+      return tool_failure("operations must be a list of {action, content?, old_text?} objects.");
     }
     return store.apply_batch(target, args["operations"]);
   }
@@ -73,34 +69,35 @@ Json dispatch(MemoryStore& store, MemoryTarget target, const Json& args) {
   const std::string content = text("content");
   const std::string old_text = text("old_text");
   if (action == "add") {
-    if (content.empty()) return error("Content is required for 'add' action.");
+    if (content.empty()) return tool_failure("Content is required for 'add' action.");
     return store.add(target, content);
   }
   if (action == "replace") {
     if (old_text.empty()) return store.missing_old_text(target, "replace");
-    if (content.empty()) return error("content is required for 'replace' action.");
+    if (content.empty()) return tool_failure("content is required for 'replace' action.");
     return store.replace(target, old_text, content);
   }
   if (action == "remove") {
     if (old_text.empty()) return store.missing_old_text(target, "remove");
     return store.remove(target, old_text);
   }
-  return error("Unknown action '" + action + "'. Use: add, replace, remove");
+  return tool_failure("Unknown action '" + action + "'. Use: add, replace, remove");
 }
 
 std::function<Result<std::string>(const Json&, ToolContext&)> handler(MemoryLimits limits) {
   return [limits](const Json& args, ToolContext& ctx) -> Result<std::string> {
     if (ctx.home.empty())
-      return dump_json(error("Memory is not available: no hermes home is set."));
+      return dump_json(tool_failure("Memory is not available: no hermes home is set."));
     // A target of the wrong type must not fall back to MEMORY.md.
     if (Status s = check_string_args(args, {"action", "target", "content", "old_text"}); !s.ok())
-      return dump_json(error(s.message()));
+      return dump_json(tool_failure(s.message()));
     const std::string target_name =
         args.is_object() && args.contains("target") && args["target"].is_string()
             ? args["target"].get<std::string>()
             : "memory";
     if (target_name != "memory" && target_name != "user") {
-      return dump_json(error("Invalid target '" + target_name + "'. Use 'memory' or 'user'."));
+      return dump_json(
+          tool_failure("Invalid target '" + target_name + "'. Use 'memory' or 'user'."));
     }
     MemoryStore store(ctx.home, limits);
     Json result =
@@ -132,8 +129,8 @@ std::vector<ToolSpec> memory_tools(const MemoryLimits& limits) {
   ToolSpec spec;
   spec.name = "memory";
   spec.toolset = "memory";
-  spec.description = kDescription;
-  spec.parameters = schema();
+  spec.description = kMemoryDescription;
+  spec.parameters = memory_schema();
   spec.handler = handler(limits);
   spec.parallel_safe = false;
   return {std::move(spec)};

@@ -2,20 +2,13 @@
 
 #include <utility>
 
+#include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "providers/anthropic_blocks.hpp"
 #include "providers/error_body.hpp"
-#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {
-
-constexpr std::size_t kMaxErrorBodyBytes = 16 * 1024;
-
-std::string string_member(const Json& object, const char* key) {
-  if (!object.is_object()) return {};
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 // Overwrites `counter` when `usage` states it as a number.
 void take(const Json& usage, const char* key, int64_t& counter) {

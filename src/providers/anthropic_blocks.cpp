@@ -1,16 +1,10 @@
 #include "providers/anthropic_blocks.hpp"
 
 #include "common/json_text.hpp"
-#include "providers/text.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal::anthropic {
 namespace {
-
-std::string string_member(const Json& object, const char* key) {
-  if (!object.is_object()) return {};
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 std::string type_of(const Json& block) {
   return string_member(block, "type");

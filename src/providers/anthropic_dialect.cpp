@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "common/text_utils.hpp"
 #include "providers/reasoning_models.hpp"
-#include "providers/text.hpp"
 #include "providers/url_parts.hpp"
 
 namespace hermes::internal {
@@ -19,10 +19,6 @@ constexpr std::string_view kOauthBetas = "claude-code-20250219,oauth-2025-04-20"
 bool host_is(std::string_view host, std::string_view domain) {
   return host == domain || (host.size() > domain.size() && host.ends_with(domain) &&
                             host[host.size() - domain.size() - 1] == '.');
-}
-
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
 }
 
 bool is_kimi_model(std::string_view model) {
@@ -51,11 +47,7 @@ std::string join(const std::vector<std::string_view>& parts) {
   return out;
 }
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-bool is_separator(char c) {
+bool is_version_separator(char c) {
   return c == '-' || c == '_' || c == '.';
 }
 
@@ -63,7 +55,7 @@ bool is_separator(char c) {
 std::size_t digits_at(std::string_view text, std::size_t at, int& value) {
   std::size_t n = 0;
   value = 0;
-  while (at + n < text.size() && is_digit(text[at + n]) && n < 9) {
+  while (at + n < text.size() && is_ascii_digit(text[at + n]) && n < 9) {
     value = value * 10 + (text[at + n] - '0');
     ++n;
   }
@@ -77,24 +69,24 @@ bool model_preserves_prior_thinking(std::string_view model) {
   if (contains(m, "claude-mythos-preview") || contains(m, "claude_mythos_preview")) return true;
   for (std::size_t at = m.find("claude"); at != std::string::npos; at = m.find("claude", at + 1)) {
     std::size_t pos = at + 6;
-    if (pos >= m.size() || !is_separator(m[pos])) continue;
+    if (pos >= m.size() || !is_version_separator(m[pos])) continue;
     ++pos;
     std::string_view family;
     for (std::string_view name : {"opus", "sonnet", "fable", "mythos"}) {
       if (std::string_view(m).substr(pos, name.size()) == name) family = name;
     }
     pos += family.size();
-    if (family.empty() || pos >= m.size() || !is_separator(m[pos])) continue;
+    if (family.empty() || pos >= m.size() || !is_version_separator(m[pos])) continue;
     int major = 0;
     const std::size_t major_digits = digits_at(m, ++pos, major);
     if (major_digits == 0) continue;
     pos += major_digits;
     int minor = 0;
     // A minor version is one or two digits; a snapshot date (4-20250514) is not one.
-    if (pos + 1 < m.size() && is_separator(m[pos])) {
+    if (pos + 1 < m.size() && is_version_separator(m[pos])) {
       const std::size_t n = digits_at(m, pos + 1, minor);
       const std::size_t end = pos + 1 + n;
-      if (n == 0 || n > 2 || (end < m.size() && !is_separator(m[end]))) minor = 0;
+      if (n == 0 || n > 2 || (end < m.size() && !is_version_separator(m[end]))) minor = 0;
     }
     if (family == "opus") return major > 4 || (major == 4 && minor >= 5);
     if (family == "sonnet") return major > 4 || (major == 4 && minor >= 6);

@@ -6,9 +6,9 @@
 #include <string>
 #include <utility>
 
+#include "common/text_utils.hpp"
 #include "hermes/message_utils.hpp"
 #include "providers/anthropic_blocks.hpp"
-#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -4,11 +4,11 @@
 #include <utility>
 
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "providers/anthropic_dialect.hpp"
 #include "providers/anthropic_request_builder.hpp"
 #include "providers/anthropic_stream_assembler.hpp"
 #include "providers/model_exchange.hpp"
-#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -1,12 +1,12 @@
 #include "providers/anthropic_request_builder.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <set>
 #include <utility>
 
+#include "common/text_utils.hpp"
 #include "providers/anthropic_message_conversion.hpp"
-#include "providers/text.hpp"
+#include "providers/request_checks.hpp"
 #include "providers/tool_definitions.hpp"
 
 namespace hermes::internal {
@@ -50,10 +50,6 @@ constexpr std::string_view kManualThinkingFamilies[] = {
 // Adaptive families without the "xhigh" effort that still accept sampling parameters.
 constexpr std::string_view kNoXhighFamilies[] = {"claude-opus-4-6", "claude-opus-4.6",
                                                  "claude-sonnet-4-6", "claude-sonnet-4.6"};
-
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
 
 template <typename List>
 bool matches_any(std::string_view model, const List& families) {
@@ -204,18 +200,8 @@ void add_thinking(const ProviderRequest& request, std::string_view model, Json& 
   body["max_tokens"] = std::max(body["max_tokens"].get<int64_t>(), budget + 4096);
 }
 
-Status validate(const ProviderRequest& request, std::string_view model) {
-  if (model.empty()) return Status::invalid_argument("model: empty");
-  if (request.messages.empty()) return Status::invalid_argument("messages: empty");
-  if (request.max_tokens && *request.max_tokens <= 0) {
-    return Status::invalid_argument("max_tokens: must be positive");
-  }
-  if (request.temperature && !std::isfinite(*request.temperature)) {
-    return Status::invalid_argument("temperature: must be a finite number");
-  }
-  if (!request.extra_body.is_null() && !request.extra_body.is_object()) {
-    return Status::invalid_argument("extra_body: must be an object");
-  }
+Status check_anthropic_request(const ProviderRequest& request, std::string_view model) {
+  HERMES_RETURN_IF_ERROR(check_request(request, model));
   for (std::size_t i = 0; i < request.messages.size(); ++i) {
     const Message& message = request.messages[i];
     if (message.role == Role::kTool && message.tool_call_id.empty()) {
@@ -257,7 +243,7 @@ Result<Json> build_anthropic_request(const ProviderRequest& request,
                                      std::string_view default_model) {
   const std::string model =
       normalize_anthropic_model(request.model.empty() ? default_model : request.model);
-  HERMES_RETURN_IF_ERROR(validate(request, model));
+  HERMES_RETURN_IF_ERROR(check_anthropic_request(request, model));
   auto tools = anthropic_tools(request.tools);
   if (!tools.ok()) return tools.status();
   AnthropicConversation conversation = convert_to_anthropic(request.messages, dialect, model);

@@ -3,21 +3,14 @@
 #include <utility>
 
 #include "common/json_text.hpp"
-#include "providers/text.hpp"
+#include "common/text_utils.hpp"
+#include "providers/error_body.hpp"
 
 namespace hermes::internal {
 namespace {
 
-constexpr std::size_t kMaxErrorBodyBytes = 16 * 1024;
-constexpr std::size_t kMaxQuotedPayloadBytes = 200;
 // Indexes are small in practice; a larger one is a broken server, not a huge answer.
 constexpr int kMaxBlocks = 4096;
-
-std::string string_member(const Json& object, const char* key) {
-  if (!object.is_object()) return {};
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 }  // namespace
 

@@ -3,8 +3,8 @@
 #include <optional>
 #include <utility>
 
+#include "common/text_utils.hpp"
 #include "providers/ondemand_json.hpp"
-#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {

@@ -1,20 +1,16 @@
 #include "providers/chat_request_builder.hpp"
 
-#include <cmath>
 #include <string>
 
+#include "common/text_utils.hpp"
 #include "providers/chat_cache_markers.hpp"
 #include "providers/reasoning_models.hpp"
-#include "providers/text.hpp"
+#include "providers/request_checks.hpp"
 #include "providers/tool_definitions.hpp"
 #include "providers/url_parts.hpp"
 
 namespace hermes::internal {
 namespace {
-
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
 
 bool is_openai_host(std::string_view host) {
   return host == "api.openai.com" || host.ends_with(".api.openai.com") ||
@@ -173,17 +169,7 @@ ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_ur
 Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialect& dialect,
                                 std::string_view default_model) {
   const std::string_view model = request.model.empty() ? default_model : request.model;
-  if (model.empty()) return Status::invalid_argument("model: empty");
-  if (request.messages.empty()) return Status::invalid_argument("messages: empty");
-  if (request.max_tokens && *request.max_tokens <= 0) {
-    return Status::invalid_argument("max_tokens: must be positive");
-  }
-  if (request.temperature && !std::isfinite(*request.temperature)) {
-    return Status::invalid_argument("temperature: must be a finite number");
-  }
-  if (!request.extra_body.is_null() && !request.extra_body.is_object()) {
-    return Status::invalid_argument("extra_body: must be an object");
-  }
+  HERMES_RETURN_IF_ERROR(check_request(request, model));
   Json messages = Json::array();
   for (std::size_t i = 0; i < request.messages.size(); ++i) {
     auto wire = wire_message(request.messages[i], i == 0, dialect);

@@ -6,10 +6,6 @@
 namespace hermes::internal {
 namespace {
 
-// Error bodies are kept for classification and logs, not for archiving.
-constexpr std::size_t kMaxErrorBodyBytes = 16 * 1024;
-constexpr std::size_t kMaxQuotedPayloadBytes = 200;
-
 // A payload of the wrong shape: the loop treats these as invalid responses.
 ApiError invalid_response(std::string what, std::string_view payload) {
   ApiError error;

@@ -11,10 +11,10 @@
 #include <string>
 
 #include "common/json_text.hpp"
-#include "common/log.hpp"
+#include "common/text_utils.hpp"
 #include "hermes/home.hpp"
 #include "hermes/model_metadata.hpp"
-#include "providers/text.hpp"
+#include "safety/log.hpp"
 
 namespace hermes {
 namespace {

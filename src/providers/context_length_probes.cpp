@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "providers/http_client.hpp"
-#include "providers/text.hpp"
 #include "providers/url_parts.hpp"
 
 namespace hermes::internal {
@@ -26,12 +26,6 @@ constexpr std::string_view kContextKeys[] = {"context_length",
                                              "n_ctx_train",
                                              "n_ctx",
                                              "ctx_size"};
-
-std::string without_trailing_slashes(std::string_view url) {
-  std::string out(trim_ascii(url));
-  while (!out.empty() && out.back() == '/') out.pop_back();
-  return out;
-}
 
 bool ends_with_v1(std::string_view url) {
   return url.size() >= 3 && iequals(url.substr(url.size() - 3), "/v1");

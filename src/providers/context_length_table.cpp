@@ -6,8 +6,8 @@
 #include <string_view>
 #include <utility>
 
+#include "common/text_utils.hpp"
 #include "hermes/model_metadata.hpp"
-#include "providers/text.hpp"
 
 namespace hermes {
 namespace {

@@ -4,8 +4,8 @@
 #include <regex>
 #include <string>
 
+#include "common/text_utils.hpp"
 #include "hermes/api_error.hpp"
-#include "providers/text.hpp"
 
 namespace hermes {
 namespace {

@@ -3,14 +3,20 @@
 // FastAPI's {"detail":...}, DeepInfra's error_message, or plain text.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "common/text_utils.hpp"
 #include "hermes/json.hpp"
-#include "providers/text.hpp"
 
 namespace hermes::internal {
+
+// An error body kept on an ApiError is for classification and logs, not for archiving.
+inline constexpr std::size_t kMaxErrorBodyBytes = 16 * 1024;
+// How much of a stream payload that could not be read an error message quotes.
+inline constexpr std::size_t kMaxQuotedPayloadBytes = 200;
 
 struct ErrorBody {
   bool is_json = false;          // The body parsed as a JSON object.

@@ -7,11 +7,11 @@
 #include <string>
 #include <string_view>
 
+#include "common/text_utils.hpp"
 #include "hermes/api_error.hpp"
 #include "providers/error_body.hpp"
 #include "providers/error_patterns.hpp"
 #include "providers/reasoning_models.hpp"
-#include "providers/text.hpp"
 
 namespace hermes {
 namespace {

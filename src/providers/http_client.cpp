@@ -12,8 +12,8 @@
 #include <mutex>
 #include <utility>
 
+#include "common/text_utils.hpp"
 #include "hermes/version.hpp"
-#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -37,6 +37,12 @@ std::optional<double> parse_number(std::string_view text) {
   }
   return value;
 }
+
+}  // namespace
+
+// The pool's parts are not in the anonymous namespace: HttpClient::Pool, which has
+// external linkage, holds them.
+namespace curl_pool {
 
 // DNS answers and TLS sessions shared by every handle, behind one mutex per kind of data.
 class SharedCaches {
@@ -79,10 +85,12 @@ void destroy(Session& session) {
   session = {};
 }
 
-}  // namespace
+}  // namespace curl_pool
+
+using curl_pool::Session;
 
 struct HttpClient::Pool {
-  SharedCaches caches;
+  curl_pool::SharedCaches caches;
   std::mutex mutex;
   std::vector<Session> idle;  // Guarded by mutex. The most recently used is at the back.
 

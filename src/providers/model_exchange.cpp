@@ -4,14 +4,12 @@
 #include <chrono>
 #include <utility>
 
+#include "common/text_utils.hpp"
 #include "providers/error_body.hpp"
 #include "providers/reasoning_models.hpp"
-#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {
-
-constexpr std::size_t kMaxErrorBodyBytes = 16 * 1024;
 
 // Pings and keep-alive events prove the connection is alive, not that the model is
 // making progress; comment lines never reach the parser's handler at all.

@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "common/log.hpp"
 #include "hermes/home.hpp"
 #include "providers/context_length_probes.hpp"
+#include "safety/log.hpp"
 
 namespace hermes {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <utility>
 
-#include "providers/text.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal::ondemand {
 

@@ -4,17 +4,13 @@
 #include <utility>
 
 #include "common/json_text.hpp"
-#include "common/log.hpp"
 #include "providers/chat_stream_assembler.hpp"
 #include "providers/model_exchange.hpp"
+#include "providers/url_parts.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {
-
-std::string without_trailing_slashes(std::string url) {
-  while (!url.empty() && url.back() == '/') url.pop_back();
-  return url;
-}
 
 // Servers that reject stream_options say so in a 400 or 422 that names the field.
 bool rejects_stream_options(const Status& status) {

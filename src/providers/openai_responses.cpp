@@ -6,14 +6,10 @@
 #include "common/json_text.hpp"
 #include "providers/model_exchange.hpp"
 #include "providers/responses_stream_assembler.hpp"
+#include "providers/url_parts.hpp"
 
 namespace hermes::internal {
 namespace {
-
-std::string without_trailing_slashes(std::string url) {
-  while (!url.empty() && url.back() == '/') url.pop_back();
-  return url;
-}
 
 }  // namespace
 

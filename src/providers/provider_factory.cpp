@@ -4,11 +4,11 @@
 #include <memory>
 #include <string>
 
+#include "common/text_utils.hpp"
 #include "hermes/provider.hpp"
 #include "providers/anthropic_messages.hpp"
 #include "providers/openai_chat.hpp"
 #include "providers/openai_responses.hpp"
-#include "providers/text.hpp"
 #include "providers/url_parts.hpp"
 
 namespace hermes {

@@ -3,7 +3,7 @@
 #include <array>
 #include <string>
 
-#include "providers/text.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -55,7 +55,7 @@ constexpr std::array kFloors = {
     Floor{"qwen3", 180},
 };
 
-bool is_separator(char c) {
+bool is_slug_separator(char c) {
   return c == '-' || c == '.' || c == '_' || c == ':';
 }
 
@@ -70,7 +70,7 @@ std::optional<std::chrono::seconds> reasoning_stale_timeout_floor(std::string_vi
   const Floor* best = nullptr;
   for (const Floor& floor : kFloors) {
     if (name.compare(0, floor.slug.size(), floor.slug) != 0) continue;
-    if (name.size() != floor.slug.size() && !is_separator(name[floor.slug.size()])) continue;
+    if (name.size() != floor.slug.size() && !is_slug_separator(name[floor.slug.size()])) continue;
     if (!best || floor.slug.size() > best->slug.size()) best = &floor;
   }
   if (!best) return std::nullopt;

@@ -6,20 +6,12 @@
 #include <vector>
 
 #include "common/json_text.hpp"
-#include "providers/error_body.hpp"
-#include "providers/text.hpp"
 #include "common/sha256.hpp"
+#include "common/text_utils.hpp"
+#include "providers/error_body.hpp"
 
 namespace hermes::internal {
 namespace {
-
-constexpr std::size_t kMaxErrorBodyBytes = 16 * 1024;
-
-std::string string_member(const Json& object, const char* key) {
-  if (!object.is_object()) return {};
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 int64_t count_member(const Json& object, const char* key) {
   if (!object.is_object()) return 0;

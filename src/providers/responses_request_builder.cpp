@@ -1,16 +1,17 @@
 #include "providers/responses_request_builder.hpp"
 
-#include <cmath>
 #include <optional>
 #include <set>
 #include <string>
 #include <utility>
 
+#include "common/json_text.hpp"
+#include "common/sha256.hpp"
+#include "common/text_utils.hpp"
 #include "providers/reasoning_models.hpp"
-#include "providers/text.hpp"
+#include "providers/request_checks.hpp"
 #include "providers/tool_definitions.hpp"
 #include "providers/url_parts.hpp"
-#include "common/sha256.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -70,11 +71,6 @@ class InputBuilder {
   std::set<std::string> replayed_ids_;
   Json items_ = Json::array();
 };
-
-std::string string_member(const Json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 // Chat-style content parts as Responses parts: text becomes input_text (output_text on
 // assistant turns, which reject input_text) and image_url becomes input_image with a
@@ -315,21 +311,6 @@ bool accepts_temperature(const ResponsesDialect& dialect, std::string_view bare)
   return !dialect.codex_backend && !is_openai_reasoning_model(bare);
 }
 
-Status validate(const ProviderRequest& request, std::string_view model) {
-  if (model.empty()) return Status::invalid_argument("model: empty");
-  if (request.messages.empty()) return Status::invalid_argument("messages: empty");
-  if (request.max_tokens && *request.max_tokens <= 0) {
-    return Status::invalid_argument("max_tokens: must be positive");
-  }
-  if (request.temperature && !std::isfinite(*request.temperature)) {
-    return Status::invalid_argument("temperature: must be a finite number");
-  }
-  if (!request.extra_body.is_null() && !request.extra_body.is_object()) {
-    return Status::invalid_argument("extra_body: must be an object");
-  }
-  return {};
-}
-
 }  // namespace
 
 std::string clamp_call_id(std::string_view call_id) {
@@ -367,7 +348,7 @@ Result<Json> build_responses_request(const ProviderRequest& request,
                                      const ResponsesDialect& dialect,
                                      std::string_view default_model) {
   const std::string_view model = request.model.empty() ? default_model : request.model;
-  HERMES_RETURN_IF_ERROR(validate(request, model));
+  HERMES_RETURN_IF_ERROR(check_request(request, model));
   InputBuilder input(dialect, only_replayed_turn(request.messages, dialect.azure));
   for (std::size_t i = 0; i < request.messages.size(); ++i) {
     Status added = input.add(request.messages[i], i);

@@ -3,14 +3,12 @@
 #include <utility>
 
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
+#include "providers/error_body.hpp"
 #include "providers/responses_output.hpp"
-#include "providers/text.hpp"
 
 namespace hermes::internal {
 namespace {
-
-constexpr std::size_t kMaxErrorBodyBytes = 16 * 1024;
-constexpr std::size_t kMaxQuotedPayloadBytes = 200;
 
 bool is_terminal(std::string_view type) {
   return type == "response.completed" || type == "response.incomplete" || type == "response.failed";
@@ -18,11 +16,6 @@ bool is_terminal(std::string_view type) {
 
 bool is_call(std::string_view type) {
   return type == "function_call" || type == "custom_tool_call";
-}
-
-std::string string_member(const Json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "providers/text.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -54,18 +54,14 @@ std::pair<double, std::size_t> unit_at(const std::string& text, std::size_t pos)
   return {1.0, 0};  // A bare number means seconds.
 }
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
 // Parses a duration such as "1.146s", "84ms", "20 seconds" or "1m30s" at `pos`.
 std::optional<double> duration_at(const std::string& text, std::size_t pos) {
   while (pos < text.size() && text[pos] == ' ') ++pos;
   double total = 0;
   bool any = false;
-  while (pos < text.size() && is_digit(text[pos])) {
+  while (pos < text.size() && is_ascii_digit(text[pos])) {
     std::size_t end = pos;
-    while (end < text.size() && (is_digit(text[end]) || text[end] == '.')) ++end;
+    while (end < text.size() && (is_ascii_digit(text[end]) || text[end] == '.')) ++end;
     double value = 0;
     std::from_chars(text.data() + pos, text.data() + end, value);  // Locale-independent.
     while (end < text.size() && text[end] == ' ') ++end;

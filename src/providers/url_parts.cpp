@@ -1,6 +1,6 @@
 #include "providers/url_parts.hpp"
 
-#include "providers/text.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -33,6 +33,12 @@ std::string url_path(std::string_view url) {
   std::string path = lower_ascii(rest.substr(slash, rest.find_first_of("?#", slash) - slash));
   while (!path.empty() && path.back() == '/') path.pop_back();
   return path;
+}
+
+std::string without_trailing_slashes(std::string_view url) {
+  std::string out(trim_ascii(url));
+  while (!out.empty() && out.back() == '/') out.pop_back();
+  return out;
 }
 
 }  // namespace hermes::internal

@@ -14,4 +14,8 @@ std::string url_host(std::string_view url);
 // The lower-cased path of `url`, without query, fragment or trailing slashes.
 std::string url_path(std::string_view url);
 
+// `url` without surrounding whitespace and trailing slashes, ready for a path to be
+// appended ("https://host/v1/" + "/models" must not become "//models").
+std::string without_trailing_slashes(std::string_view url);
+
 }  // namespace hermes::internal

@@ -6,11 +6,11 @@
 #include <cstdlib>
 #include <thread>
 
+#include "common/atomic_file.hpp"
 #include "common/json_text.hpp"
-#include "common/log.hpp"
 #include "safety/command_guard.hpp"
+#include "safety/log.hpp"
 #include "safety/regex.hpp"
-#include "tools/atomic_file.hpp"
 
 namespace hermes::internal {
 namespace {

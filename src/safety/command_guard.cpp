@@ -6,6 +6,7 @@
 #include <array>
 #include <set>
 
+#include "common/text_utils.hpp"
 #include "hermes/home.hpp"
 #include "safety/command_rules.hpp"
 #include "safety/shell_lexer.hpp"
@@ -18,10 +19,6 @@ constexpr std::size_t kMaxSeparatorFreeChars = 4096;
 constexpr std::size_t kMaxSeparators = 25000;
 constexpr std::string_view kParserLimit = "command parser limit exceeded";
 constexpr std::string_view kSelfTermination = "kill hermes/gateway process (self-termination)";
-
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
 
 // ---- Interpreters and programs that run code given on their command line ----
 
@@ -73,10 +70,6 @@ const Interpreter* interpreter_for(std::string_view name) {
   return nullptr;
 }
 
-bool contains(const std::vector<std::string_view>& list, std::string_view item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
-}
-
 // Whether `args` carry a code-running option of `interp` before the script operand.
 bool interpreter_runs_inline_code(const Interpreter& interp, const std::vector<std::string>& args,
                                   std::size_t first) {
@@ -88,7 +81,7 @@ bool interpreter_runs_inline_code(const Interpreter& interp, const std::vector<s
     }
     std::string option = token.substr(0, token.find('='));
     if (powershell) option = program_basename(option);  // Lower-cases.
-    if (contains(interp.exec_flags, option)) return true;
+    if (list_contains(interp.exec_flags, option)) return true;
     const bool attached_value = std::any_of(
         interp.options_with_argument.begin(), interp.options_with_argument.end(),
         [&](std::string_view o) {
@@ -96,10 +89,11 @@ bool interpreter_runs_inline_code(const Interpreter& interp, const std::vector<s
         });
     if (!powershell && !starts_with(option, "--") && option.size() > 2 && !attached_value) {
       for (char c : option.substr(1)) {
-        if (contains(interp.exec_flags, std::string{'-', c})) return true;  // -pe, -uc
+        if (list_contains(interp.exec_flags, std::string{'-', c})) return true;  // -pe, -uc
       }
     }
-    if (contains(interp.options_with_argument, option) && token.find('=') == std::string::npos) ++i;
+    if (list_contains(interp.options_with_argument, option) && token.find('=') == std::string::npos)
+      ++i;
   }
   return false;
 }
@@ -156,7 +150,7 @@ std::optional<ExecutionFinding> read_tool_finding(std::string_view tool,
       option = token.substr(0, 2);
       payload = token.substr(2);
     }
-    if (!contains(tool_it->second, option)) continue;
+    if (!list_contains(tool_it->second, option)) continue;
     if (!payload && i + 1 < args.size()) payload = args[i + 1];
     if (payload && !payload->empty()) {
       return ExecutionFinding{"arbitrary program execution via " + std::string(tool) + " " + option,
@@ -276,12 +270,12 @@ std::vector<std::string> command_detection_variants(std::string_view command,
 CommandFinding detect_hardline(std::string_view command, const std::vector<HomeFold>& folds) {
   if (command_exceeds_parser_limits(command)) return {true, std::string(kParserLimit)};
   for (const std::string& variant : command_detection_variants(command, folds)) {
-    const std::string lower = ascii_lower(variant);
+    const std::string lower = lower_ascii(variant);
     std::optional<std::string> masked;
     for (const CommandRule& rule : hardline_rules()) {
       if (rule.quote_masked && !masked) {
         // Under a shell carrier (sh -c, eval) quoted text is code, not prose.
-        masked = contains_shell_carrier(variant) ? lower : ascii_lower(mask_quoted_prose(variant));
+        masked = contains_shell_carrier(variant) ? lower : lower_ascii(mask_quoted_prose(variant));
       }
       if (rule.regex.search(rule.quote_masked ? *masked : lower))
         return {true, std::string(rule.description)};

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "common/text_utils.hpp"
 #include "safety/ansi_escape.hpp"
 #include "safety/regex_program.hpp"
 
@@ -145,13 +146,6 @@ std::string normalize_command_for_detection(std::string_view command,
   replace_all(unescaped, "\"\"", "");
   collapse_ifs(unescaped);
   return unescaped;
-}
-
-std::string ascii_lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 std::string lower_preserving_flags(std::string_view command) {

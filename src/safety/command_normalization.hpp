@@ -33,7 +33,4 @@ std::string normalize_command_for_detection(std::string_view command,
 // `command` lower-cased, except words starting with '-' (so `-D` and `-d` stay distinct).
 std::string lower_preserving_flags(std::string_view command);
 
-// ASCII lower-casing.
-std::string ascii_lower(std::string_view text);
-
 }  // namespace hermes::internal

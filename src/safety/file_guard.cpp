@@ -5,12 +5,10 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "common/text_utils.hpp"
+
 namespace hermes::internal {
 namespace {
-
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
 
 std::string resolved(const std::string& path) {
   if (path.empty()) return "";

@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 
+#include "common/text_utils.hpp"
 #include "safety/redaction_passes.hpp"
 #include "safety/regex_program.hpp"
 
@@ -25,9 +26,6 @@ bool is_lower(char c) {
   return c >= 'a' && c <= 'z';
 }
 
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
 bool ends_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }

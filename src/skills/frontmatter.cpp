@@ -23,7 +23,7 @@ std::string rtrim(std::string s) {
   return s;
 }
 
-std::string trim(std::string_view s) {
+std::string trim_blanks(std::string_view s) {
   const std::size_t b = s.find_first_not_of(" \t");
   if (b == std::string_view::npos) return "";
   return std::string(s.substr(b, s.find_last_not_of(" \t") - b + 1));
@@ -167,8 +167,8 @@ class YamlParser {
         fail(line.number, "expected 'key: value'");
         break;
       }
-      Json key = inline_value(trim(line.text.substr(0, colon)), indent, line.number);
-      const std::string value_text = trim(line.text.substr(colon + 1));
+      Json key = inline_value(trim_blanks(line.text.substr(0, colon)), indent, line.number);
+      const std::string value_text = trim_blanks(line.text.substr(colon + 1));
       ++pos_;
       Json value = mapping_value(value_text, indent, line.number);
       obj[key.is_string() ? key.get<std::string>() : key.dump()] = std::move(value);
@@ -195,7 +195,7 @@ class YamlParser {
       skip_blank();
       if (at_end() || lines_[pos_].indent != indent || !is_sequence_item(lines_[pos_].text)) break;
       Line& line = lines_[pos_];
-      const std::string rest = line.text.size() > 1 ? trim(line.text.substr(1)) : "";
+      const std::string rest = line.text.size() > 1 ? trim_blanks(line.text.substr(1)) : "";
       if (rest.empty()) {
         ++pos_;
         skip_blank();
@@ -279,7 +279,7 @@ class YamlParser {
            !(s[i] == ':' && (i + 1 == s.size() || s[i + 1] == ' '))) {
       ++i;
     }
-    return resolve_plain(trim(std::string_view(s).substr(b, i - b)));
+    return resolve_plain(trim_blanks(std::string_view(s).substr(b, i - b)));
   }
 
   Json flow_sequence(const std::string& s, std::size_t& i, int number) {
@@ -422,7 +422,7 @@ class YamlParser {
   std::string error_;
 };
 
-Result<std::vector<Line>> split_lines(std::string_view text) {
+Result<std::vector<Line>> frontmatter_lines(std::string_view text) {
   std::vector<Line> lines;
   int number = 0;
   for (std::size_t b = 0; b <= text.size();) {
@@ -433,7 +433,7 @@ Result<std::vector<Line>> split_lines(std::string_view text) {
     ++number;
     std::size_t indent = 0;
     while (indent < raw.size() && raw[indent] == ' ') ++indent;
-    if (indent < raw.size() && raw[indent] == '\t' && !trim(raw).empty()) {
+    if (indent < raw.size() && raw[indent] == '\t' && !trim_blanks(raw).empty()) {
       return Status::invalid_argument("line " + std::to_string(number) +
                                       ": tabs are not allowed for indentation");
     }
@@ -446,7 +446,7 @@ Result<std::vector<Line>> split_lines(std::string_view text) {
 }  // namespace
 
 Result<Json> parse_yaml_subset(std::string_view text) {
-  auto lines = split_lines(text);
+  auto lines = frontmatter_lines(text);
   if (!lines.ok()) return lines.status();
   return YamlParser(std::move(*lines)).parse();
 }

@@ -4,10 +4,11 @@
 #include <filesystem>
 #include <set>
 
+#include "common/atomic_file.hpp"
 #include "common/json_text.hpp"
-#include "common/log.hpp"
+#include "common/text_utils.hpp"
+#include "safety/log.hpp"
 #include "skills/frontmatter.hpp"
-#include "tools/atomic_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -56,10 +57,6 @@ Skill load_skill(const fs::path& skill_md, const SkillRoot& root) {
   if (std::string name = text_field(s.frontmatter, "name"); !name.empty()) s.name = name;
   s.description = text_field(s.frontmatter, "description");
   return s;
-}
-
-bool contains(const std::vector<std::string>& list, const std::string& item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
 }
 
 std::string this_platform() {
@@ -133,7 +130,8 @@ std::optional<Skill> find_skill(const std::string& home, const SkillsOptions& op
 }
 
 bool skill_disabled(const Skill& skill, const SkillsOptions& options) {
-  return contains(options.disabled, skill.name) || contains(options.disabled, skill.dir_name);
+  return list_contains(options.disabled, skill.name) ||
+         list_contains(options.disabled, skill.dir_name);
 }
 
 bool skill_supports_this_platform(const Skill& skill) {
@@ -176,11 +174,11 @@ bool skill_conditions_met(const Skill& skill, const std::vector<std::string>& to
   if (tools.empty() && toolsets.empty()) return true;  // Nothing known: show everything.
   auto any_of = [](const std::vector<std::string>& wanted, const std::vector<std::string>& have) {
     return std::any_of(wanted.begin(), wanted.end(),
-                       [&](const std::string& w) { return contains(have, w); });
+                       [&](const std::string& w) { return list_contains(have, w); });
   };
   auto all_of = [](const std::vector<std::string>& wanted, const std::vector<std::string>& have) {
     return std::all_of(wanted.begin(), wanted.end(),
-                       [&](const std::string& w) { return contains(have, w); });
+                       [&](const std::string& w) { return list_contains(have, w); });
   };
   // A fallback skill stands in for a tool; it hides when the real thing is there.
   if (any_of(skill_metadata_list(skill, "fallback_for_toolsets"), toolsets)) return false;

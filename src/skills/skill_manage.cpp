@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "common/atomic_file.hpp"
 #include "common/json_text.hpp"
 #include "skills/skill_files.hpp"
 #include "skills/skills_tools.hpp"
-#include "tools/atomic_file.hpp"
 #include "tools/fuzzy_match.hpp"
 #include "tools/tool_args.hpp"
 
@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 namespace hermes::internal {
 namespace {
 
-constexpr const char* kDescription =
+constexpr const char* kSkillManageDescription =
     "Create and maintain skills: reusable procedures stored under the skills directory. "
     "create: name, content (a full SKILL.md with name and description frontmatter), optional "
     "category. "
@@ -27,9 +27,6 @@ constexpr const char* kDescription =
     "name, file_path. "
     "Save a skill after a complex task or a tricky fix; patch a skill as soon as it proves wrong.";
 
-Json fail(const std::string& error) {
-  return {{"success", false}, {"error", error}};
-}
 Json ok(const std::string& message, const std::string& path) {
   return {{"success", true}, {"message", message}, {"path", path}};
 }
@@ -62,26 +59,27 @@ struct Manage {
   Json create(const std::string& name) const {
     const std::string content = text_arg(args, "content");
     const std::string category = text_arg(args, "category");
-    if (content.empty()) return fail("create requires 'content' (the full SKILL.md).");
+    if (content.empty()) return tool_failure("create requires 'content' (the full SKILL.md).");
     if (!category.empty()) {
-      if (auto e = skill_name_error(category, "category")) return fail(*e);
+      if (auto e = skill_name_error(category, "category")) return tool_failure(*e);
     }
-    if (auto e = skill_md_error(content)) return fail(*e);
+    if (auto e = skill_md_error(content)) return tool_failure(*e);
     if (auto existing = find_skill(home, options, name); existing && existing->dir_name == name) {
-      return fail("A skill named '" + name + "' already exists at " + existing->path +
-                  ". Use edit or patch to change it.");
+      return tool_failure("A skill named '" + name + "' already exists at " + existing->path +
+                          ". Use edit or patch to change it.");
     }
     const std::string dir = local_root() + (category.empty() ? "" : "/" + category) + "/" + name;
     const std::string path = dir + "/SKILL.md";
-    if (Status s = write_file_atomically(path, content); !s.ok()) return fail(s.message());
+    if (Status s = write_file_atomically(path, content); !s.ok()) return tool_failure(s.message());
     return ok("Skill '" + name + "' created.", path);
   }
 
   Json edit(const Skill& skill) const {
     const std::string content = text_arg(args, "content");
-    if (content.empty()) return fail("edit requires 'content' (the full new SKILL.md).");
-    if (auto e = skill_md_error(content)) return fail(*e);
-    if (Status s = write_file_atomically(skill.path, content); !s.ok()) return fail(s.message());
+    if (content.empty()) return tool_failure("edit requires 'content' (the full new SKILL.md).");
+    if (auto e = skill_md_error(content)) return tool_failure(*e);
+    if (Status s = write_file_atomically(skill.path, content); !s.ok())
+      return tool_failure(s.message());
     return ok("Skill '" + skill.dir_name + "' updated.", skill.path);
   }
 
@@ -89,16 +87,16 @@ struct Manage {
     const std::string old_string = text_arg(args, "old_string");
     const std::string new_string = text_arg(args, "new_string");
     const std::string file_path = text_arg(args, "file_path");
-    if (old_string.empty()) return fail("patch requires 'old_string'.");
+    if (old_string.empty()) return tool_failure("patch requires 'old_string'.");
     if (!args.contains("new_string") || !args["new_string"].is_string())
-      return fail("patch requires 'new_string'.");
+      return tool_failure("patch requires 'new_string'.");
     auto target = file_path.empty() ? Result<std::string>(skill.path)
                                     : resolve_skill_file(skill, file_path, true);
-    if (!target.ok()) return fail(target.status().message());
+    if (!target.ok()) return tool_failure(target.status().message());
     auto current = read_whole_file(*target, kMaxSupportingFileBytes);
-    if (!current.ok()) return fail(current.status().message());
+    if (!current.ok()) return tool_failure(current.status().message());
     auto replace_all = arg_bool(args, "replace_all", false);
-    if (!replace_all.ok()) return fail(replace_all.status().message());
+    if (!replace_all.ok()) return tool_failure(replace_all.status().message());
     FuzzyReplaceResult r = fuzzy_find_and_replace(*current, old_string, new_string, *replace_all);
     if (!r.error.empty()) {
       if (edit_already_applied(*current, old_string, new_string)) {
@@ -107,15 +105,16 @@ struct Manage {
                 {"path", *target}};
       }
       std::string hint = closest_lines_hint(old_string, *current);
-      return fail(r.error + (hint.empty() ? "" : "\n\nDid you mean:\n" + hint) +
-                  "\nView the skill with skill_view to see its current text.");
+      return tool_failure(r.error + (hint.empty() ? "" : "\n\nDid you mean:\n" + hint) +
+                          "\nView the skill with skill_view to see its current text.");
     }
     const bool is_skill_md = *target == skill.path;
     if (is_skill_md) {
       if (auto e = skill_md_error(r.content))
-        return fail("The patched SKILL.md would be invalid: " + *e);
+        return tool_failure("The patched SKILL.md would be invalid: " + *e);
     }
-    if (Status s = write_file_atomically(*target, r.content); !s.ok()) return fail(s.message());
+    if (Status s = write_file_atomically(*target, r.content); !s.ok())
+      return tool_failure(s.message());
     Json out = ok("Patched " + (is_skill_md ? std::string("SKILL.md") : file_path) + " of skill '" +
                       skill.dir_name + "' (" + std::to_string(r.replacements) +
                       " replacement(s), " + r.strategy + " match).",
@@ -127,44 +126,45 @@ struct Manage {
     std::error_code ec;
     // Never a symlink (it could point anywhere), never a root, only inside the local root.
     if (fs::is_symlink(skill.dir, ec))
-      return fail("Refusing to delete '" + skill.dir_name + "': it is a symbolic link.");
+      return tool_failure("Refusing to delete '" + skill.dir_name + "': it is a symbolic link.");
     if (!strictly_inside(skill.dir, local_root())) {
-      return fail("Refusing to delete '" + skill.dir_name +
-                  "': it is not inside the local skills directory.");
+      return tool_failure("Refusing to delete '" + skill.dir_name +
+                          "': it is not inside the local skills directory.");
     }
     fs::remove_all(skill.dir, ec);
-    if (ec) return fail("Could not delete " + skill.dir + ": " + ec.message());
+    if (ec) return tool_failure("Could not delete " + skill.dir + ": " + ec.message());
     return ok("Skill '" + skill.dir_name + "' deleted.", skill.dir);
   }
 
   Json write_supporting(const Skill& skill) const {
     const std::string file_path = text_arg(args, "file_path");
     if (!args.contains("file_content") || !args["file_content"].is_string()) {
-      return fail("write_file requires 'file_content'.");
+      return tool_failure("write_file requires 'file_content'.");
     }
     const std::string content = args["file_content"].get<std::string>();
     auto target = resolve_skill_file(skill, file_path, true);
-    if (!target.ok()) return fail(target.status().message());
+    if (!target.ok()) return tool_failure(target.status().message());
     if (content.size() > kMaxSupportingFileBytes) {
-      return fail("file_content is " + std::to_string(content.size()) +
-                  " bytes; the limit is 1,048,576.");
+      return tool_failure("file_content is " + std::to_string(content.size()) +
+                          " bytes; the limit is 1,048,576.");
     }
     if (*target == skill.path) {
-      if (auto e = skill_md_error(content)) return fail(*e);
+      if (auto e = skill_md_error(content)) return tool_failure(*e);
     }
-    if (Status s = write_file_atomically(*target, content); !s.ok()) return fail(s.message());
+    if (Status s = write_file_atomically(*target, content); !s.ok())
+      return tool_failure(s.message());
     return ok("Wrote " + file_path + " in skill '" + skill.dir_name + "'.", *target);
   }
 
   Json remove_supporting(const Skill& skill) const {
     const std::string file_path = text_arg(args, "file_path");
     auto target = resolve_skill_file(skill, file_path, false);
-    if (!target.ok()) return fail(target.status().message());
+    if (!target.ok()) return tool_failure(target.status().message());
     std::error_code ec;
     if (!fs::is_regular_file(*target, ec))
-      return fail("No file " + file_path + " in skill '" + skill.dir_name + "'.");
+      return tool_failure("No file " + file_path + " in skill '" + skill.dir_name + "'.");
     fs::remove(*target, ec);
-    if (ec) return fail("Could not remove " + file_path + ": " + ec.message());
+    if (ec) return tool_failure("Could not remove " + file_path + ": " + ec.message());
     return ok("Removed " + file_path + " from skill '" + skill.dir_name + "'.", *target);
   }
 
@@ -172,7 +172,7 @@ struct Manage {
     if (Status s = check_string_args(args, {"action", "name", "content", "category", "old_string",
                                             "new_string", "file_path", "file_content"});
         !s.ok()) {
-      return fail(s.message());
+      return tool_failure(s.message());
     }
     const std::string action = text_arg(args, "action");
     const std::string name = text_arg(args, "name");
@@ -180,14 +180,14 @@ struct Manage {
                                      "delete", "write_file", "remove_file"};
     if (std::none_of(std::begin(kActions), std::end(kActions),
                      [&](const char* a) { return action == a; })) {
-      return fail("Unknown action '" + action +
-                  "'. Use create, edit, patch, delete, write_file or remove_file.");
+      return tool_failure("Unknown action '" + action +
+                          "'. Use create, edit, patch, delete, write_file or remove_file.");
     }
-    if (name.empty()) return fail(action + " requires 'name'.");
-    if (auto e = skill_name_error(name, "skill name")) return fail(*e);
+    if (name.empty()) return tool_failure(action + " requires 'name'.");
+    if (auto e = skill_name_error(name, "skill name")) return tool_failure(*e);
     if (action == "create") return create(name);
     auto skill = writable_skill(name);
-    if (!skill.ok()) return fail(skill.status().message());
+    if (!skill.ok()) return tool_failure(skill.status().message());
     if (action == "edit") return edit(*skill);
     if (action == "patch") return patch(*skill);
     if (action == "delete") return remove_skill(*skill);
@@ -196,7 +196,7 @@ struct Manage {
   }
 };
 
-Json schema() {
+Json skill_manage_schema() {
   return Json::parse(R"({
     "type": "object",
     "properties": {
@@ -220,12 +220,12 @@ ToolSpec skill_manage_tool(const SkillsOptions& options) {
   ToolSpec spec;
   spec.name = "skill_manage";
   spec.toolset = "skills";
-  spec.description = kDescription;
-  spec.parameters = schema();
+  spec.description = kSkillManageDescription;
+  spec.parameters = skill_manage_schema();
   spec.parallel_safe = false;
   spec.handler = [options](const Json& args, ToolContext& ctx) -> Result<std::string> {
     if (ctx.home.empty())
-      return dump_json(fail("Skills are not available: no hermes home is set."));
+      return dump_json(tool_failure("Skills are not available: no hermes home is set."));
     const Json object = args.is_object() ? args : Json::object();
     return dump_json(Manage{ctx.home, options, object}.run());
   };

@@ -6,11 +6,12 @@
 #include <mutex>
 #include <set>
 
+#include "common/atomic_file.hpp"
+#include "common/fnv1a.hpp"
 #include "common/json_text.hpp"
 #include "hermes/skills.hpp"
 #include "skills/frontmatter.hpp"
 #include "skills/skill_catalog.hpp"
-#include "tools/atomic_file.hpp"
 #include "tools/tool_args.hpp"
 
 namespace fs = std::filesystem;
@@ -32,14 +33,6 @@ constexpr std::string_view kIndexHeader =
 
 constexpr std::string_view kIndexFooter =
     "If none match, proceed normally without loading a skill.";
-
-uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 // One line, quotes and surrounding blanks removed, cut to 60 characters.
 std::string index_description(std::string text) {
@@ -128,8 +121,8 @@ uint64_t manifest_of(const std::string& home, const SkillsOptions& options) {
     }
   }
   std::sort(rows.begin(), rows.end());
-  uint64_t h = fnv1a("manifest");
-  for (const std::string& r : rows) h = fnv1a(r + "\n", h);
+  uint64_t h = fnv1a64("manifest");
+  for (const std::string& r : rows) h = fnv1a64(r + "\n", h);
   return h;
 }
 
@@ -146,7 +139,7 @@ std::string cache_key(const std::string& home, const SkillsOptions& options,
               {"tools", sorted(tools)},
               {"toolsets", sorted(toolsets)},
               {"version", 1}};
-  return std::to_string(fnv1a(dump_json(key)));
+  return std::to_string(fnv1a64(dump_json(key)));
 }
 
 struct CachedIndex {

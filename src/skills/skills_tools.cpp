@@ -4,19 +4,15 @@
 
 #include <cstdlib>
 
+#include "common/atomic_file.hpp"
 #include "common/json_text.hpp"
 #include "skills/skill_catalog.hpp"
 #include "skills/skill_files.hpp"
-#include "tools/atomic_file.hpp"
 #include "tools/builtin_toolsets.hpp"
 #include "tools/tool_args.hpp"
 
 namespace hermes::internal {
 namespace {
-
-Json fail(const std::string& error) {
-  return {{"success", false}, {"error", error}};
-}
 
 bool visible(const Skill& s, const SkillsOptions& options) {
   return !skill_disabled(s, options) && skill_supports_this_platform(s);
@@ -29,7 +25,7 @@ std::string display_category(const Skill& s) {
 
 Json run_list(const std::string& home, const SkillsOptions& options, const Json& args) {
   // A category of the wrong type must not list every skill as if none was given.
-  if (Status s = check_string_args(args, {"category"}); !s.ok()) return fail(s.message());
+  if (Status s = check_string_args(args, {"category"}); !s.ok()) return tool_failure(s.message());
   const std::string category = args.contains("category") && args["category"].is_string()
                                    ? args["category"].get<std::string>()
                                    : "";
@@ -79,13 +75,14 @@ Json linked_files(const Skill& s) {
 
 Json view_file(const Skill& s, const std::string& file_path) {
   auto path = resolve_skill_file(s, file_path, true);
-  if (!path.ok()) return fail(path.status().message());
+  if (!path.ok()) return tool_failure(path.status().message());
   auto text = read_whole_file(*path, kMaxSupportingFileBytes);
   if (!text.ok())
-    return fail("Cannot read " + file_path + " of skill '" + s.dir_name +
-                "': " + text.status().message());
+    return tool_failure("Cannot read " + file_path + " of skill '" + s.dir_name +
+                        "': " + text.status().message());
   if (text->find('\0') != std::string::npos) {
-    return fail(file_path + " is a binary file; run or inspect it with the terminal tool instead.");
+    return tool_failure(file_path +
+                        " is a binary file; run or inspect it with the terminal tool instead.");
   }
   return {{"success", true},
           {"name", s.dir_name},
@@ -96,20 +93,23 @@ Json view_file(const Skill& s, const std::string& file_path) {
 
 Json run_view(const std::string& home, const SkillsOptions& options, const Json& args,
               const std::string& session_id) {
-  if (Status s = check_string_args(args, {"name", "file_path"}); !s.ok()) return fail(s.message());
+  if (Status s = check_string_args(args, {"name", "file_path"}); !s.ok())
+    return tool_failure(s.message());
   const std::string name =
       args.contains("name") && args["name"].is_string() ? args["name"].get<std::string>() : "";
-  if (name.empty()) return fail("skill_view requires 'name'.");
+  if (name.empty()) return tool_failure("skill_view requires 'name'.");
   auto skill = find_skill(home, options, name);
   if (!skill || !visible(*skill, options)) {
-    return fail("Skill '" + name + "' not found. Use skills_list to see the available skills.");
+    return tool_failure("Skill '" + name +
+                        "' not found. Use skills_list to see the available skills.");
   }
   if (args.contains("file_path") && args["file_path"].is_string() &&
       !args["file_path"].get<std::string>().empty()) {
     return view_file(*skill, args["file_path"].get<std::string>());
   }
   auto text = read_whole_file(skill->path, kMaxSupportingFileBytes);
-  if (!text.ok()) return fail("Cannot read " + skill->path + ": " + text.status().message());
+  if (!text.ok())
+    return tool_failure("Cannot read " + skill->path + ": " + text.status().message());
   Json missing = Json::array();
   Json out = {
       {"success", true},

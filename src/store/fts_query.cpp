@@ -387,4 +387,13 @@ std::string escape_like(std::string_view text) {
   return out;
 }
 
+std::string first_positive_term(const std::vector<LikeGroup>& groups) {
+  for (const auto& group : groups) {
+    for (const auto& term : group) {
+      if (!term.negated) return term.text;
+    }
+  }
+  return {};
+}
+
 }  // namespace hermes::store

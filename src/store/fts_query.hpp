@@ -53,6 +53,9 @@ using LikeGroup = std::vector<LikeTerm>;
 // Groups without any positive term are dropped (they would match everything).
 std::vector<LikeGroup> like_groups(std::string_view query);
 
+// The text of the first term that is not negated: the one a snippet marks. "" when none.
+std::string first_positive_term(const std::vector<LikeGroup>& groups);
+
 // One group per word of `query`: rows containing any of the words match. Short CJK
 // queries are searched this way.
 std::vector<LikeGroup> any_word_like_groups(std::string_view query);

@@ -7,13 +7,10 @@
 #include "store/search_context.hpp"
 #include "store/session_lineage.hpp"
 #include "store/session_title.hpp"
+#include "store/store_errors.hpp"
 
 namespace hermes::store {
 namespace {
-
-Status session_not_found(const std::string& id) {
-  return Status::not_found("no session '" + id + "'");
-}
 
 Status invalid_lease_request(const std::string& holder, double ttl_seconds) {
   if (holder.empty()) return Status::invalid_argument("holder must not be empty");

@@ -12,6 +12,7 @@
 #include "store/search_context.hpp"
 #include "store/session_lineage.hpp"
 #include "store/session_title.hpp"
+#include "store/store_errors.hpp"
 #include "store/usage_accounting.hpp"
 
 namespace hermes::store {
@@ -20,10 +21,6 @@ namespace {
 // Snippets of substring hits: this many characters before the match, this many in all.
 constexpr std::size_t kSnippetLead = 40;
 constexpr std::size_t kSnippetLength = 120;
-
-Status session_not_found(const std::string& id) {
-  return Status::not_found("no session '" + id + "'");
-}
 
 bool contains_ci(std::string_view text, std::string_view term) {
   auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
@@ -54,15 +51,6 @@ std::string snippet_around(const std::string& content, const std::string& term) 
   const auto at = it == text.end() ? 0 : static_cast<std::size_t>(it - text.begin());
   const std::size_t start = at > kSnippetLead ? at - kSnippetLead : 0;
   return mark_match(to_utf8(text.substr(start, kSnippetLength)), term);
-}
-
-std::string first_positive_term(const std::vector<LikeGroup>& groups) {
-  for (const auto& group : groups) {
-    for (const auto& term : group) {
-      if (!term.negated) return term.text;
-    }
-  }
-  return {};
 }
 
 bool passes_filters(const SessionInfo& session, const MessageRow& row, const SearchOptions& o) {

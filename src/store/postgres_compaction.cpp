@@ -6,23 +6,20 @@
 #include "store/postgres_store.hpp"
 #include "store/session_lineage.hpp"
 #include "store/session_title.hpp"
+#include "store/store_errors.hpp"
 
 namespace hermes::store {
 namespace {
 
-Status not_found(const std::string& id) {
-  return Status::not_found("no session '" + id + "'");
-}
-
-struct LeaseRow {
+struct PgLeaseRow {
   std::string holder;
   double expires_at = 0;
 };
 
 // The lease row (locked), and the server's clock: hosts' clocks may disagree, the
 // server's is the one every holder is measured by.
-Result<std::pair<std::optional<LeaseRow>, double>> lock_lease(PgConnection& c,
-                                                              const std::string& session_id) {
+Result<std::pair<std::optional<PgLeaseRow>, double>> lock_lease(PgConnection& c,
+                                                                const std::string& session_id) {
   auto clock = c.exec("SELECT extract(epoch FROM clock_timestamp())");
   if (!clock.ok()) return clock.status();
   PgParams p;
@@ -30,8 +27,8 @@ Result<std::pair<std::optional<LeaseRow>, double>> lock_lease(PgConnection& c,
   auto rows = c.exec(
       "SELECT holder, expires_at FROM compression_locks WHERE session_id = $1 FOR UPDATE", p);
   if (!rows.ok()) return rows.status();
-  std::optional<LeaseRow> lease;
-  if (rows->rows() > 0) lease = LeaseRow{rows->text(0, 0), rows->real(0, 1)};
+  std::optional<PgLeaseRow> lease;
+  if (rows->rows() > 0) lease = PgLeaseRow{rows->text(0, 0), rows->real(0, 1)};
   return std::make_pair(lease, clock->real(0, 0));
 }
 
@@ -103,7 +100,7 @@ Status PostgresStore::rotate_for_compression(const std::string& old_session_id,
   return pool_->transaction([&](PgConnection& c) -> Status {
     auto parent = pg_read_session(c, old_session_id, /*for_update=*/true);
     if (!parent.ok()) return parent.status();
-    if (!parent->has_value()) return not_found(old_session_id);
+    if (!parent->has_value()) return session_not_found(old_session_id);
     HERMES_RETURN_IF_ERROR(verify_lease(c, old_session_id, lease_holder));
     if ((*parent)->ended_at != 0) {
       return Status::failed_precondition("session '" + old_session_id + "' already ended (" +

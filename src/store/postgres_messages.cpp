@@ -4,13 +4,10 @@
 #include "store/postgres_rows.hpp"
 #include "store/postgres_store.hpp"
 #include "store/session_lineage.hpp"
+#include "store/store_errors.hpp"
 
 namespace hermes::store {
 namespace {
-
-Status not_found(const std::string& id) {
-  return Status::not_found("no session '" + id + "'");
-}
 
 Result<std::vector<PgMessageRow>> select_rows(PgConnection& c, const std::string& session_id,
                                               bool include_archived, int64_t after_id,
@@ -92,7 +89,7 @@ Result<std::vector<Message>> PostgresStore::load_messages(const std::string& ses
     HERMES_RETURN_IF_ERROR(c.exec_script("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"));
     auto session = pg_read_session(c, session_id);
     if (!session.ok()) return session.status();
-    if (!session->has_value()) return not_found(session_id);
+    if (!session->has_value()) return session_not_found(session_id);
     std::vector<SessionInfo> chain;
     if (options.include_ancestors) {
       auto ancestors = pg_ancestors(c, **session);
@@ -133,7 +130,7 @@ Result<std::vector<StoredMessage>> PostgresStore::read_messages(const std::strin
   Status status = pool_->with_connection([&](PgConnection& c) -> Status {
     auto session = pg_read_session(c, session_id);
     if (!session.ok()) return session.status();
-    if (!session->has_value()) return not_found(session_id);
+    if (!session->has_value()) return session_not_found(session_id);
     auto rows =
         select_rows(c, session_id, options.include_archived, options.after_id, options.limit);
     if (!rows.ok()) return rows.status();
@@ -151,7 +148,7 @@ Result<int64_t> PostgresStore::active_message_watermark(const std::string& sessi
   Status status = pool_->with_connection([&](PgConnection& c) -> Status {
     auto session = pg_read_session(c, session_id);
     if (!session.ok()) return session.status();
-    if (!session->has_value()) return not_found(session_id);
+    if (!session->has_value()) return session_not_found(session_id);
     PgParams p;
     p.add(session_id);
     auto rows =

@@ -4,10 +4,11 @@
 #include <set>
 
 #include "common/json_text.hpp"
+#include "common/sha256.hpp"
 #include "common/utf8.hpp"
 #include "store/session_lineage.hpp"
 #include "store/session_title.hpp"
-#include "common/sha256.hpp"
+#include "store/store_errors.hpp"
 #include "store/usage_accounting.hpp"
 
 namespace hermes::store {
@@ -31,10 +32,6 @@ namespace {
 // Rows per INSERT statement: PostgreSQL allows 65,535 parameters in one.
 constexpr std::size_t kInsertChunk = 1000;
 constexpr int kMessageParams = 16;
-
-Status not_found(const std::string& id) {
-  return Status::not_found("no session '" + id + "'");
-}
 
 Result<std::vector<SessionInfo>> sessions_where(PgConnection& c, const std::string& where,
                                                 const PgParams& params) {
@@ -138,7 +135,7 @@ Status pg_lock_appendable(PgConnection& c, const std::string& id) {
   p.add(id);
   auto rows = c.exec("SELECT ended_at, end_reason FROM sessions WHERE id = $1 FOR UPDATE", p);
   if (!rows.ok()) return rows.status();
-  if (rows->rows() == 0) return not_found(id);
+  if (rows->rows() == 0) return session_not_found(id);
   if (!rows->is_null(0, 0) && rows->text(0, 1) == "compression") {
     return Status::failed_precondition("session '" + id +
                                        "' was closed by compression; its conversation continues "

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "common/text_utils.hpp"
+#include "store/fts_query.hpp"
 #include "store/postgres_rows.hpp"
 #include "store/postgres_schema.hpp"
 #include "store/postgres_store.hpp"
@@ -16,10 +18,6 @@ namespace {
 constexpr std::string_view kHitColumns =
     "m.id, m.session_id, m.role, {snippet}, {rank}, m.timestamp, m.tool_name, s.source, s.model, "
     "s.started_at, m.active";
-
-bool contains(const std::vector<std::string>& list, std::string_view value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
 
 std::string in_list(PgParams& p, const std::vector<std::string>& values) {
   std::string sql;
@@ -113,15 +111,6 @@ Result<std::vector<SearchHit>> run(PgConnection& c, const std::string& sql, cons
     hits.push_back(std::move(hit));
   }
   return hits;
-}
-
-std::string first_positive_term(const std::vector<LikeGroup>& groups) {
-  for (const auto& group : groups) {
-    for (const auto& term : group) {
-      if (!term.negated) return term.text;
-    }
-  }
-  return {};
 }
 
 Status add_neighbours(PgConnection& c, SearchHit& hit) {
@@ -232,7 +221,7 @@ Result<std::vector<SearchHit>> PostgresStore::search(const std::string& query,
   std::vector<SearchHit> hits;
   Status status = pool_->with_connection([&](PgConnection& c) -> Status {
     Result<std::vector<SearchHit>> found = std::vector<SearchHit>();
-    if (contains(options.roles, "tool")) {
+    if (internal::list_contains(options.roles, "tool")) {
       found = like_search(c, like_groups(sanitized), options, /*whole_tool_rows=*/true);
     } else if (contains_cjk(sanitized)) {
       found = like_search(c, any_word_like_groups(strip_quotes(sanitized)), options, false);

@@ -6,12 +6,13 @@
 #include "store/postgres_store.hpp"
 #include "store/session_lineage.hpp"
 #include "store/session_title.hpp"
+#include "store/store_errors.hpp"
 
 namespace hermes::store {
 namespace {
 
 // Rows a conversation picker shows; the same rules as is_listed_as_root().
-constexpr std::string_view kListedAsRootSql = R"sql((
+constexpr std::string_view kPgListedAsRootSql = R"sql((
   s.parent_session_id IS NULL
   OR s.model_config->>'_branched_from' IS NOT NULL
   OR s.model_config->>'_reset_from' IS NOT NULL
@@ -23,26 +24,17 @@ constexpr std::string_view kListedAsRootSql = R"sql((
                                   'suspended', 'resume_pending_expired')
              AND COALESCE(s.session_key, '') <> '' AND s.session_key = p.session_key)))sql";
 
-Status not_found(const std::string& id) {
-  return Status::not_found("no session '" + id + "'");
-}
-
-Status title_taken(const std::string& title, const std::string& holder) {
-  return Status::already_exists("title '" + title + "' is already used by session '" + holder +
-                                "'");
-}
-
 Status require_session(PgConnection& c, const std::string& id) {
   auto session = pg_read_session(c, id);
   if (!session.ok()) return session.status();
-  return session->has_value() ? Status() : not_found(id);
+  return session->has_value() ? Status() : session_not_found(id);
 }
 
 template <typename Walk>
 Result<std::string> walk_lineage(PgConnection& c, const std::string& session_id, Walk walk) {
   auto start = pg_read_session(c, session_id);
   if (!start.ok()) return start.status();
-  if (!start->has_value()) return not_found(session_id);
+  if (!start->has_value()) return session_not_found(session_id);
   ChildrenOf children = [&](const std::string& id) { return pg_child_sessions(c, id); };
   auto get = [&](const std::string& id) { return pg_read_session(c, id); };
   HasMessages any = [&](const std::string& id) -> Result<bool> {
@@ -121,7 +113,7 @@ Result<SessionInfo> PostgresStore::get_session(const std::string& session_id) {
     return {};
   });
   if (!status.ok()) return status;
-  if (!found) return not_found(session_id);
+  if (!found) return session_not_found(session_id);
   return std::move(*found);
 }
 
@@ -133,7 +125,7 @@ Result<std::vector<SessionInfo>> PostgresStore::list_sessions(const ListOptions&
     sql += " AND s.source = " + p.next();
     p.add(options.source);
   }
-  if (options.roots_only) sql += " AND " + std::string(kListedAsRootSql);
+  if (options.roots_only) sql += " AND " + std::string(kPgListedAsRootSql);
   sql += " ORDER BY s.started_at DESC, s.id DESC";
   if (options.limit > 0) {
     sql += " LIMIT " + p.next();
@@ -156,7 +148,7 @@ Status PostgresStore::delete_session(const std::string& session_id) {
   return pool_->transaction([&](PgConnection& c) -> Status {
     auto session = pg_read_session(c, session_id, /*for_update=*/true);
     if (!session.ok()) return session.status();
-    if (!session->has_value()) return not_found(session_id);
+    if (!session->has_value()) return session_not_found(session_id);
     for (const char* sql :
          {"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = $1",
           "DELETE FROM messages WHERE session_id = $1",
@@ -189,7 +181,7 @@ Status PostgresStore::record_usage(const std::string& session_id, const UsageDel
         "model = COALESCE(NULLIF(model, ''), $12) WHERE id = $13",
         p);
     if (!updated.ok()) return updated.status();
-    return updated->affected() > 0 ? Status() : not_found(session_id);
+    return updated->affected() > 0 ? Status() : session_not_found(session_id);
   });
 }
 
@@ -207,7 +199,7 @@ Status PostgresStore::set_title(const std::string& session_id, const std::string
   return pool_->transaction([&](PgConnection& c) -> Status {
     auto session = pg_read_session(c, session_id, /*for_update=*/true);
     if (!session.ok()) return session.status();
-    if (!session->has_value()) return not_found(session_id);
+    if (!session->has_value()) return session_not_found(session_id);
     if (value) {
       auto holder = pg_title_holder(c, *value, session_id);
       if (!holder.ok()) return holder.status();
@@ -236,7 +228,7 @@ Status PostgresStore::reopen_session(const std::string& session_id) {
   return pool_->transaction([&](PgConnection& c) -> Status {
     auto session = pg_read_session(c, session_id, /*for_update=*/true);
     if (!session.ok()) return session.status();
-    if (!session->has_value()) return not_found(session_id);
+    if (!session->has_value()) return session_not_found(session_id);
     if ((*session)->end_reason == "compression") {
       return Status::failed_precondition("session '" + session_id +
                                          "' was closed by compression and cannot be reopened");
@@ -282,7 +274,7 @@ Result<std::vector<SessionInfo>> PostgresStore::lineage(const std::string& sessi
     chain.clear();
     auto session = pg_read_session(c, session_id);
     if (!session.ok()) return session.status();
-    if (!session->has_value()) return not_found(session_id);
+    if (!session->has_value()) return session_not_found(session_id);
     auto ancestors = pg_ancestors(c, **session);
     if (!ancestors.ok()) return ancestors.status();
     chain = std::move(*ancestors);

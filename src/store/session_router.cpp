@@ -5,7 +5,7 @@
 #include <ctime>
 #include <string_view>
 
-#include "common/log.hpp"
+#include "safety/log.hpp"
 #include "store/message_codec.hpp"
 
 namespace hermes {

@@ -7,13 +7,10 @@
 #include "store/sqlite_message_rows.hpp"
 #include "store/sqlite_session_rows.hpp"
 #include "store/sqlite_store.hpp"
+#include "store/store_errors.hpp"
 
 namespace hermes::store {
 namespace {
-
-Status session_not_found(const std::string& id) {
-  return Status::not_found("no session '" + id + "'");
-}
 
 Status end_for_compression(Connection& db, const std::string& session_id) {
   auto stmt =

@@ -4,7 +4,7 @@
 #include <random>
 #include <thread>
 
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::store {
 namespace {

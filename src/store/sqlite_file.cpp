@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::store {
 namespace {

@@ -5,7 +5,7 @@
 #include <array>
 #include <string_view>
 
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::store {
 namespace {

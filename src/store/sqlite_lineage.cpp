@@ -3,13 +3,10 @@
 #include "store/session_lineage.hpp"
 #include "store/sqlite_session_rows.hpp"
 #include "store/sqlite_store.hpp"
+#include "store/store_errors.hpp"
 
 namespace hermes::store {
 namespace {
-
-Status session_not_found(const std::string& id) {
-  return Status::not_found("no session '" + id + "'");
-}
 
 Result<bool> has_live_messages(Connection& db, const std::string& session_id) {
   auto stmt = db.prepare("SELECT 1 FROM messages WHERE session_id = ? AND active = 1 LIMIT 1");

@@ -1,6 +1,6 @@
 #include "store/sqlite_read_pool.hpp"
 
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::store {
 namespace {

@@ -10,7 +10,7 @@
 #include <span>
 #include <string_view>
 
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::store {
 namespace {

@@ -6,8 +6,10 @@
 #include <map>
 #include <optional>
 
+#include "common/text_utils.hpp"
 #include "store/fts_bm25.hpp"
 #include "store/fts_phrases.hpp"
+#include "store/fts_query.hpp"
 #include "store/search_context.hpp"
 #include "store/sqlite_message_rows.hpp"
 #include "store/sqlite_session_rows.hpp"
@@ -26,10 +28,6 @@ std::string placeholders(std::size_t n) {
   std::string out;
   for (std::size_t i = 0; i < n; ++i) out += i == 0 ? "?" : ", ?";
   return out;
-}
-
-bool contains(const std::vector<std::string>& list, std::string_view value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
 }
 
 // Rows that are never found, whatever the query: taken back by rewind (active = 0,
@@ -345,15 +343,6 @@ SearchQuery like_query(const std::vector<LikeGroup>& groups, const std::string& 
   return q;
 }
 
-std::string first_positive_term(const std::vector<LikeGroup>& groups) {
-  for (const auto& group : groups) {
-    for (const auto& term : group) {
-      if (!term.negated) return term.text;
-    }
-  }
-  return {};
-}
-
 Result<std::vector<SearchHit>> run_query(Connection& db, const SearchQuery& q,
                                          const SearchOptions& o) {
   auto stmt = db.prepare_uncached(q.sql);
@@ -481,7 +470,8 @@ Result<std::vector<SearchHit>> SqliteStore::word_search(Connection& db,
   if (!hits.ok() || !hits->empty()) return hits;
   // The word index puts no boundary between Latin and adjacent CJK text ("修改youer服务"
   // is one token); on a miss, the trigram index can still find the substring.
-  if (indexes_.trigram && !contains(options.roles, "tool") && trigram_can_answer_words(sanitized)) {
+  if (indexes_.trigram && !internal::list_contains(options.roles, "tool") &&
+      trigram_can_answer_words(sanitized)) {
     auto substring = match_search(db, "messages_fts_trigram",
                                   quote_fts_tokens(strip_quotes(sanitized)), options);
     if (substring.ok() || !is_rejection(substring.status())) return substring;
@@ -493,9 +483,9 @@ Result<std::vector<SearchHit>> SqliteStore::cjk_search(Connection& db, const std
                                                        const SearchOptions& options) {
   const std::string raw(strip_quotes(sanitized));
   // Tool rows and cron/sub-agent transcripts are not in the trigram index.
-  const bool wants_unindexed_rows = contains(options.roles, "tool") ||
-                                    contains(options.sources, "cron") ||
-                                    contains(options.sources, "subagent");
+  const bool wants_unindexed_rows = internal::list_contains(options.roles, "tool") ||
+                                    internal::list_contains(options.sources, "cron") ||
+                                    internal::list_contains(options.sources, "subagent");
   if (indexes_.trigram && !wants_unindexed_rows && trigram_can_answer_cjk(raw)) {
     auto hits = match_search(db, "messages_fts_trigram", quote_fts_tokens(raw), options);
     if (hits.ok() || !is_rejection(hits.status())) return hits;
@@ -515,7 +505,7 @@ Result<std::vector<SearchHit>> SqliteStore::run_search(Connection& db, const std
   auto stale = fts_marked_stale(db);
   if (!stale.ok()) return stale.status();
   // The word index holds only the head of long tool results; a tool search reads them whole.
-  if (!indexes_.words || *stale || contains(options.roles, "tool")) {
+  if (!indexes_.words || *stale || internal::list_contains(options.roles, "tool")) {
     return like_search(db, like_groups(sanitized), options);
   }
   if (contains_cjk(sanitized)) return cjk_search(db, sanitized, options);

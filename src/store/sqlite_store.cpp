@@ -7,11 +7,12 @@
 #include <algorithm>
 
 #include "common/json_text.hpp"
-#include "common/log.hpp"
+#include "safety/log.hpp"
 #include "store/fts_maintenance.hpp"
 #include "store/session_title.hpp"
 #include "store/sqlite_file.hpp"
 #include "store/sqlite_session_rows.hpp"
+#include "store/store_errors.hpp"
 
 namespace hermes::store {
 namespace {
@@ -49,10 +50,6 @@ UPDATE sessions SET
   model = COALESCE(NULLIF(model, ''), ?12)
 WHERE id = ?13)sql";
 
-Status session_not_found(const std::string& id) {
-  return Status::not_found("no session '" + id + "'");
-}
-
 Status require_session(Connection& db, const std::string& id) {
   auto exists = session_exists(db, id);
   if (!exists.ok()) return exists.status();
@@ -74,11 +71,6 @@ Result<std::optional<std::string>> title_holder(Connection& db, const std::strin
   if (!row.ok()) return row.status();
   if (!*row) return std::optional<std::string>();
   return std::optional<std::string>(stmt->text(0));
-}
-
-Status title_taken(const std::string& title, const std::string& holder) {
-  return Status::already_exists("title '" + title + "' is already used by session '" + holder +
-                                "'");
 }
 
 // A title held by a compression ancestor moves to its continuation; any other holder

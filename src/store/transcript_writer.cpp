@@ -1,5 +1,5 @@
-#include "common/log.hpp"
 #include "hermes/session_store.hpp"
+#include "safety/log.hpp"
 
 namespace hermes {
 namespace {

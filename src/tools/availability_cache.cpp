@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <exception>
 
-#include "common/log.hpp"
+#include "safety/log.hpp"
 
 namespace hermes::internal {
 namespace {

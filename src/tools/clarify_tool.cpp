@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "tools/builtin_toolsets.hpp"
 #include "tools/tool_args.hpp"
 
@@ -16,7 +17,7 @@ constexpr std::string_view kTimeoutResponse =
     "The user did not provide a response within the time limit. Use your best judgement to make "
     "the choice and proceed.";
 
-constexpr const char* kDescription =
+constexpr const char* kClarifyDescription =
     "Ask the user when you need a clarification, feedback or a decision before going on. Offer "
     "up to 4 choices (the user can always type another answer; put the one you recommend first), "
     "set multi_select to let them pick several, or omit choices for a free-form answer. Several "
@@ -24,16 +25,10 @@ constexpr const char* kDescription =
     "`choices`, never inside the question text. Do not use this to confirm dangerous commands "
     "(the terminal tool asks for those), and make low-stakes choices yourself.";
 
-std::string trim(std::string s) {
-  s.erase(0, s.find_first_not_of(" \t\r\n"));
-  s.erase(s.find_last_not_of(" \t\r\n") + 1);
-  return s;
-}
-
 // Models sometimes send choices as objects ({"label": ...}) or as JSON text of one.
 std::string flatten_choice(const Json& c) {
   if (c.is_string()) {
-    const std::string text = trim(c.get<std::string>());
+    const std::string text = strip(c.get<std::string>());
     if (text.size() > 1 && text.front() == '{' && text.back() == '}') {
       if (auto parsed = parse_json(text); parsed && parsed->is_object())
         return flatten_choice(*parsed);
@@ -43,17 +38,17 @@ std::string flatten_choice(const Json& c) {
   if (c.is_object()) {
     for (const char* key : {"label", "description", "text", "title"}) {
       auto it = c.find(key);
-      if (it != c.end() && it->is_string() && !trim(it->get<std::string>()).empty())
-        return trim(it->get<std::string>());
+      if (it != c.end() && it->is_string() && !strip(it->get<std::string>()).empty())
+        return strip(it->get<std::string>());
     }
     return "";
   }
   if (c.is_array()) {
     std::string joined;
     for (const Json& part : c) joined += (joined.empty() ? "" : " ") + flatten_choice(part);
-    return trim(joined);
+    return strip(joined);
   }
-  return c.is_null() ? "" : trim(dump_json(c));
+  return c.is_null() ? "" : strip(dump_json(c));
 }
 
 std::optional<std::vector<std::string>> normalize_choices(const Json& raw) {
@@ -75,8 +70,8 @@ bool ends_with_recommended(const std::string& s) {
 }
 
 std::string strip_recommended(const std::string& text) {
-  const std::string s = trim(text);
-  return ends_with_recommended(s) ? trim(s.substr(0, s.size() - kRecommended.size())) : s;
+  const std::string s = strip(text);
+  return ends_with_recommended(s) ? strip(s.substr(0, s.size() - kRecommended.size())) : s;
 }
 
 // The first choice is labelled as the recommendation the user sees; the label is removed
@@ -90,7 +85,7 @@ std::vector<std::string> mark_recommended(std::vector<std::string> choices) {
 // A multi-select answer: a JSON array, or comma-separated text.
 Json parse_multi_select(const std::string& raw) {
   Json out = Json::array();
-  const std::string text = trim(raw);
+  const std::string text = strip(raw);
   if (!text.empty() && text[0] == '[') {
     if (auto parsed = parse_json(text); parsed && parsed->is_array()) {
       for (const Json& p : *parsed) {
@@ -123,7 +118,7 @@ Result<std::optional<std::string>> ask(const Callbacks& callbacks, const Questio
     const std::vector<std::string> shown =
         q.choices ? mark_recommended(*q.choices) : std::vector<std::string>{};
     std::optional<std::string> answer = callbacks.on_clarify(q.text, shown);
-    if (answer && trim(*answer) == kTimeoutResponse) return std::optional<std::string>();
+    if (answer && strip(*answer) == kTimeoutResponse) return std::optional<std::string>();
     return answer;
   } catch (const std::exception& e) {
     return Status::unavailable(std::string("Failed to get user input: ") + e.what());
@@ -154,7 +149,7 @@ Result<std::vector<Question>> parse_batch(const Json& raw) {
       return Status::invalid_argument(at + " must be an object with a 'question'.");
     Question q;
     q.text = item.contains("question") && item["question"].is_string()
-                 ? trim(item["question"].get<std::string>())
+                 ? strip(item["question"].get<std::string>())
                  : "";
     if (q.text.empty()) return Status::invalid_argument(at + ".question must be non-empty text.");
     if (item.contains("choices") && !item["choices"].is_null()) {
@@ -162,7 +157,8 @@ Result<std::vector<Question>> parse_batch(const Json& raw) {
         return Status::invalid_argument(at + ".choices must be a list.");
       q.choices = normalize_choices(item["choices"]);
     }
-    q.id = item.contains("id") && item["id"].is_string() ? trim(item["id"].get<std::string>()) : "";
+    q.id =
+        item.contains("id") && item["id"].is_string() ? strip(item["id"].get<std::string>()) : "";
     q.multi_select = item.value("multi_select", false) && q.choices.has_value();
     out.push_back(std::move(q));
   }
@@ -181,7 +177,7 @@ Result<std::string> run_batch(const Callbacks& callbacks, const std::vector<Ques
       if (!answer.ok()) return answer.status();
       if (!answer->has_value()) {
         timed_out = true;
-      } else if (!trim(**answer).empty()) {
+      } else if (!strip(**answer).empty()) {
         row["user_response"] = response_value(q, **answer);
       }
     }
@@ -207,7 +203,7 @@ Result<std::string> run_clarify(const Json& args, ToolContext& ctx) {
   auto text = arg_optional_string(args, "question");
   if (!text.ok()) return text.status();
   Question q;
-  q.text = trim(text->value_or(""));
+  q.text = strip(text->value_or(""));
   if (q.text.empty()) return Status::invalid_argument("Question text is required.");
   if (args.contains("choices") && !args["choices"].is_null()) {
     if (!args["choices"].is_array())
@@ -262,7 +258,7 @@ std::vector<ToolSpec> clarify_tools() {
   ToolSpec spec;
   spec.name = "clarify";
   spec.toolset = "clarify";
-  spec.description = kDescription;
+  spec.description = kClarifyDescription;
   spec.parameters = clarify_schema();
   spec.handler = run_clarify;
   spec.interactive = true;

@@ -6,7 +6,7 @@
 namespace hermes::internal {
 namespace {
 
-constexpr const char* kDescription =
+constexpr const char* kDelegateDescription =
     "Hand one or more self-contained tasks to sub-agents that work in a fresh context and "
     "return only a short summary of what they did and found. Each sub-agent starts with no "
     "knowledge of this conversation: the goal and context you give it are all it knows, so "
@@ -44,7 +44,7 @@ std::vector<ToolSpec> delegation_tools() {
   ToolSpec spec;
   spec.name = "delegate_task";
   spec.toolset = "delegation";
-  spec.description = kDescription;
+  spec.description = kDelegateDescription;
   spec.parameters = delegate_parameters();
   spec.handler = [](const Json&, ToolContext&) -> Result<std::string> {
     return Status::failed_precondition("delegate_task runs only inside an agent's tool loop");

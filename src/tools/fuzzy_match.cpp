@@ -4,20 +4,13 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/text_utils.hpp"
 #include "tools/fuzzy_strategies.hpp"
 #include "tools/sequence_similarity.hpp"
 #include "tools/tool_args.hpp"
 
 namespace hermes::internal {
 namespace {
-
-constexpr std::string_view kBlank = " \t\n\r\v\f";
-
-std::string strip(std::string_view s) {
-  const std::size_t b = s.find_first_not_of(kBlank);
-  if (b == std::string_view::npos) return "";
-  return std::string(s.substr(b, s.find_last_not_of(kBlank) - b + 1));
-}
 
 std::string_view leading_blanks(std::string_view line) {
   std::size_t i = 0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "common/text_utils.hpp"
 #include "safety/regex_program.hpp"
 #include "tools/fuzzy_match.hpp"
 #include "tools/sequence_similarity.hpp"
@@ -11,16 +12,8 @@
 namespace hermes::internal {
 namespace {
 
-constexpr std::string_view kBlank = " \t\n\r\v\f";
-
-std::string strip(std::string_view s) {
-  const std::size_t b = s.find_first_not_of(kBlank);
-  if (b == std::string_view::npos) return "";
-  return std::string(s.substr(b, s.find_last_not_of(kBlank) - b + 1));
-}
-
 std::string lstrip(std::string_view s) {
-  const std::size_t b = s.find_first_not_of(kBlank);
+  const std::size_t b = s.find_first_not_of(kAsciiSpace);
   return b == std::string_view::npos ? "" : std::string(s.substr(b));
 }
 

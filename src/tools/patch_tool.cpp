@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <map>
 
+#include "common/atomic_file.hpp"
 #include "common/json_text.hpp"
-#include "tools/atomic_file.hpp"
 #include "tools/file_tools.hpp"
 #include "tools/fuzzy_match.hpp"
 #include "tools/tool_args.hpp"
@@ -15,10 +15,6 @@ namespace {
 
 constexpr int kFailuresBeforeAdvice = 3;
 constexpr std::size_t kMaxPatchedFileBytes = 16u << 20;
-
-Json fail(const std::string& error) {
-  return {{"success", false}, {"error", error}};
-}
 
 // Failed patches on one file in a row; after a few the model is told to re-read.
 int note_patch_outcome(ToolContext& ctx, const std::string& path, bool failed) {
@@ -62,7 +58,7 @@ Result<std::string> run_replace(const FileToolEnv& env, const Json& args, ToolCo
                         {"message", "The change is already in the file; nothing to do."}});
     }
     const int failures = note_patch_outcome(ctx, *path, true);
-    Json out = fail(r.error);
+    Json out = tool_failure(r.error);
     if (r.error.rfind("Could not find", 0) == 0) {
       const std::string hint = closest_lines_hint(*old_string, *content);
       out["hint"] = failures >= kFailuresBeforeAdvice
@@ -103,7 +99,7 @@ Result<std::string> run_v4a(const FileToolEnv& env, const Json& args, ToolContex
     Change c{*path, env.roots.display(*path), "", "", false};
     if (op.kind == V4aFileOp::Kind::kAdd) {
       if (std::filesystem::exists(*path))
-        return dump_json(fail("Cannot add " + c.shown + ": it already exists."));
+        return dump_json(tool_failure("Cannot add " + c.shown + ": it already exists."));
       c.after = op.content;
     } else {
       auto content = read_text_file(*path, c.shown);
@@ -119,8 +115,9 @@ Result<std::string> run_v4a(const FileToolEnv& env, const Json& args, ToolContex
       }
       FuzzyReplaceResult r = fuzzy_find_and_replace(c.after, hunk.old_text, hunk.new_text, false);
       if (!r.error.empty()) {
-        return dump_json(fail("Hunk " + std::to_string(h + 1) + " of " + c.shown + ": " + r.error +
-                              ". Nothing was changed; re-read the file and retry."));
+        return dump_json(tool_failure("Hunk " + std::to_string(h + 1) + " of " + c.shown + ": " +
+                                      r.error +
+                                      ". Nothing was changed; re-read the file and retry."));
       }
       c.after = std::move(r.content);
     }

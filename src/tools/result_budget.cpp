@@ -8,8 +8,10 @@
 #include <mutex>
 #include <set>
 
-#include "common/log.hpp"
-#include "tools/atomic_file.hpp"
+#include "common/atomic_file.hpp"
+#include "common/fnv1a.hpp"
+#include "common/number_format.hpp"
+#include "safety/log.hpp"
 #include "tools/tool_args.hpp"
 
 namespace fs = std::filesystem;
@@ -33,16 +35,6 @@ std::string size_text(std::size_t bytes) {
   return buf;
 }
 
-std::string with_thousands(std::size_t n) {
-  const std::string digits = std::to_string(n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 // The start of `content`, cut at the last newline when that keeps at least half.
 std::string preview_of(const std::string& content, std::size_t max_chars, bool& more) {
   more = utf8_length(content) > max_chars;
@@ -52,15 +44,6 @@ std::string preview_of(const std::string& content, std::size_t max_chars, bool& 
   if (newline != std::string_view::npos && newline > head.size() / 2)
     return std::string(head.substr(0, newline + 1));
   return std::string(head);
-}
-
-uint64_t fnv1a(std::string_view s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
 }
 
 std::string spill_file_name(const std::string& id) {
@@ -73,7 +56,7 @@ std::string spill_file_name(const std::string& id) {
   if (stem != id || stem.size() > 120) {
     char hash[16];
     std::snprintf(hash, sizeof hash, "%012llx",
-                  static_cast<unsigned long long>(fnv1a(id) & 0xFFFFFFFFFFFFull));
+                  static_cast<unsigned long long>(fnv1a64(id) & 0xFFFFFFFFFFFFull));
     stem = stem.substr(0, 120) + "_" + hash;
   }
   return stem + ".txt";

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace hermes::internal {
 namespace {
 
-constexpr std::size_t kMaxLineChars = 500;
+constexpr std::size_t kMaxMatchLineChars = 500;
 constexpr uintmax_t kMaxSearchedFileBytes = 50u << 20;
 
 struct SearchRequest {
@@ -86,8 +86,8 @@ bool is_binary(const fs::path& file) {
 
 std::string clip(std::string line) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (utf8_length(line) > kMaxLineChars)
-    line = std::string(utf8_head(line, kMaxLineChars)) + "... [truncated]";
+  if (utf8_length(line) > kMaxMatchLineChars)
+    line = std::string(utf8_head(line, kMaxMatchLineChars)) + "... [truncated]";
   RedactionOptions o;
   o.file_read = true;
   return redact_sensitive_text(line, o);

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "safety/ansi_escape.hpp"
 #include "safety/approval.hpp"
 #include "safety/redaction_passes.hpp"
@@ -18,15 +19,9 @@
 namespace hermes::internal {
 namespace {
 
-std::string trim(std::string s) {
-  s.erase(0, s.find_first_not_of(" \t\r\n"));
-  s.erase(s.find_last_not_of(" \t\r\n") + 1);
-  return s;
-}
-
 // The shell returns right away and leaves the process running with nobody to manage it.
 bool detaches(const std::string& command) {
-  std::string c = trim(command);
+  std::string c = strip(command);
   const bool trailing_ampersand =
       !c.empty() && c.back() == '&' && (c.size() < 2 || c[c.size() - 2] != '&');
   if (trailing_ampersand) return true;
@@ -89,7 +84,7 @@ Result<std::string> run_background(const TerminalOptions& options, const ShellCo
 
 Json foreground_result(const ForegroundResult& r, const std::string& command,
                        std::chrono::seconds timeout) {
-  std::string output = trim(redact_terminal_output(strip_ansi(r.output), command));
+  std::string output = strip(redact_terminal_output(strip_ansi(r.output), command));
   Json result = {{"output", std::move(output)}};
   if (r.timed_out) {
     result["exit_code"] = 124;
@@ -113,7 +108,7 @@ Result<std::string> run_terminal(const TerminalOptions& options, const ApprovalG
                                  const Json& args, ToolContext& ctx) {
   auto command = arg_string(args, "command");
   if (!command.ok()) return command.status();
-  if (trim(*command).empty()) return Status::invalid_argument("command is empty");
+  if (strip(*command).empty()) return Status::invalid_argument("command is empty");
   auto background = arg_bool(args, "background", false);
   if (!background.ok()) return background.status();
   auto timeout_arg = arg_optional_int(args, "timeout");

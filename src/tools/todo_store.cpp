@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "tools/tool_args.hpp"
 
 namespace hermes::internal {
@@ -19,19 +20,13 @@ bool valid_status(const std::string& s) {
   return s == "pending" || s == "in_progress" || s == "completed" || s == "cancelled";
 }
 
-std::string trim(std::string s) {
-  s.erase(0, s.find_first_not_of(" \t\r\n"));
-  s.erase(s.find_last_not_of(" \t\r\n") + 1);
-  return s;
-}
-
 // The text of a field the model may have sent as a number or a boolean.
 std::string field_text(const Json& item, const char* key) {
   auto it = item.find(key);
   if (it == item.end() || it->is_null()) return "";
-  if (it->is_string()) return trim(it->get<std::string>());
+  if (it->is_string()) return strip(it->get<std::string>());
   if (it->is_boolean()) return it->get<bool>() ? "True" : "False";
-  return trim(dump_json(*it));
+  return strip(dump_json(*it));
 }
 
 std::string lowered(std::string s) {

@@ -10,7 +10,7 @@ namespace {
 
 constexpr const char* kStoreKey = "todo.store";
 
-constexpr const char* kDescription =
+constexpr const char* kTodoDescription =
     "Keep a task list for work with three or more steps, or when the user gives several tasks. "
     "For 'all N items' requests, list every item on its own so none is dropped. Call with no "
     "arguments to read the list. Order is priority; keep exactly one item in_progress. Nest "
@@ -73,7 +73,7 @@ std::vector<ToolSpec> todo_tools() {
   ToolSpec spec;
   spec.name = "todo_list";
   spec.toolset = "todo";
-  spec.description = kDescription;
+  spec.description = kTodoDescription;
   spec.parameters = todo_schema();
   spec.handler = run_todo;
   spec.parallel_safe = false;  // Writes must apply in call order.

@@ -27,6 +27,11 @@ Result<std::optional<int64_t>> arg_optional_int(const Json& args, std::string_vi
 // An optional boolean (true/false, or "true"/"false"/"1"/"0"/"yes"/"no"), else `fallback`.
 Result<bool> arg_bool(const Json& args, std::string_view key, bool fallback);
 
+// What a tool that did nothing returns: {"success": false, "error": error}.
+inline Json tool_failure(const std::string& error) {
+  return {{"success", false}, {"error", error}};
+}
+
 // The name of a JSON value's type as a model would say it ("string", "integer", ...).
 std::string json_type_name(const Json& value);
 

@@ -1,13 +1,11 @@
 #include "tools/v4a_patch.hpp"
 
+#include "common/text_utils.hpp"
+
 namespace hermes::internal {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-
-std::string trim(std::string_view s) {
+std::string trim_line(std::string_view s) {
   const std::size_t b = s.find_first_not_of(" \t\r");
   if (b == std::string_view::npos) return "";
   return std::string(s.substr(b, s.find_last_not_of(" \t\r") - b + 1));
@@ -47,8 +45,8 @@ Result<std::vector<V4aFileOp>> parse_v4a_patch(std::string_view text) {
     b = e + 1;
   }
   std::size_t i = 0;
-  while (i < lines.size() && trim(lines[i]).empty()) ++i;
-  if (i >= lines.size() || trim(lines[i]) != "*** Begin Patch")
+  while (i < lines.size() && trim_line(lines[i]).empty()) ++i;
+  if (i >= lines.size() || trim_line(lines[i]) != "*** Begin Patch")
     return line_error(static_cast<int>(i + 1), "expected '*** Begin Patch'");
   std::vector<V4aFileOp> ops;
   V4aHunk hunk;
@@ -60,7 +58,7 @@ Result<std::vector<V4aFileOp>> parse_v4a_patch(std::string_view text) {
       if (!ops.empty()) close_hunk(ops.back().hunks, hunk);
       V4aFileOp op;
       op.kind = kind;
-      op.path = trim(l.substr(prefix.size()));
+      op.path = trim_line(l.substr(prefix.size()));
       ops.push_back(std::move(op));
     };
     if (starts_with(l, "*** End Patch")) {
@@ -74,18 +72,18 @@ Result<std::vector<V4aFileOp>> parse_v4a_patch(std::string_view text) {
     } else if (starts_with(l, "*** Move to:")) {
       if (ops.empty() || ops.back().kind != V4aFileOp::Kind::kUpdate)
         return line_error(number, "'*** Move to' outside an update");
-      ops.back().move_to = trim(l.substr(12));
+      ops.back().move_to = trim_line(l.substr(12));
     } else if (starts_with(l, "*** End of File")) {
       continue;
     } else if (ops.empty()) {
-      if (!trim(l).empty())
+      if (!trim_line(l).empty())
         return line_error(number, "content before the first '*** ... File:' header");
     } else if (ops.back().kind == V4aFileOp::Kind::kAdd) {
       if (!l.empty() && l[0] != '+')
         return line_error(number, "lines of an added file must start with '+'");
       ops.back().content += std::string(l.empty() ? l : l.substr(1)) + "\n";
     } else if (ops.back().kind == V4aFileOp::Kind::kDelete) {
-      if (!trim(l).empty()) return line_error(number, "a deleted file takes no content");
+      if (!trim_line(l).empty()) return line_error(number, "a deleted file takes no content");
     } else if (starts_with(l, "@@")) {
       close_hunk(ops.back().hunks, hunk);
     } else if (l.empty() || l[0] == ' ' || l[0] == '-' || l[0] == '+') {

@@ -1,8 +1,9 @@
 // write_file: replace a whole file (creating it and its directories), atomically.
 #include <algorithm>
 
+#include "common/atomic_file.hpp"
 #include "common/json_text.hpp"
-#include "tools/atomic_file.hpp"
+#include "common/text_utils.hpp"
 #include "tools/file_tools.hpp"
 #include "tools/tool_args.hpp"
 
@@ -10,10 +11,6 @@ namespace hermes::internal {
 namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
 
 // Models sometimes write back what read_file showed them: most lines prefixed with
 // consecutive "N|" numbers.

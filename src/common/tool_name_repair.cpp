@@ -2,17 +2,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/text_utils.hpp"
 #include "hermes/message_utils.hpp"
 
 namespace hermes {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 std::string camel_to_snake(std::string_view s) {
   std::string out;
@@ -99,7 +93,7 @@ std::optional<std::string> coerce_tool_name(std::string_view name,
   if (name.empty()) return std::nullopt;
   if (has(std::string(name))) return std::string(name);
 
-  std::string candidate = lower(name);
+  std::string candidate = internal::lower_ascii(name);
   if (has(candidate)) return candidate;
   if (auto renamed = renamed_tool(candidate); renamed && has(std::string(*renamed))) {
     return std::string(*renamed);
@@ -126,7 +120,7 @@ std::optional<std::string> coerce_tool_name(std::string_view name,
 }
 
 std::string normalize_finish_reason(std::string_view value) {
-  const std::string v = lower(value);
+  const std::string v = internal::lower_ascii(value);
   if (v.empty() || v == "stop" || v == "end_turn" || v == "stop_sequence" || v == "completed") return "stop";
   if (v == "length" || v == "max_tokens" || v == "max_output_tokens" ||
       v == "model_context_window_exceeded") {

@@ -50,19 +50,25 @@ std::optional<FailoverReason> parse_failover_reason(std::string_view name) {
 
 std::string_view transport_failure_name(TransportFailure failure) {
   switch (failure) {
-    case TransportFailure::kNone: return "";
-    case TransportFailure::kTimeout: return "timeout";
-    case TransportFailure::kConnect: return "connect";
-    case TransportFailure::kSsl: return "ssl";
-    case TransportFailure::kDisconnect: return "disconnect";
+    case TransportFailure::kNone:
+      return "";
+    case TransportFailure::kTimeout:
+      return "timeout";
+    case TransportFailure::kConnect:
+      return "connect";
+    case TransportFailure::kSsl:
+      return "ssl";
+    case TransportFailure::kDisconnect:
+      return "disconnect";
   }
   return "";
 }
 
 std::optional<TransportFailure> parse_transport_failure(std::string_view name) {
   if (name == "none") return TransportFailure::kNone;
-  for (TransportFailure failure : {TransportFailure::kNone, TransportFailure::kTimeout, TransportFailure::kConnect,
-                                   TransportFailure::kSsl, TransportFailure::kDisconnect}) {
+  for (TransportFailure failure :
+       {TransportFailure::kNone, TransportFailure::kTimeout, TransportFailure::kConnect,
+        TransportFailure::kSsl, TransportFailure::kDisconnect}) {
     if (transport_failure_name(failure) == name) return failure;
   }
   return std::nullopt;

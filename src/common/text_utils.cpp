@@ -1,24 +1,9 @@
-#include "agent/text_utils.hpp"
+#include "common/text_utils.hpp"
 
 #include <array>
-#include <cctype>
-
-#include "common/utf8.hpp"
 
 namespace hermes::internal {
 namespace {
-
-bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-
-bool equals_ci(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    if (std::tolower(static_cast<unsigned char>(a[k])) != std::tolower(static_cast<unsigned char>(b[k]))) {
-      return false;
-    }
-  }
-  return true;
-}
 
 // Case-insensitive search for the tag `needle` (ASCII, starting with '<', which has no
 // case) in `hay` from `from`. Jumping from one '<' to the next keeps the scan of a long
@@ -28,7 +13,7 @@ std::size_t find_ci(std::string_view hay, std::string_view needle, std::size_t f
   for (std::size_t i = hay.find(needle.front(), from);
        i != std::string_view::npos && i + needle.size() <= hay.size();
        i = hay.find(needle.front(), i + 1)) {
-    if (equals_ci(hay.substr(i, needle.size()), needle)) return i;
+    if (iequals(hay.substr(i, needle.size()), needle)) return i;
   }
   return std::string_view::npos;
 }
@@ -37,21 +22,6 @@ constexpr std::array<std::string_view, 4> kThinkTags = {"think", "thinking", "re
                                                         "reasoning_scratchpad"};
 
 }  // namespace
-
-std::string strip(std::string_view text) {
-  std::size_t b = 0;
-  std::size_t e = text.size();
-  while (b < e && is_space(text[b])) ++b;
-  while (e > b && is_space(text[e - 1])) --e;
-  return std::string(text.substr(b, e - b));
-}
-
-bool is_blank(std::string_view text) {
-  for (char c : text) {
-    if (!is_space(c)) return false;
-  }
-  return true;
-}
 
 std::string remove_think_blocks(std::string_view text) {
   std::string out(text);

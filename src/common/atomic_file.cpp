@@ -1,4 +1,4 @@
-#include "tools/atomic_file.hpp"
+#include "common/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

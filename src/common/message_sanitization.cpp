@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <set>
 
-#include "agent/text_utils.hpp"
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "common/utf8.hpp"
 #include "hermes/message_utils.hpp"
 
@@ -148,10 +148,13 @@ std::vector<Message> sanitize_api_messages(std::vector<Message> messages) {
   return messages;
 }
 
-std::string sanitize_surrogates(std::string_view text) { return internal::sanitize_utf8(text); }
+std::string sanitize_surrogates(std::string_view text) {
+  return internal::sanitize_utf8(text);
+}
 
 Result<Json> repair_message_sequence(const Json& messages) {
-  return on_json(messages, [](std::vector<Message> m) { return repair_message_sequence(std::move(m)); });
+  return on_json(messages,
+                 [](std::vector<Message> m) { return repair_message_sequence(std::move(m)); });
 }
 
 Result<bool> is_thinking_only_assistant(const Json& message) {
@@ -167,7 +170,8 @@ Result<Json> drop_thinking_only_and_merge_users(const Json& messages) {
 }
 
 Result<Json> sanitize_api_messages(const Json& messages) {
-  return on_json(messages, [](std::vector<Message> m) { return sanitize_api_messages(std::move(m)); });
+  return on_json(messages,
+                 [](std::vector<Message> m) { return sanitize_api_messages(std::move(m)); });
 }
 
 }  // namespace hermes

@@ -1,6 +1,4 @@
-#include "common/log.hpp"
-
-#include "hermes/redaction.hpp"
+#include "safety/log.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -9,6 +7,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+
+#include "hermes/redaction.hpp"
 
 namespace hermes {
 namespace {
@@ -27,10 +27,14 @@ int level_from_env() {
 
 const char* level_name(LogLevel level) {
   switch (level) {
-    case LogLevel::kDebug: return "debug";
-    case LogLevel::kInfo: return "info";
-    case LogLevel::kWarning: return "warning";
-    case LogLevel::kError: return "error";
+    case LogLevel::kDebug:
+      return "debug";
+    case LogLevel::kInfo:
+      return "info";
+    case LogLevel::kWarning:
+      return "warning";
+    case LogLevel::kError:
+      return "error";
   }
   return "?";
 }
@@ -39,10 +43,11 @@ struct Logger {
   std::atomic<int> minimum{level_from_env()};
   std::mutex mu;
   // Shared so a sink replaced during a call stays alive until that call returns.
-  std::shared_ptr<LogSink> sink = std::make_shared<LogSink>([](LogLevel level, std::string_view line) {
-    std::fprintf(stderr, "hermes %s: %.*s\n", level_name(level), static_cast<int>(line.size()),
-                 line.data());
-  });
+  std::shared_ptr<LogSink> sink =
+      std::make_shared<LogSink>([](LogLevel level, std::string_view line) {
+        std::fprintf(stderr, "hermes %s: %.*s\n", level_name(level), static_cast<int>(line.size()),
+                     line.data());
+      });
 };
 
 Logger& logger() {
@@ -58,11 +63,15 @@ void set_log_sink(LogSink sink) {
   l.sink = sink ? std::make_shared<LogSink>(std::move(sink)) : nullptr;
 }
 
-void set_log_level(LogLevel minimum) { logger().minimum = static_cast<int>(minimum); }
+void set_log_level(LogLevel minimum) {
+  logger().minimum = static_cast<int>(minimum);
+}
 
 namespace internal {
 
-bool log_enabled(LogLevel level) { return static_cast<int>(level) >= logger().minimum.load(); }
+bool log_enabled(LogLevel level) {
+  return static_cast<int>(level) >= logger().minimum.load();
+}
 
 void log_line(LogLevel level, std::string_view raw_line) {
   // Lines quote provider errors and tool output, which can carry keys and tokens.
