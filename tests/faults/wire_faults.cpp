@@ -29,14 +29,14 @@ std::size_t last_chunk_with(const MockResponse& response, std::string_view needl
   return found;
 }
 
-// A non-streamed JSON body sent as two chunks split at `at`, so that the connection can
-// drop or stall between them.
-MockResponse split_body(MockResponse response, std::size_t at) {
+// Sends a non-streamed JSON body as two chunks split at `at`, so that the connection can
+// drop or stall between them. (In place: a by-value response moved into the call could be
+// emptied before an argument computed from its body is evaluated.)
+void split_body(MockResponse& response, std::size_t at) {
   if (at == 0 || at >= response.body.size()) throw std::logic_error("split outside the body");
   response.chunks = {response.body.substr(0, at), response.body.substr(at)};
   response.body.clear();
   response.headers.emplace_back("Content-Type", "application/json");
-  return response;
 }
 
 // The first text chunk of an answer starts with its first word; the second word marks
@@ -233,7 +233,7 @@ MockResponse WireScript::http_error(HttpFault fault, const Headers& headers) con
 MockResponse WireScript::cut_text(const std::string& content) const {
   MockResponse response = text(content);
   if (!stream_) {
-    response = split_body(std::move(response), response.body.size() / 2);
+    split_body(response, response.body.size() / 2);
     response.drop_after_chunks = 1;
     return response;
   }
@@ -246,7 +246,7 @@ MockResponse WireScript::cut_tool_call(const MockToolCall& call) const {
   if (!stream_) {
     const std::string key = wire_ == Wire::kAnthropicMessages ? "\"input\"" : "\"arguments\"";
     const std::size_t inside_arguments = response.body.find(key) + key.size() + 6;
-    response = split_body(std::move(response), inside_arguments);
+    split_body(response, inside_arguments);
     response.drop_after_chunks = 1;
     return response;
   }
@@ -258,7 +258,7 @@ MockResponse WireScript::cut_tool_call(const MockToolCall& call) const {
 MockResponse WireScript::unterminated_tool_call(const MockToolCall& call) const {
   MockResponse response = tool_call(call);
   if (!stream_) {
-    response = split_body(std::move(response), response.body.size() - 1);
+    split_body(response, response.body.size() - 1);
     response.drop_after_chunks = 1;
     return response;
   }
@@ -269,7 +269,7 @@ MockResponse WireScript::unterminated_tool_call(const MockToolCall& call) const 
 MockResponse WireScript::stalled_text(const std::string& content,
                                       std::chrono::milliseconds stall) const {
   MockResponse response = text(content);
-  if (!stream_) response = split_body(std::move(response), response.body.size() / 2);
+  if (!stream_) split_body(response, response.body.size() / 2);
   response.stall_after_chunks = stream_ ? chunk_with(response, second_word(content)) + 1 : 1;
   response.stall = stall;
   return response;

@@ -11,30 +11,22 @@ using namespace hermes::testing;
 
 namespace {
 
-MockToolCall call(const std::string& id, const std::string& name, const Json& args) {
-  return {id, name, args.dump()};
-}
-
 Json todo(const std::string& id, const std::string& content, const std::string& status) {
   return {{"id", id}, {"content", content}, {"status", status}};
-}
-
-bool contains(const Json& value, const std::string& needle) {
-  return value.is_string() && value.get<std::string>().find(needle) != std::string::npos;
 }
 
 }  // namespace
 
 TEST_CASE("todo_list writes, merges and reads the task list across the loop's iterations") {
   ToolLoop loop({"todo"});
-  loop.run(
-      {{call("write", "todo_list",
-             {{"todos", Json::array({todo("a", "Read the spec", "in_progress"),
-                                     todo("b", "Write the tests", "pending")})}})},
-       {call("merge", "todo_list",
-             {{"todos", Json::array({todo("a", "Read the spec", "completed")})}, {"merge", true}})},
-       {call("read", "todo_list", Json::object()),
-        call("bad", "todo_list", {{"todos", todo("c", "Not in a list", "pending")}})}});
+  loop.run({{tool_call("write", "todo_list",
+                       {{"todos", Json::array({todo("a", "Read the spec", "in_progress"),
+                                               todo("b", "Write the tests", "pending")})}})},
+            {tool_call("merge", "todo_list",
+                       {{"todos", Json::array({todo("a", "Read the spec", "completed")})},
+                        {"merge", true}})},
+            {tool_call("read", "todo_list", Json::object()),
+             tool_call("bad", "todo_list", {{"todos", todo("c", "Not in a list", "pending")}})}});
 
   CHECK(loop.sent("write")["todos"].size() == 2);
   Json read = loop.sent("read");
@@ -54,11 +46,11 @@ TEST_CASE("clarify asks through the callback and the answer reaches the model") 
     asked.push_back(question + " " + Json(choices).dump());
     return "Blue";
   };
-  loop.run(
-      {{call("ask", "clarify",
-             {{"question", "Which colour?"}, {"choices", Json::array({"Red", "Blue"})}})},
-       {call("empty", "clarify", {{"question", "   "}}),
-        call("bad_choices", "clarify", {{"question", "Which?"}, {"choices", {{"red", "Red"}}}})}});
+  loop.run({{tool_call("ask", "clarify",
+                       {{"question", "Which colour?"}, {"choices", Json::array({"Red", "Blue"})}})},
+            {tool_call("empty", "clarify", {{"question", "   "}}),
+             tool_call("bad_choices", "clarify",
+                       {{"question", "Which?"}, {"choices", {{"red", "Red"}}}})}});
 
   REQUIRE(asked.size() == 1);
   // The first choice is offered as the recommended one.
@@ -78,11 +70,11 @@ TEST_CASE("session_search finds an earlier session in the SQLite store and reads
   ConversationResult first = (*earlier)->run_conversation("Why are flamingos pink?");
   REQUIRE_MESSAGE(first.completed, first.error);
 
-  loop.run({{call("find", "session_search", {{"query", "flamingos"}})},
-            {call("open", "session_search", {{"session_id", first.session_id}}),
-             call("unknown", "session_search", {{"session_id", "no-such-session"}}),
-             call("bad_anchor", "session_search",
-                  {{"session_id", first.session_id}, {"around_message_id", "middle"}})}});
+  loop.run({{tool_call("find", "session_search", {{"query", "flamingos"}})},
+            {tool_call("open", "session_search", {{"session_id", first.session_id}}),
+             tool_call("unknown", "session_search", {{"session_id", "no-such-session"}}),
+             tool_call("bad_anchor", "session_search",
+                       {{"session_id", first.session_id}, {"around_message_id", "middle"}})}});
 
   Json found = loop.sent("find");
   CHECK(found["success"] == true);
@@ -91,8 +83,8 @@ TEST_CASE("session_search finds an earlier session in the SQLite store and reads
   CHECK(loop.agent().session_id() != first.session_id);
   Json opened = loop.sent("open");
   CHECK(opened["success"] == true);
-  CHECK(contains(Json(loop.sent_text("open")), "shrimp they eat"));
-  CHECK(contains(loop.sent("unknown")["error"], "no-such-session"));
+  CHECK(text_contains(Json(loop.sent_text("open")), "shrimp they eat"));
+  CHECK(text_contains(loop.sent("unknown")["error"], "no-such-session"));
   CHECK(is_error_result(loop.sent("bad_anchor")));
 }
 
@@ -123,5 +115,5 @@ TEST_CASE("delegate_task runs a sub-agent over HTTP and only its summary returns
   REQUIRE(result["results"].size() == 1);
   CHECK(result["results"][0]["status"] == "completed");
   CHECK(result["results"][0]["summary"] == "The tests pass.");
-  CHECK(contains(loop.sent("blank")["error"], "goal"));
+  CHECK(text_contains(loop.sent("blank")["error"], "goal"));
 }

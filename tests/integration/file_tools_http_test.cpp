@@ -13,18 +13,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-MockToolCall call(const std::string& id, const std::string& name, const Json& args) {
-  return {id, name, args.dump()};
-}
-
 // A file of the project, created with its directories.
 void plant(const ToolLoop& loop, const std::string& relative, const std::string& text) {
   fs::create_directories(fs::path(loop.project.file(relative)).parent_path());
   write_text(loop.project.file(relative), text);
-}
-
-bool contains(const Json& value, const std::string& needle) {
-  return value.is_string() && value.get<std::string>().find(needle) != std::string::npos;
 }
 
 }  // namespace
@@ -33,13 +25,14 @@ TEST_CASE("write_file, read_file and patch change a project on disk through the 
   ToolLoop loop({"file"});
   plant(loop, "notes/old.txt", "stale notes\n");
   const std::string greeter = tool_fixture("greeter.py");
-  loop.run({{call("write", "write_file", {{"path", "src/greeter.py"}, {"content", greeter}})},
-            {call("read", "read_file", {{"path", "src/greeter.py"}})},
-            {call("replace", "patch",
+  loop.run(
+      {{tool_call("write", "write_file", {{"path", "src/greeter.py"}, {"content", greeter}})},
+       {tool_call("read", "read_file", {{"path", "src/greeter.py"}})},
+       {tool_call("replace", "patch",
                   {{"path", "src/greeter.py"},
                    {"old_string", "return \"hello \" + name"},
                    {"new_string", "return f\"hello {name}\""}})},
-            {call("v4a", "patch", {{"mode", "patch"}, {"patch", tool_fixture("farewell.v4a")}})}});
+       {tool_call("v4a", "patch", {{"mode", "patch"}, {"patch", tool_fixture("farewell.v4a")}})}});
 
   Json written = loop.sent("write");
   CHECK(written["success"] == true);
@@ -48,15 +41,15 @@ TEST_CASE("write_file, read_file and patch change a project on disk through the 
   CHECK(written["bytes_written"] == greeter.size());
 
   Json read = loop.sent("read");
-  CHECK(contains(read["content"], "1|def greet(name):\n2|    return \"hello \" + name\n"));
+  CHECK(text_contains(read["content"], "1|def greet(name):\n2|    return \"hello \" + name\n"));
   CHECK(read["total_lines"] == 6);
   CHECK(read["truncated"] == false);
 
   Json replaced = loop.sent("replace");
   CHECK(replaced["success"] == true);
   CHECK(replaced["replacements"] == 1);
-  CHECK(contains(replaced["diff"], "-    return \"hello \" + name"));
-  CHECK(contains(replaced["diff"], "+    return f\"hello {name}\""));
+  CHECK(text_contains(replaced["diff"], "-    return \"hello \" + name"));
+  CHECK(text_contains(replaced["diff"], "+    return f\"hello {name}\""));
 
   Json patched = loop.sent("v4a");
   CHECK(patched["success"] == true);
@@ -75,9 +68,10 @@ TEST_CASE("search_files finds contents and file names in the project through the
   plant(loop, "src/farewell.py", "def farewell(name):\n    return \"goodbye \" + name\n");
   plant(loop, "docs/guide.md", "Call greet(name) to say hello.\n");
   plant(loop, ".git/config", "def hidden():\n");
-  loop.run({{call("defs", "search_files", {{"pattern", "^def \\w+\\("}, {"file_glob", "*.py"}}),
-             call("docs", "search_files", {{"target", "files"}, {"pattern", "*.md"}}),
-             call("count", "search_files", {{"pattern", "name"}, {"output_mode", "count"}})}});
+  loop.run(
+      {{tool_call("defs", "search_files", {{"pattern", "^def \\w+\\("}, {"file_glob", "*.py"}}),
+        tool_call("docs", "search_files", {{"target", "files"}, {"pattern", "*.md"}}),
+        tool_call("count", "search_files", {{"pattern", "name"}, {"output_mode", "count"}})}});
 
   Json defs = loop.sent("defs");
   std::vector<std::string> found;
@@ -104,19 +98,20 @@ TEST_CASE(
   plant(loop, "notes/old.txt", "stale notes\n");
   const std::string up = "../" + fs::path(outside.path()).filename().string();
   loop.run(
-      {{call("read_up", "read_file", {{"path", up + "/secret.txt"}}),
-        call("read_abs", "read_file", {{"path", outside.file("secret.txt")}}),
-        call("read_number", "read_file", {{"path", 7}}),
-        call("write_abs", "write_file", {{"path", outside.file("new.txt")}, {"content", "x"}}),
-        call("write_no_content", "write_file", {{"path", "src/empty.py"}}),
-        call("patch_up", "patch",
-             {{"path", up + "/secret.txt"}, {"old_string", "secret"}, {"new_string", "x"}}),
-        call("patch_no_match", "patch",
-             {{"path", "src/greeter.py"}, {"old_string", "no such line"}, {"new_string", "x"}}),
-        call("patch_hunk", "patch",
-             {{"mode", "patch"}, {"patch", tool_fixture("broken_hunk.v4a")}}),
-        call("search_up", "search_files", {{"pattern", "secret"}, {"path", up}}),
-        call("search_regex", "search_files", {{"pattern", "(unclosed"}})}});
+      {{tool_call("read_up", "read_file", {{"path", up + "/secret.txt"}}),
+        tool_call("read_abs", "read_file", {{"path", outside.file("secret.txt")}}),
+        tool_call("read_number", "read_file", {{"path", 7}}),
+        tool_call("write_abs", "write_file", {{"path", outside.file("new.txt")}, {"content", "x"}}),
+        tool_call("write_no_content", "write_file", {{"path", "src/empty.py"}}),
+        tool_call("patch_up", "patch",
+                  {{"path", up + "/secret.txt"}, {"old_string", "secret"}, {"new_string", "x"}}),
+        tool_call(
+            "patch_no_match", "patch",
+            {{"path", "src/greeter.py"}, {"old_string", "no such line"}, {"new_string", "x"}}),
+        tool_call("patch_hunk", "patch",
+                  {{"mode", "patch"}, {"patch", tool_fixture("broken_hunk.v4a")}}),
+        tool_call("search_up", "search_files", {{"pattern", "secret"}, {"path", up}}),
+        tool_call("search_regex", "search_files", {{"pattern", "(unclosed"}})}});
 
   for (const char* id : {"read_up", "read_abs", "read_number", "write_abs", "write_no_content",
                          "patch_up", "patch_no_match", "patch_hunk", "search_up", "search_regex"}) {
@@ -124,8 +119,8 @@ TEST_CASE(
     CHECK(is_error_result(loop.sent(id)));
     CHECK(loop.sent_text(id).find(secret) == std::string::npos);
   }
-  CHECK(contains(loop.sent("read_up")["error"], "outside the directories"));
-  CHECK(contains(loop.sent("write_no_content")["error"], "content"));
+  CHECK(text_contains(loop.sent("read_up")["error"], "outside the directories"));
+  CHECK(text_contains(loop.sent("write_no_content")["error"], "content"));
   CHECK(read_text(outside.file("secret.txt")) == secret);
   CHECK_FALSE(fs::exists(outside.file("new.txt")));
   CHECK_FALSE(fs::exists(loop.project.file("src/empty.py")));

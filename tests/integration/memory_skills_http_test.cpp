@@ -13,16 +13,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-MockToolCall call(const std::string& id, const std::string& name, const Json& args) {
-  return {id, name, args.dump()};
-}
-
 MockToolCall memory(const std::string& id, const Json& args) {
-  return call(id, "memory", args);
+  return tool_call(id, "memory", args);
 }
 
 MockToolCall skill_manage(const std::string& id, const Json& args) {
-  return call(id, "skill_manage", args);
+  return tool_call(id, "skill_manage", args);
 }
 
 std::string memory_file(const ToolLoop& loop, const std::string& name) {
@@ -115,7 +111,7 @@ TEST_CASE("skill_manage creates and patches a skill that skills_list lists and s
                                      {"name", "deploy-staging"},
                                      {"category", "devops"},
                                      {"content", tool_fixture("deploy_staging_SKILL.md")}})},
-            {call("list", "skills_list", Json::object()),
+            {tool_call("list", "skills_list", Json::object()),
              skill_manage("patch", {{"action", "patch"},
                                     {"name", "deploy-staging"},
                                     {"old_string", "3. Run the smoke tests."},
@@ -124,9 +120,9 @@ TEST_CASE("skill_manage creates and patches a skill that skills_list lists and s
                                     {"name", "deploy-staging"},
                                     {"file_path", "references/hosts.md"},
                                     {"file_content", hosts}})},
-            {call("view", "skill_view", {{"name", "deploy-staging"}}),
-             call("view_hosts", "skill_view",
-                  {{"name", "deploy-staging"}, {"file_path", "references/hosts.md"}})}});
+            {tool_call("view", "skill_view", {{"name", "deploy-staging"}}),
+             tool_call("view_hosts", "skill_view",
+                       {{"name", "deploy-staging"}, {"file_path", "references/hosts.md"}})}});
 
   const std::string skill_md = loop.home.file("skills/devops/deploy-staging/SKILL.md");
   Json created = loop.sent("create");
@@ -166,9 +162,9 @@ TEST_CASE("skill_manage rewrites a skill, removes its supporting file, then dele
             {skill_manage("remove_file", {{"action", "remove_file"},
                                           {"name", "release-notes"},
                                           {"file_path", "templates/notes.md"}})},
-            {call("view", "skill_view", {{"name", "release-notes"}})},
+            {tool_call("view", "skill_view", {{"name", "release-notes"}})},
             {skill_manage("delete", {{"action", "delete"}, {"name", "release-notes"}})},
-            {call("list", "skills_list", Json::object())}});
+            {tool_call("list", "skills_list", Json::object())}});
 
   CHECK(loop.sent("edit")["success"] == true);
   CHECK(loop.sent("remove_file")["success"] == true);
@@ -204,11 +200,11 @@ TEST_CASE(
                                      {"name", "release-notes"},
                                      {"file_path", "../../escaped.md"},
                                      {"file_content", "x"}}),
-        call("view_missing", "skill_view", {{"name", "no-such-skill"}}),
-        call("view_escape", "skill_view",
-             {{"name", "release-notes"}, {"file_path", "../../memories/MEMORY.md"}}),
-        call("view_number", "skill_view", {{"name", 42}}),
-        call("list_number", "skills_list", {{"category", 3}}),
+        tool_call("view_missing", "skill_view", {{"name", "no-such-skill"}}),
+        tool_call("view_escape", "skill_view",
+                  {{"name", "release-notes"}, {"file_path", "../../memories/MEMORY.md"}}),
+        tool_call("view_number", "skill_view", {{"name", 42}}),
+        tool_call("list_number", "skills_list", {{"category", 3}}),
         skill_manage(
             "content_object",
             {{"action", "create"}, {"name", "objective"}, {"content", {{"name", "objective"}}}})}});
@@ -236,7 +232,7 @@ TEST_CASE("a skill invoked as a slash command reaches the model as the turn's us
   auto message = build_skill_invocation_message(loop.home.path(), loop.options.skills,
                                                 "/release_notes", "for v2.1 only");
   REQUIRE_MESSAGE(message.ok(), message.status().to_string());
-  loop.run({{call("view", "skill_view", {{"name", "release-notes"}})}}, "Here are the notes.",
+  loop.run({{tool_call("view", "skill_view", {{"name", "release-notes"}})}}, "Here are the notes.",
            *message);
 
   const Json user = loop.server.requests().front().json()["messages"][1];

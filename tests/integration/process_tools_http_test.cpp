@@ -14,16 +14,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-MockToolCall call(const std::string& id, const std::string& name, const Json& args) {
-  return {id, name, args.dump()};
-}
-
 MockToolCall manage(const std::string& id, const Json& args) {
-  return call(id, "process_manage", args);
-}
-
-bool contains(const Json& value, const std::string& needle) {
-  return value.is_string() && value.get<std::string>().find(needle) != std::string::npos;
+  return tool_call(id, "process_manage", args);
 }
 
 }  // namespace
@@ -31,31 +23,32 @@ bool contains(const Json& value, const std::string& needle) {
 TEST_CASE("terminal runs a command in the project directory and its output reaches the model") {
   ToolLoop loop({"terminal"});
   write_text(loop.project.file("marker.txt"), "here\n");
-  loop.run({{call("pwd", "terminal", {{"command", "pwd; ls"}}),
-             call("fails", "terminal", {{"command", "printf 'one\\ntwo\\n' | wc -l; exit 3"}})}});
+  loop.run(
+      {{tool_call("pwd", "terminal", {{"command", "pwd; ls"}}),
+        tool_call("fails", "terminal", {{"command", "printf 'one\\ntwo\\n' | wc -l; exit 3"}})}});
 
   Json pwd = loop.sent("pwd");
   CHECK(pwd["exit_code"] == 0);
   CHECK(pwd["output"] == fs::canonical(loop.project.path()).string() + "\nmarker.txt");
   Json fails = loop.sent("fails");
   CHECK(fails["exit_code"] == 3);
-  CHECK(contains(fails["output"], "2"));
-  CHECK(contains(fails["error"], "code 3"));
+  CHECK(text_contains(fails["output"], "2"));
+  CHECK(text_contains(fails["error"], "code 3"));
 }
 
 TEST_CASE(
     "a background process started in one turn is listed, fed, waited for, logged and killed in the "
     "next") {
   ToolLoop loop({"terminal"});
-  loop.run({{call("short", "terminal",
-                  {{"command", "echo started; read answer; echo \"you said $answer\""},
-                   {"background", true}}),
-             call("long", "terminal",
-                  {{"command", "echo serving; exec sleep 60"}, {"background", true}})}});
+  loop.run({{tool_call("short", "terminal",
+                       {{"command", "echo started; read answer; echo \"you said $answer\""},
+                        {"background", true}}),
+             tool_call("long", "terminal",
+                       {{"command", "echo serving; exec sleep 60"}, {"background", true}})}});
   Json short_started = loop.sent("short");
   Json long_started = loop.sent("long");
-  REQUIRE(contains(short_started["session_id"], "proc_"));
-  REQUIRE(contains(long_started["session_id"], "proc_"));
+  REQUIRE(text_contains(short_started["session_id"], "proc_"));
+  REQUIRE(text_contains(long_started["session_id"], "proc_"));
   const std::string short_id = short_started["session_id"];
   const std::string long_id = long_started["session_id"];
   CHECK(short_id != long_id);
@@ -78,7 +71,7 @@ TEST_CASE(
   Json waited = loop.sent("wait");
   CHECK(waited["status"] == "exited");
   CHECK(waited["exit_code"] == 0);
-  CHECK(contains(waited["output"], "you said yes"));
+  CHECK(text_contains(waited["output"], "you said yes"));
   CHECK(loop.sent("log")["output"] == "started\nyou said yes\n");
 
   Json killed = loop.sent("kill");
@@ -90,11 +83,11 @@ TEST_CASE(
 TEST_CASE(
     "bad terminal and process_manage calls are errors the model reads, and the turn completes") {
   ToolLoop loop({"terminal"});
-  loop.run({{call("no_command", "terminal", Json::object()),
-             call("number", "terminal", {{"command", 42}}),
-             call("detached", "terminal", {{"command", "sleep 30 &"}}),
-             call("relative_dir", "terminal", {{"command", "ls"}, {"workdir", "src"}}),
-             call("zero_timeout", "terminal", {{"command", "true"}, {"timeout", 0}}),
+  loop.run({{tool_call("no_command", "terminal", Json::object()),
+             tool_call("number", "terminal", {{"command", 42}}),
+             tool_call("detached", "terminal", {{"command", "sleep 30 &"}}),
+             tool_call("relative_dir", "terminal", {{"command", "ls"}, {"workdir", "src"}}),
+             tool_call("zero_timeout", "terminal", {{"command", "true"}, {"timeout", 0}}),
              manage("no_action", Json::object()),
              manage("unknown_id", {{"action", "poll"}, {"session_id", "proc_000000000000"}}),
              manage("no_id", {{"action", "kill"}}), manage("list_as_number", {{"action", 7}})}});
@@ -104,6 +97,6 @@ TEST_CASE(
     CAPTURE(id);
     CHECK(is_error_result(loop.sent(id)));
   }
-  CHECK(contains(loop.sent("detached")["error"], "background=true"));
-  CHECK(contains(loop.sent("unknown_id")["error"], "proc_000000000000"));
+  CHECK(text_contains(loop.sent("detached")["error"], "background=true"));
+  CHECK(text_contains(loop.sent("unknown_id")["error"], "proc_000000000000"));
 }

@@ -38,6 +38,16 @@ inline std::string tool_fixture(const std::string& name) {
 // One model step: the tool calls of one assistant message.
 using ToolStep = std::vector<MockToolCall>;
 
+// One scripted tool call with JSON arguments.
+inline MockToolCall tool_call(const std::string& id, const std::string& name, const Json& args) {
+  return {id, name, args.dump()};
+}
+
+// True when `value` is a string containing `needle`.
+inline bool text_contains(const Json& value, const std::string& needle) {
+  return value.is_string() && value.get<std::string>().find(needle) != std::string::npos;
+}
+
 class ToolLoop {
  public:
   // Registers every built-in toolset (the file tools rooted at `project`) and

@@ -4,8 +4,8 @@
 
 #include <mutex>
 
-#include "common/log.hpp"
 #include "hermes/hermes.hpp"
+#include "safety/log.hpp"
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
 #include "support/temp_dir.hpp"

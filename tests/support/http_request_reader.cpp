@@ -5,25 +5,15 @@
 #include <string>
 #include <string_view>
 
+#include "common/text_utils.hpp"
+
 namespace hermes::testing {
 namespace {
 
 constexpr std::size_t kMaxHeaders = 256;
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
 bool has_token(std::string_view value, std::string_view token) {
-  return lower(value).find(token) != std::string::npos;
+  return internal::lower_ascii(value).find(token) != std::string::npos;
 }
 
 // "METHOD SP target SP HTTP/x.y"
@@ -34,7 +24,7 @@ bool parse_request_line(std::string_view line, RecordedRequest& request, bool& h
   std::string_view version = line.substr(last + 1);
   if (version.substr(0, 5) != "HTTP/") return false;
   request.method = line.substr(0, first);
-  request.path = trim(line.substr(first + 1, last - first - 1));
+  request.path = trim_ows(line.substr(first + 1, last - first - 1));
   http10 = version == "HTTP/1.0";
   return !request.method.empty() && !request.path.empty();
 }
@@ -43,8 +33,8 @@ bool parse_request_line(std::string_view line, RecordedRequest& request, bool& h
 bool add_header(std::string_view line, RecordedRequest& request) {
   std::size_t colon = line.find(':');
   if (colon == std::string_view::npos || colon == 0) return false;
-  std::string name = lower(trim(line.substr(0, colon)));
-  std::string_view value = trim(line.substr(colon + 1));
+  std::string name = internal::lower_ascii(trim_ows(line.substr(0, colon)));
+  std::string_view value = trim_ows(line.substr(colon + 1));
   auto [it, inserted] = request.headers.try_emplace(std::move(name), value);
   if (!inserted) it->second.append(", ").append(value);
   return true;

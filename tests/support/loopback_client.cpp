@@ -11,15 +11,11 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/text_utils.hpp"
 #include "support/socket_io.hpp"
 
 namespace hermes::testing {
 namespace {
-
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 int connect_loopback(int port) {
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -55,7 +51,7 @@ int parse_status(const std::string& line) {
 }  // namespace
 
 std::string HttpReply::header(const std::string& name) const {
-  auto it = headers.find(lower(name));
+  auto it = headers.find(internal::lower_ascii(name));
   return it == headers.end() ? std::string() : it->second;
 }
 
@@ -89,14 +85,15 @@ HttpReply LoopbackClient::read_reply() {
       std::size_t colon = line.find(':');
       if (colon == std::string::npos) continue;
       std::size_t value = line.find_first_not_of(' ', colon + 1);
-      reply.headers[lower(line.substr(0, colon))] =
+      reply.headers[internal::lower_ascii(line.substr(0, colon))] =
           value == std::string::npos ? std::string() : line.substr(value);
     }
     if (reply.status >= 200) break;
     reply.interim_statuses.push_back(reply.status);
   }
 
-  reply.chunked = lower(reply.header("transfer-encoding")).find("chunked") != std::string::npos;
+  reply.chunked =
+      internal::lower_ascii(reply.header("transfer-encoding")).find("chunked") != std::string::npos;
   ReadResult result;
   if (reply.chunked) {
     result = reader_.read_chunked(reply.body, &reply.chunks);

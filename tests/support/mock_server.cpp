@@ -20,6 +20,7 @@
 #include <unordered_map>
 
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "support/http_request_reader.hpp"
 #include "support/mock_control_api.hpp"
 #include "support/prepared_response.hpp"
@@ -70,11 +71,6 @@ std::string_view conversation_key(std::string_view path) {
   return path.substr(kPrefix.size(), end - kPrefix.size());
 }
 
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 [[noreturn]] void throw_errno(const std::string& what) {
   throw std::runtime_error("mock server: " + what + ": " + std::strerror(errno));
 }
@@ -86,7 +82,7 @@ Json RecordedRequest::json() const {
 }
 
 std::string RecordedRequest::header(const std::string& name) const {
-  auto it = headers.find(lower(name));
+  auto it = headers.find(internal::lower_ascii(name));
   return it == headers.end() ? std::string() : it->second;
 }
 

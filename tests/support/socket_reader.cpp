@@ -14,20 +14,20 @@ namespace {
 constexpr std::size_t kMaxLine = 64 * 1024;
 constexpr std::size_t kMaxBody = 512 * 1024 * 1024;
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
 // The size line of a chunk: hex digits, then optional ";extensions".
 bool parse_chunk_size(std::string_view line, std::size_t& size) {
-  std::string_view digits = trim(line.substr(0, line.find(';')));
+  std::string_view digits = trim_ows(line.substr(0, line.find(';')));
   auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), size, 16);
   return !digits.empty() && error == std::errc() && end == digits.data() + digits.size();
 }
 
 }  // namespace
+
+std::string_view trim_ows(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
 
 bool SocketReader::fill() {
   if (consumed_ == buffer_.size()) {

@@ -5,9 +5,13 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hermes::testing {
+
+// `text` without the spaces and tabs HTTP allows around field values and chunk sizes.
+std::string_view trim_ows(std::string_view text);
 
 enum class ReadResult {
   kOk,

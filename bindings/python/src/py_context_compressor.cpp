@@ -17,7 +17,7 @@ namespace py = pybind11;
 namespace hermes::python {
 namespace {
 
-std::string type_name(const py::handle& object) {
+std::string object_type_name(const py::handle& object) {
   return py::str(py::type::handle_of(object).attr("__name__"));
 }
 
@@ -46,7 +46,7 @@ class CallableSummarizer final : public Provider {
     try {
       py::object answer = fn_.get()(prompt);
       if (!answer.is_none() && !py::isinstance<py::str>(answer)) {
-        return Status::internal("the summarizer returned " + type_name(answer) +
+        return Status::internal("the summarizer returned " + object_type_name(answer) +
                                 ", expected str");
       }
       ProviderResponse response;
@@ -99,7 +99,8 @@ py::dict report_to_python(const CompressionReport& r) {
 
 std::vector<Message> messages_from_python(const py::handle& messages) {
   if (!py::isinstance<py::list>(messages) && !py::isinstance<py::tuple>(messages)) {
-    throw py::type_error("messages: expected a list of message dicts, got " + type_name(messages));
+    throw py::type_error("messages: expected a list of message dicts, got " +
+                         object_type_name(messages));
   }
   auto parsed = messages_from_json(from_python(messages, "messages"));
   if (!parsed.ok()) throw py::value_error(parsed.status().message());
@@ -122,7 +123,7 @@ class PyContextCompressor {
     if (!summarizer.is_none()) {
       if (!PyCallable_Check(summarizer.ptr())) {
         throw py::type_error("summarizer: expected a callable (prompt: str) -> str, got " +
-                             type_name(summarizer));
+                             object_type_name(summarizer));
       }
       summarizer_ = std::make_shared<CallableSummarizer>(summarizer);
       options.summary_provider = summarizer_;

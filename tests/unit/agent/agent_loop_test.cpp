@@ -14,7 +14,7 @@ using hermes::testing::ScriptedProvider;
 
 namespace {
 
-struct Fixture {
+struct LoopFixture {
   std::shared_ptr<ScriptedProvider> provider = std::make_shared<ScriptedProvider>();
   std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
   hermes::testing::TempDir home;
@@ -54,7 +54,7 @@ std::vector<const Message*> tool_results(const std::vector<Message>& messages) {
 }  // namespace
 
 TEST_CASE("a multi-step tool loop runs parallel calls and keeps their results in call order") {
-  Fixture f;
+  LoopFixture f;
   std::atomic<int> running{0};
   std::atomic<int> max_running{0};
   auto slow = [&](const Json& args, ToolContext&) -> Result<std::string> {
@@ -92,7 +92,7 @@ TEST_CASE("a multi-step tool loop runs parallel calls and keeps their results in
 }
 
 TEST_CASE("an unknown tool is answered with an error the model can read") {
-  Fixture f;
+  LoopFixture f;
   f.add_tool("add", [](const Json&, ToolContext&) -> Result<std::string> { return "3"; });
   f.provider->tool_calls({{"frobnicate", "{}"}});
   f.provider->text("Sorry.");
@@ -105,7 +105,7 @@ TEST_CASE("an unknown tool is answered with an error the model can read") {
 }
 
 TEST_CASE("a tool name the model mangled is repaired") {
-  Fixture f;
+  LoopFixture f;
   f.add_tool("read_file", [](const Json&, ToolContext&) -> Result<std::string> { return "contents"; });
   f.provider->tool_calls({{"ReadFile", "{}"}});
   f.provider->text("ok");
@@ -118,7 +118,7 @@ TEST_CASE("a tool name the model mangled is repaired") {
 }
 
 TEST_CASE("broken JSON arguments are asked again, then answered with an error") {
-  Fixture f;
+  LoopFixture f;
   int calls = 0;
   f.add_tool("add", [&](const Json&, ToolContext&) -> Result<std::string> {
     ++calls;
@@ -138,7 +138,7 @@ TEST_CASE("broken JSON arguments are asked again, then answered with an error") 
 }
 
 TEST_CASE("a spent iteration budget ends with one summary call without tools") {
-  Fixture f;
+  LoopFixture f;
   f.add_tool("add", [](const Json&, ToolContext&) -> Result<std::string> { return "3"; });
   f.provider->tool_calls({{"add", "{}"}});
   f.provider->tool_calls({{"add", "{}"}});
@@ -156,7 +156,7 @@ TEST_CASE("a spent iteration budget ends with one summary call without tools") {
 }
 
 TEST_CASE("a rate limit with Retry-After is waited out and the call retried") {
-  Fixture f;
+  LoopFixture f;
   f.provider->error(429, "Rate limit reached", 0.01);
   f.provider->text("fine now");
   auto agent = f.make_agent();
@@ -167,7 +167,7 @@ TEST_CASE("a rate limit with Retry-After is waited out and the call retried") {
 }
 
 TEST_CASE("a failing provider ends the turn with an error and keeps the user message") {
-  Fixture f;
+  LoopFixture f;
   for (int i = 0; i < 3; ++i) f.provider->error(500, "upstream exploded", 0.0);
   auto agent = f.make_agent();
   ConversationResult r = agent->run_conversation("hello there");
@@ -181,7 +181,7 @@ TEST_CASE("a failing provider ends the turn with an error and keeps the user mes
 }
 
 TEST_CASE("a tool that throws becomes an error result and the loop goes on") {
-  Fixture f;
+  LoopFixture f;
   f.add_tool("boom", [](const Json&, ToolContext&) -> Result<std::string> {
     throw std::runtime_error("kaboom");
   });
@@ -197,7 +197,7 @@ TEST_CASE("a tool that throws becomes an error result and the loop goes on") {
 }
 
 TEST_CASE("repeated tool-call ids are executed once each under unique ids") {
-  Fixture f;
+  LoopFixture f;
   std::atomic<int> calls{0};  // The two calls of the batch run in parallel.
   f.add_tool("add", [&](const Json&, ToolContext&) -> Result<std::string> { return std::to_string(++calls); });
   f.provider->step([](const ProviderRequest&, const CallContext&) -> Result<ProviderResponse> {
@@ -217,7 +217,7 @@ TEST_CASE("repeated tool-call ids are executed once each under unique ids") {
 }
 
 TEST_CASE("the agent keeps its history between turns") {
-  Fixture f;
+  LoopFixture f;
   f.provider->text("Hello!");
   f.provider->text("You said hi.");
   auto agent = f.make_agent();
@@ -240,7 +240,7 @@ TEST_CASE("options without a model are rejected naming the field") {
 }
 
 TEST_CASE("an interrupt during a tool stops the turn and leaves a valid transcript") {
-  Fixture f;
+  LoopFixture f;
   std::unique_ptr<Agent> agent;
   f.add_tool("wait", [&](const Json&, ToolContext& ctx) -> Result<std::string> {
     agent->interrupt("stop please");

@@ -13,7 +13,8 @@ using hermes::testing::ScriptedProvider;
 
 namespace {
 
-AgentOptions options_for(std::shared_ptr<Provider> provider, const hermes::testing::TempDir& home) {
+AgentOptions refresh_options(std::shared_ptr<Provider> provider,
+                             const hermes::testing::TempDir& home) {
   AgentOptions o;
   o.model = "primary-model";
   o.provider_instance = std::move(provider);
@@ -31,7 +32,7 @@ TEST_CASE("a 401 asks the host for a fresh credential and retries the call with 
   provider->error(401, "Token expired");
   provider->text("ok");
   provider->text("still ok");
-  AgentOptions o = options_for(provider, home);
+  AgentOptions o = refresh_options(provider, home);
   std::vector<AuthRefreshRequest> asked;
   o.callbacks.on_auth_refresh = [&](const AuthRefreshRequest& request) -> std::optional<std::string> {
     asked.push_back(request);
@@ -57,7 +58,7 @@ TEST_CASE("a credential that still fails after one refresh ends the turn as auth
   provider->error(401, "Invalid token");
   provider->error(401, "Invalid token");
   provider->text("never");
-  AgentOptions o = options_for(provider, home);
+  AgentOptions o = refresh_options(provider, home);
   int asked = 0;
   o.callbacks.on_auth_refresh = [&](const AuthRefreshRequest&) -> std::optional<std::string> {
     ++asked;
@@ -77,7 +78,7 @@ TEST_CASE("a refresh that yields nothing falls through to key rotation") {
   auto provider = std::make_shared<ScriptedProvider>();
   provider->error(401, "Incorrect API key provided");
   provider->text("ok");
-  AgentOptions o = options_for(provider, home);
+  AgentOptions o = refresh_options(provider, home);
   o.extra_api_keys = {"second-key"};
   o.callbacks.on_auth_refresh = [](const AuthRefreshRequest&) -> std::optional<std::string> {
     return std::nullopt;
@@ -94,7 +95,7 @@ TEST_CASE("a refresh callback that throws counts as no credential") {
   auto provider = std::make_shared<ScriptedProvider>();
   provider->error(403, "Forbidden: invalid credentials");
   provider->text("never");
-  AgentOptions o = options_for(provider, home);
+  AgentOptions o = refresh_options(provider, home);
   o.callbacks.on_auth_refresh = [](const AuthRefreshRequest&) -> std::optional<std::string> {
     throw std::runtime_error("vault unreachable");
   };
@@ -114,7 +115,7 @@ TEST_CASE("a refreshed credential on a fallback is used for that fallback only")
   auto backup = std::make_shared<ScriptedProvider>();
   backup->error(401, "Token expired");
   backup->text("from the backup");
-  AgentOptions o = options_for(primary, home);
+  AgentOptions o = refresh_options(primary, home);
   ProviderConfig fb;
   fb.provider = "backup";
   fb.model = "backup-model";

@@ -8,9 +8,11 @@
 #include <mutex>
 #include <thread>
 
+#include "common/text_utils.hpp"
 #include "hermes/agent.hpp"
 #include "hermes/builtin_tools.hpp"
 #include "hermes/log.hpp"
+#include "support/event_signal.hpp"
 #include "support/scripted_provider.hpp"
 #include "support/temp_dir.hpp"
 
@@ -19,33 +21,8 @@ using hermes::testing::ScriptedProvider;
 
 namespace {
 
-constexpr auto kPatience = std::chrono::seconds(30);  // A hang guard, not a timing check.
-
 const char* kSkillCall =
     R"({"action":"create","name":"deploy-flow","content":"---\nname: deploy-flow\ndescription: Deploy the service in small verified steps\n---\n# Deploy\n\n1. Build.\n2. Verify.\n"})";
-
-// Waits for events reported from another thread.
-class Signal {
- public:
-  void raise(std::string value = "") {
-    std::lock_guard<std::mutex> lock(mu_);
-    values_.push_back(std::move(value));
-    cv_.notify_all();
-  }
-  bool wait(std::size_t count = 1) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, kPatience, [&] { return values_.size() >= count; });
-  }
-  std::vector<std::string> values() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return values_;
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::string> values_;
-};
 
 // Collects the log lines that say a review started (logged on the turn's thread, before
 // run_conversation returns).
@@ -67,15 +44,15 @@ class ReviewStarts {
   std::atomic<int> count_{0};
 };
 
-struct Fixture {
+struct ReviewFixture {
   std::shared_ptr<ScriptedProvider> provider = std::make_shared<ScriptedProvider>();
   std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
   hermes::testing::TempDir home;
   std::atomic<int> step_calls{0};
   std::function<void(int)> on_step;  // Told the running count of step calls.
-  Signal reviews;                    // Summaries reported with kind "review".
+  testing::EventSignal reviews;      // Summaries reported with kind "review".
 
-  Fixture() {
+  ReviewFixture() {
     BuiltinToolOptions builtins;
     builtins.toolsets = {"memory", "skills"};
     REQUIRE(register_builtin_tools(*tools, builtins).ok());
@@ -117,14 +94,10 @@ struct Fixture {
   }
 };
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 }  // namespace
 
 TEST_CASE("ten tool iterations earn a skills review whose new skill the next session lists") {
-  Fixture f;
+  ReviewFixture f;
   f.script_tool_iterations(10);
   f.provider->tool_calls({{"skill_manage", kSkillCall}});  // The review.
   f.provider->text("Saved the deploy procedure.");
@@ -135,7 +108,7 @@ TEST_CASE("ten tool iterations earn a skills review whose new skill the next ses
   CHECK(r.final_response == "Deployed.");
   REQUIRE(f.reviews.wait());
   CHECK(f.reviews.values() == std::vector<std::string>{"Skill created: deploy-flow"});
-  CHECK_FALSE(contains(agent->system_prompt(), "deploy-flow"));
+  CHECK_FALSE(internal::contains(agent->system_prompt(), "deploy-flow"));
 
   // The review saw the whole conversation, then its own instructions, with only the
   // memory and skills tools on offer.
@@ -144,7 +117,7 @@ TEST_CASE("ten tool iterations earn a skills review whose new skill the next ses
   const ProviderRequest& review = requests[11];
   REQUIRE(review.messages.size() == requests[10].messages.size() + 2);
   CHECK(review.messages[1].content == "deploy the service");
-  CHECK(contains(review.messages.back().content, "skill"));
+  CHECK(internal::contains(review.messages.back().content, "skill"));
   std::vector<std::string> offered;
   for (const Json& tool : review.tools) offered.push_back(tool["function"]["name"]);
   CHECK(offered == std::vector<std::string>{"memory", "skill_manage", "skill_view", "skills_list"});
@@ -154,12 +127,12 @@ TEST_CASE("ten tool iterations earn a skills review whose new skill the next ses
   f.provider->text("Hello again.");
   REQUIRE(agent->new_session().ok());
   CHECK(agent->run_conversation("hi").completed);
-  CHECK(contains(agent->system_prompt(), "deploy-flow"));
-  CHECK(contains(agent->system_prompt(), "Deploy the service in small verified steps"));
+  CHECK(internal::contains(agent->system_prompt(), "deploy-flow"));
+  CHECK(internal::contains(agent->system_prompt(), "Deploy the service in small verified steps"));
 }
 
 TEST_CASE("the skills nudge counts iterations across turns and resets when skill_manage is used") {
-  Fixture f;
+  ReviewFixture f;
   ReviewStarts starts;
   AgentOptions o = f.options();
   o.skill_nudge_interval = 4;
@@ -184,7 +157,7 @@ TEST_CASE("the skills nudge counts iterations across turns and resets when skill
 }
 
 TEST_CASE("a memory written in one session reaches the next session's prompt, not its own") {
-  Fixture f;
+  ReviewFixture f;
   f.provider->tool_calls(
       {{"memory", R"({"action":"add","target":"user","content":"Prefers tabs over spaces."})"}});
   f.provider->text("Noted.");
@@ -192,20 +165,22 @@ TEST_CASE("a memory written in one session reaches the next session's prompt, no
   auto agent = f.make_agent(f.options());
 
   CHECK(agent->run_conversation("remember that I like tabs").completed);
-  CHECK_FALSE(contains(agent->system_prompt(), "Prefers tabs"));
+  CHECK_FALSE(internal::contains(agent->system_prompt(), "Prefers tabs"));
   CHECK(agent->run_conversation("and now?").completed);
-  CHECK_FALSE(contains(agent->system_prompt(), "Prefers tabs"));
-  CHECK_FALSE(contains(f.provider->requests().back().messages[0].content, "Prefers tabs"));
+  CHECK_FALSE(internal::contains(agent->system_prompt(), "Prefers tabs"));
+  CHECK_FALSE(
+      internal::contains(f.provider->requests().back().messages[0].content, "Prefers tabs"));
 
   f.provider->text("Hello.");
   REQUIRE(agent->new_session().ok());
   CHECK(agent->run_conversation("hi").completed);
-  CHECK(contains(agent->system_prompt(), "Prefers tabs over spaces."));
-  CHECK(contains(f.provider->requests().back().messages[0].content, "Prefers tabs over spaces."));
+  CHECK(internal::contains(agent->system_prompt(), "Prefers tabs over spaces."));
+  CHECK(internal::contains(f.provider->requests().back().messages[0].content,
+                           "Prefers tabs over spaces."));
 }
 
 TEST_CASE("a memory review runs every nudge interval of user turns and reports what it saved") {
-  Fixture f;
+  ReviewFixture f;
   AgentOptions o = f.options();
   o.memory_nudge_interval = 2;
   auto agent = f.make_agent(o);
@@ -221,11 +196,11 @@ TEST_CASE("a memory review runs every nudge interval of user turns and reports w
   CHECK(f.reviews.values() == std::vector<std::string>{"User profile updated"});
   auto requests = f.provider->requests();
   REQUIRE(requests.size() == 4);
-  CHECK(contains(requests[2].messages.back().content, "memory"));
+  CHECK(internal::contains(requests[2].messages.back().content, "memory"));
 }
 
 TEST_CASE("no review starts after an interrupted turn or when the intervals are 0") {
-  Fixture f;
+  ReviewFixture f;
   ReviewStarts starts;
 
   SUBCASE("interrupted") {
@@ -259,8 +234,8 @@ TEST_CASE("no review starts after an interrupted turn or when the intervals are 
 }
 
 TEST_CASE("the review's agent is refused every tool but memory and skills") {
-  Fixture f;
-  Signal review_done;
+  ReviewFixture f;
+  testing::EventSignal review_done;
   f.script_tool_iterations(10);
   f.provider->tool_calls({{"step", "{}"}});
   f.provider->step([&](const ProviderRequest&, const CallContext&) -> Result<ProviderResponse> {
@@ -280,13 +255,13 @@ TEST_CASE("the review's agent is refused every tool but memory and skills") {
   REQUIRE(requests.size() == 13);
   const Message& refusal = requests[12].messages.back();
   CHECK(refusal.role == Role::kTool);
-  CHECK(contains(refusal.content, "Tool 'step' does not exist"));
+  CHECK(internal::contains(refusal.content, "Tool 'step' does not exist"));
   CHECK(f.reviews.values().empty());  // Nothing saved, nothing reported.
 }
 
 TEST_CASE("destroying an agent cancels its running review and returns") {
-  Fixture f;
-  Signal review_called;
+  ReviewFixture f;
+  testing::EventSignal review_called;
   std::atomic<bool> saw_cancel{false};
   f.script_tool_iterations(10);
   f.provider->step(
@@ -306,8 +281,8 @@ TEST_CASE("destroying an agent cancels its running review and returns") {
 }
 
 TEST_CASE("a new turn cancels the review of the previous one") {
-  Fixture f;
-  Signal review_called;
+  ReviewFixture f;
+  testing::EventSignal review_called;
   f.script_tool_iterations(10);
   f.provider->step(
       [&](const ProviderRequest&, const CallContext& context) -> Result<ProviderResponse> {

@@ -21,7 +21,7 @@ const char* kSummary =
     "## Critical Context\nThe user likes frigates.";
 
 // 40 alternating messages of ~600 characters: plenty of middle to summarise.
-std::vector<Message> long_history() {
+std::vector<Message> ship_history() {
   std::vector<Message> history;
   for (int i = 0; i < 20; ++i) {
     history.push_back(Message::user("Question " + std::to_string(i) + ": tell me about ship " +
@@ -37,7 +37,8 @@ bool is_summary_request(const ProviderRequest& r) {
          r.messages.back().content.find("Historical Task Snapshot") != std::string::npos;
 }
 
-AgentOptions options_for(std::shared_ptr<ScriptedProvider> provider, const hermes::testing::TempDir& home) {
+AgentOptions compaction_options(std::shared_ptr<ScriptedProvider> provider,
+                                const hermes::testing::TempDir& home) {
   AgentOptions o;
   o.model = "m";
   o.provider_instance = std::move(provider);
@@ -61,9 +62,10 @@ TEST_CASE("a context-overflow error compacts the transcript and the turn complet
                        "messages resulted in 9000 tokens. Please reduce the length of the messages.");
   provider->text(kSummary);  // The summariser's answer.
   provider->text("Frigates were fast warships.");
-  auto agent = Agent::create(options_for(provider, home));
+  auto agent = Agent::create(compaction_options(provider, home));
   REQUIRE(agent.ok());
-  ConversationResult r = (*agent)->run_conversation("What is a frigate?", std::nullopt, long_history());
+  ConversationResult r =
+      (*agent)->run_conversation("What is a frigate?", std::nullopt, ship_history());
 
   CHECK_MESSAGE(r.completed, r.error);
   CHECK(r.final_response == "Frigates were fast warships.");
@@ -87,7 +89,7 @@ TEST_CASE("a transcript over the threshold is compacted before the first call") 
   auto provider = std::make_shared<ScriptedProvider>();
   provider->text(kSummary);
   provider->text("Noted.");
-  AgentOptions o = options_for(provider, home);
+  AgentOptions o = compaction_options(provider, home);
   o.compression.context_length = 6000;  // The history alone is ~6,000 tokens.
   std::vector<std::string> notices;
   o.callbacks.on_status = [&](std::string_view kind, std::string_view text) {
@@ -95,7 +97,7 @@ TEST_CASE("a transcript over the threshold is compacted before the first call") 
   };
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
-  ConversationResult r = (*agent)->run_conversation("And ship 21?", std::nullopt, long_history());
+  ConversationResult r = (*agent)->run_conversation("And ship 21?", std::nullopt, ship_history());
   CHECK_MESSAGE(r.completed, r.error);
   auto requests = provider->requests();
   REQUIRE(requests.size() == 2);
@@ -111,9 +113,9 @@ TEST_CASE("a manual compaction summarises with the focus topic and keeps going")
   provider->text("ok");
   provider->text(kSummary);
   provider->text("Still here.");
-  auto agent = Agent::create(options_for(provider, home));
+  auto agent = Agent::create(compaction_options(provider, home));
   REQUIRE(agent.ok());
-  REQUIRE((*agent)->run_conversation("hello", std::nullopt, long_history()).completed);
+  REQUIRE((*agent)->run_conversation("hello", std::nullopt, ship_history()).completed);
   auto result = (*agent)->compress("frigates");
   REQUIRE(result.ok());
   CHECK(result->compacted);
@@ -131,9 +133,9 @@ TEST_CASE("a failing summariser leaves a valid transcript and loses nothing") {
   auto provider = std::make_shared<ScriptedProvider>();
   provider->text("ok");
   provider->text("this is not a summary at all");  // Wrong format: the static summary stands in.
-  auto agent = Agent::create(options_for(provider, home));
+  auto agent = Agent::create(compaction_options(provider, home));
   REQUIRE(agent.ok());
-  REQUIRE((*agent)->run_conversation("hello", std::nullopt, long_history()).completed);
+  REQUIRE((*agent)->run_conversation("hello", std::nullopt, ship_history()).completed);
   auto result = (*agent)->compress();
   REQUIRE(result.ok());
   CHECK(result->compacted);
@@ -149,16 +151,16 @@ TEST_CASE("after a compaction the next turn over the threshold is compacted agai
   provider->text("Noted.");  // Reports real usage: the prompt fits now.
   provider->text(kSummary);
   provider->text("Noted again.");
-  AgentOptions o = options_for(provider, home);
+  AgentOptions o = compaction_options(provider, home);
   o.compression.context_length = 6000;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
-  REQUIRE((*agent)->run_conversation("And ship 21?", std::nullopt, long_history()).completed);
+  REQUIRE((*agent)->run_conversation("And ship 21?", std::nullopt, ship_history()).completed);
   REQUIRE(provider->requests().size() == 2);
 
   // Twice the history: far past what the provider last said fits.
-  std::vector<Message> longer = long_history();
-  for (const Message& m : long_history()) longer.push_back(m);
+  std::vector<Message> longer = ship_history();
+  for (const Message& m : ship_history()) longer.push_back(m);
   ConversationResult r = (*agent)->run_conversation("And ship 22?", std::nullopt, longer);
   CHECK_MESSAGE(r.completed, r.error);
   auto requests = provider->requests();
@@ -173,11 +175,11 @@ TEST_CASE("a new session starts the compressor afresh") {
   provider->text(kSummary);
   provider->text("Noted.");
   provider->text("Hello again.");
-  AgentOptions o = options_for(provider, home);
+  AgentOptions o = compaction_options(provider, home);
   o.compression.context_length = 6000;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
-  REQUIRE((*agent)->run_conversation("And ship 21?", std::nullopt, long_history()).completed);
+  REQUIRE((*agent)->run_conversation("And ship 21?", std::nullopt, ship_history()).completed);
   REQUIRE((*agent)->new_session().ok());
   ConversationResult r = (*agent)->run_conversation("hello");
   CHECK_MESSAGE(r.completed, r.error);
@@ -194,7 +196,7 @@ std::vector<Message> history_from(double seconds_ago) {
   const double then =
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() -
       seconds_ago;
-  std::vector<Message> history = long_history();
+  std::vector<Message> history = ship_history();
   for (std::size_t i = 0; i < history.size(); ++i) {
     history[i].timestamp = then - static_cast<double>(history.size() - 1 - i);
   }
@@ -205,7 +207,7 @@ std::vector<Message> history_from(double seconds_ago) {
 // but over the idle trigger's floor of a fifth of it.
 AgentOptions idle_options(std::shared_ptr<ScriptedProvider> provider,
                           const hermes::testing::TempDir& home, std::vector<std::string>& notices) {
-  AgentOptions o = options_for(std::move(provider), home);
+  AgentOptions o = compaction_options(std::move(provider), home);
   o.compression.context_length = 20000;
   o.compression.idle_compact_after_seconds = 600;
   o.callbacks.on_status = [&notices](std::string_view kind, std::string_view text) {
@@ -279,13 +281,13 @@ TEST_CASE("the active todo list survives a compaction inside the turn's user mes
   provider->text("Planned.");
   provider->text(kSummary);
   provider->text("Ship 21 was a sloop.");
-  AgentOptions o = options_for(provider, home);
+  AgentOptions o = compaction_options(provider, home);
   o.compression.context_length = 6000;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
   REQUIRE((*agent)->run_conversation("Plan the voyage.").completed);
 
-  ConversationResult r = (*agent)->run_conversation("And ship 21?", std::nullopt, long_history());
+  ConversationResult r = (*agent)->run_conversation("And ship 21?", std::nullopt, ship_history());
   CHECK_MESSAGE(r.completed, r.error);
   auto requests = provider->requests();
   REQUIRE(requests.size() == 4);

@@ -19,12 +19,12 @@ using hermes::testing::StoreWrite;
 
 namespace {
 
-const char* kSummary =
+const char* kLeaseSummary =
     "## Historical Task Snapshot\nThe user asked about lighthouses.\n"
     "## Goal\nLearn about lighthouses.\n## Completed Actions\nDescribed many lighthouses.\n"
     "## Critical Context\nThe user likes Fresnel lenses.";
 
-std::vector<Message> long_history() {
+std::vector<Message> lighthouse_history() {
   std::vector<Message> history;
   for (int i = 0; i < 20; ++i) {
     history.push_back(Message::user("Lighthouse " + std::to_string(i) + "? " + std::string(550, 'q')));
@@ -77,7 +77,7 @@ TEST_CASE("a summary call slower than the lease's lifetime keeps the lease and c
     auto other = store->acquire_compression_lease(compacting_session, "host=elsewhere:pid=1:x", 60);
     taken_by_other = !other.ok() || *other;
     ProviderResponse response;
-    response.message = Message::assistant(kSummary);
+    response.message = Message::assistant(kLeaseSummary);
     response.message.finish_reason = "stop";
     return response;
   });
@@ -90,7 +90,7 @@ TEST_CASE("a summary call slower than the lease's lifetime keeps the lease and c
   o.compression.lease_ttl_seconds = 1;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
-  REQUIRE((*agent)->run_conversation("hello", std::nullopt, long_history()).completed);
+  REQUIRE((*agent)->run_conversation("hello", std::nullopt, lighthouse_history()).completed);
   compacting_session = (*agent)->session_id();
 
   auto result = (*agent)->compress();

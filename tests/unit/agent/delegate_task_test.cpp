@@ -10,6 +10,7 @@
 
 #include "hermes/agent.hpp"
 #include "hermes/builtin_tools.hpp"
+#include "support/event_signal.hpp"
 #include "support/scripted_provider.hpp"
 #include "support/temp_dir.hpp"
 
@@ -18,28 +19,7 @@ using hermes::testing::ScriptedProvider;
 
 namespace {
 
-constexpr auto kPatience = std::chrono::seconds(30);  // A hang guard, not a timing check.
-
-// Waits for events reported from other threads.
-class Signal {
- public:
-  void raise() {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++count_;
-    cv_.notify_all();
-  }
-  bool wait(int count = 1) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, kPatience, [&] { return count_ >= count; });
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int count_ = 0;
-};
-
-bool contains(const std::string& text, const std::string& part) {
+bool has_text(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
@@ -48,7 +28,7 @@ std::string system_of(const ProviderRequest& r) {
 }
 
 bool is_child(const ProviderRequest& r) {
-  return contains(system_of(r), "YOUR TASK:");
+  return has_text(system_of(r), "YOUR TASK:");
 }
 
 // The goal line of a sub-agent's request.
@@ -89,12 +69,12 @@ ProviderResponse call_reply(const std::string& name, const std::string& argument
   return r;
 }
 
-struct Fixture {
+struct DelegateFixture {
   std::shared_ptr<ScriptedProvider> provider = std::make_shared<ScriptedProvider>();
   std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
   hermes::testing::TempDir home;
 
-  Fixture() {
+  DelegateFixture() {
     BuiltinToolOptions builtins;
     builtins.toolsets = {"todo", "clarify", "memory", "delegation"};
     REQUIRE(register_builtin_tools(*tools, builtins).ok());
@@ -152,7 +132,7 @@ Json delegate_result(const std::vector<Message>& messages, std::size_t nth = 0) 
 }  // namespace
 
 TEST_CASE("one delegated goal returns the sub-agent's summary and none of its history") {
-  Fixture f;
+  DelegateFixture f;
   f.provider->tool_calls(
       {{"delegate_task",
         R"({"goal":"count the log files","context":"they live in /var/log/app"})"}});
@@ -186,8 +166,8 @@ TEST_CASE("one delegated goal returns the sub-agent's summary and none of its hi
   const ProviderRequest& first_child = requests[1];
   REQUIRE(is_child(first_child));
   CHECK(first_child.messages.size() == 2);
-  CHECK(contains(system_of(first_child), "count the log files"));
-  CHECK(contains(system_of(first_child), "CONTEXT:\nthey live in /var/log/app"));
+  CHECK(has_text(system_of(first_child), "count the log files"));
+  CHECK(has_text(system_of(first_child), "CONTEXT:\nthey live in /var/log/app"));
   CHECK(first_child.messages[1].content == "count the log files");
 
   // Its intermediate messages never reach the caller's transcript.
@@ -201,8 +181,8 @@ TEST_CASE("one delegated goal returns the sub-agent's summary and none of its hi
 }
 
 TEST_CASE("a batch of tasks runs side by side and reports in task order") {
-  Fixture f;
-  Signal last_task_answered;
+  DelegateFixture f;
+  testing::EventSignal last_task_answered;
   f.answer(5, [&](const ProviderRequest& r) {
     if (!is_child(r)) {
       if (r.messages.back().role == Role::kTool) return text_reply("All three are done.");
@@ -233,7 +213,7 @@ TEST_CASE("a batch of tasks runs side by side and reports in task order") {
 }
 
 TEST_CASE("a sub-agent is not offered delegate_task, memory or clarify, and cannot call them") {
-  Fixture f;
+  DelegateFixture f;
   f.provider->tool_calls({{"delegate_task", R"({"goal":"look around"})"}});
   f.provider->tool_calls({{"delegate_task", R"({"goal":"go deeper"})"},
                           {"memory", R"({"action":"add","target":"user","content":"x"})"},
@@ -258,7 +238,7 @@ TEST_CASE("a sub-agent is not offered delegate_task, memory or clarify, and cann
   REQUIRE(seen.size() >= 3);
   for (std::size_t i = seen.size() - 3; i < seen.size(); ++i) {
     CHECK(seen[i].role == Role::kTool);
-    CHECK(contains(seen[i].content, "does not exist"));
+    CHECK(has_text(seen[i].content, "does not exist"));
   }
 
   const Json child = delegate_result(r.messages)["results"][0];
@@ -268,7 +248,7 @@ TEST_CASE("a sub-agent is not offered delegate_task, memory or clarify, and cann
 }
 
 TEST_CASE("a sub-agent that spends its budget still reports its summary, with max_iterations") {
-  Fixture f;
+  DelegateFixture f;
   AgentOptions o = f.options();
   o.delegation.max_iterations = 2;
   f.provider->tool_calls({{"delegate_task", R"({"goal":"keep stepping"})"}});
@@ -305,7 +285,7 @@ TEST_CASE("bad delegate_task arguments get an error the model can act on") {
       {R"({"tasks":[{"goal":"a"},{"goal":"b"},{"goal":"c"},{"goal":"d"}]})",
        "at most 3 sub-agents run at once"},
   };
-  Fixture f;
+  DelegateFixture f;
   for (const Case& c : cases) f.provider->tool_calls({{"delegate_task", c.arguments}});
   f.provider->text("I will fix my calls.");
   auto agent = f.make_agent();
@@ -317,12 +297,12 @@ TEST_CASE("bad delegate_task arguments get an error the model can act on") {
     const Json result = delegate_result(r.messages, i);
     REQUIRE_MESSAGE(result.contains("error"), cases[i].arguments);
     const std::string context = std::string(cases[i].arguments) + " -> " + result.dump();
-    CHECK_MESSAGE(contains(result["error"], cases[i].says), context);
+    CHECK_MESSAGE(has_text(result["error"], cases[i].says), context);
   }
 }
 
 TEST_CASE("one response starts at most max_concurrent_children delegate_task calls") {
-  Fixture f;
+  DelegateFixture f;
   f.provider->tool_calls({{"delegate_task", R"({"goal":"first"})"},
                           {"delegate_task", R"({"goal":"second"})"},
                           {"delegate_task", R"({"goal":"third"})"},
@@ -345,15 +325,15 @@ TEST_CASE("one response starts at most max_concurrent_children delegate_task cal
 }
 
 TEST_CASE("interrupting the caller interrupts its sub-agents and ends the call") {
-  Fixture f;
-  Signal children_waiting;
+  DelegateFixture f;
+  testing::EventSignal children_waiting;
   std::atomic<int> children_cancelled{0};
   f.provider->tool_calls({{"delegate_task", R"({"tasks":[{"goal":"one"},{"goal":"two"}]})"}});
   for (int i = 0; i < 2; ++i) {
     f.provider->step(
         [&](const ProviderRequest&, const CallContext& ctx) -> Result<ProviderResponse> {
           children_waiting.raise();
-          if (ctx.cancel.wait_for(kPatience)) ++children_cancelled;
+          if (ctx.cancel.wait_for(testing::EventSignal::kPatience)) ++children_cancelled;
           return Status::cancelled("interrupted");
         });
   }
@@ -377,9 +357,9 @@ TEST_CASE("interrupting the caller interrupts its sub-agents and ends the call")
 }
 
 TEST_CASE("a sub-agent that ignores the interrupt is reported as interrupted and left behind") {
-  Fixture f;
-  auto child_waiting = std::make_shared<Signal>();
-  auto release = std::make_shared<Signal>();
+  DelegateFixture f;
+  auto child_waiting = std::make_shared<testing::EventSignal>();
+  auto release = std::make_shared<testing::EventSignal>();
   f.provider->tool_calls({{"delegate_task", R"({"goal":"never listens"})"}});
   // A model call that does not honour cancellation (its owner outlives this test).
   f.provider->step([child_waiting, release](const ProviderRequest&,
@@ -406,7 +386,7 @@ TEST_CASE("a sub-agent that ignores the interrupt is reported as interrupted and
 }
 
 TEST_CASE("requested toolsets narrow a sub-agent's tools but never widen them") {
-  Fixture f;
+  DelegateFixture f;
   f.provider->tool_calls({{"delegate_task", R"({"goal":"plan it","toolsets":["todo","file"]})"}});
   f.provider->text("Planned.");
   f.provider->text("Done.");
@@ -431,7 +411,7 @@ TEST_CASE("plugin hooks see each sub-agent start and stop") {
       events.push_back("stop " + std::to_string(index) + " " + status + " " + summary);
     }
   };
-  Fixture f;
+  DelegateFixture f;
   auto recorder = std::make_shared<Recorder>();
   AgentOptions o = f.options();
   o.hooks = {recorder};
@@ -445,7 +425,7 @@ TEST_CASE("plugin hooks see each sub-agent start and stop") {
 }
 
 TEST_CASE("delegate_task is opt-in: an agent without named toolsets does not offer it") {
-  Fixture f;
+  DelegateFixture f;
   f.provider->text("Hi.");
   AgentOptions o = f.options();
   o.enabled_toolsets.clear();

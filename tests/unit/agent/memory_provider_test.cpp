@@ -65,12 +65,12 @@ struct ThrowingMemory : MemoryProvider {
   void shutdown() override { throw std::runtime_error("x"); }
 };
 
-struct Fixture {
+struct MemoryProviderFixture {
   std::shared_ptr<ScriptedProvider> provider = std::make_shared<ScriptedProvider>();
   std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
   hermes::testing::TempDir home;
 
-  Fixture() {
+  MemoryProviderFixture() {
     BuiltinToolOptions builtins;
     builtins.toolsets = {"memory"};
     REQUIRE(register_builtin_tools(*tools, builtins).ok());
@@ -94,7 +94,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("recalled memory reaches the request's user message but not the transcript") {
-  Fixture f;
+  MemoryProviderFixture f;
   auto memory = std::make_shared<RecordingMemory>();
   f.provider->text("Tea it is.");
   auto agent = f.make_agent(memory);
@@ -110,7 +110,7 @@ TEST_CASE("recalled memory reaches the request's user message but not the transc
 }
 
 TEST_CASE("sync_turn follows each completed turn and never an interrupted one") {
-  Fixture f;
+  MemoryProviderFixture f;
   auto memory = std::make_shared<RecordingMemory>();
   auto agent = f.make_agent(memory);
   const std::string first_session = agent->session_id();
@@ -135,7 +135,7 @@ TEST_CASE("sync_turn follows each completed turn and never an interrupted one") 
 }
 
 TEST_CASE("a successful memory tool write is passed on to the memory provider") {
-  Fixture f;
+  MemoryProviderFixture f;
   auto memory = std::make_shared<RecordingMemory>();
   f.provider->tool_calls({{"memory", R"({"action":"add","content":"Project uses tabs."})"}});
   f.provider->tool_calls({{"memory", R"({"action":"remove","old_text":"no such entry"})"}});
@@ -150,7 +150,7 @@ TEST_CASE("a successful memory tool write is passed on to the memory provider") 
 }
 
 TEST_CASE("a memory provider that throws everywhere does not fail a turn") {
-  Fixture f;
+  MemoryProviderFixture f;
   f.provider->text("Still answering.");
   f.provider->text("Again.");
   auto agent = f.make_agent(std::make_shared<ThrowingMemory>());
@@ -164,7 +164,7 @@ TEST_CASE("a memory provider that throws everywhere does not fail a turn") {
 
 TEST_CASE(
     "a compaction shows the provider what goes, keeps its notes, and announces the child session") {
-  Fixture f;
+  MemoryProviderFixture f;
   auto memory = std::make_shared<RecordingMemory>();
   std::vector<Message> history;
   for (int i = 0; i < 20; ++i) {

@@ -1,7 +1,7 @@
 // Reasoning blocks some models inline in their visible text are removed from answers.
 #include <doctest/doctest.h>
 
-#include "agent/text_utils.hpp"
+#include "common/text_utils.hpp"
 
 using hermes::internal::strip_think_blocks;
 

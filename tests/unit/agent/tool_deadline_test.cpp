@@ -17,7 +17,7 @@ using hermes::testing::ScriptedProvider;
 
 namespace {
 
-struct Fixture {
+struct DeadlineFixture {
   std::shared_ptr<ScriptedProvider> provider = std::make_shared<ScriptedProvider>();
   std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
   hermes::testing::TempDir home;
@@ -67,7 +67,7 @@ std::vector<std::string> tool_texts(const ConversationResult& r) {
 }  // namespace
 
 TEST_CASE("a parallel call still running at the batch deadline is answered with the timeout and cancelled") {
-  Fixture f;
+  DeadlineFixture f;
   std::atomic<bool> saw_cancel{false};
   f.add_tool("stuck", [&](const Json&, ToolContext& ctx) -> Result<std::string> {
     saw_cancel = ctx.cancel.wait_for(10s);
@@ -96,7 +96,7 @@ TEST_CASE("a parallel call still running at the batch deadline is answered with 
 }
 
 TEST_CASE("a call that ignores its cancel token is waited for by the agent's destructor, not the turn") {
-  Fixture f;
+  DeadlineFixture f;
   std::atomic<bool> returned{false};
   f.add_tool("deaf", [&](const Json&, ToolContext&) -> Result<std::string> {
     std::this_thread::sleep_for(2s);
@@ -120,7 +120,7 @@ TEST_CASE("a call that ignores its cancel token is waited for by the agent's des
 }
 
 TEST_CASE("without a deadline a slow call is waited for and its result kept") {
-  Fixture f;
+  DeadlineFixture f;
   f.add_tool("slow", [](const Json&, ToolContext&) -> Result<std::string> {
     std::this_thread::sleep_for(150ms);
     return std::string("slow result");
@@ -135,7 +135,7 @@ TEST_CASE("without a deadline a slow call is waited for and its result kept") {
 }
 
 TEST_CASE("calls that finish within the batch deadline keep their results in call order") {
-  Fixture f;
+  DeadlineFixture f;
   for (const char* name : {"a", "b", "c"}) {
     f.add_tool(name, [name](const Json&, ToolContext&) -> Result<std::string> {
       return std::string("result ") + name;

@@ -16,7 +16,7 @@ namespace chat = hermes::testing::chat;
 
 namespace {
 
-const std::string kFixtures = HERMES_FIXTURES_DIR "/mock_server/";
+const std::string kJsonFixtures = HERMES_FIXTURES_DIR "/mock_server/";
 
 MockResponse parse(const Json& spec) {
   auto response = mock_response_from_json(spec);
@@ -129,8 +129,9 @@ TEST_CASE("the chat_error shorthand builds an OpenAI error with its headers") {
 }
 
 TEST_CASE("the sse_file shorthand serves the transcript one event per chunk") {
-  MockResponse response = parse(Json{{"sse_file", kFixtures + "chat_text_stream.sse"}});
-  CHECK(response.chunks == hermes::testing::sse_fixture(kFixtures + "chat_text_stream.sse").chunks);
+  MockResponse response = parse(Json{{"sse_file", kJsonFixtures + "chat_text_stream.sse"}});
+  CHECK(response.chunks ==
+        hermes::testing::sse_fixture(kJsonFixtures + "chat_text_stream.sse").chunks);
 }
 
 TEST_CASE("faults, routing, status and headers apply to a shorthand too") {
@@ -148,7 +149,7 @@ TEST_CASE("faults, routing, status and headers apply to a shorthand too") {
 }
 
 TEST_CASE("an invalid spec is rejected with a message naming the problem") {
-  std::ifstream file(kFixtures + "invalid_specs.json");
+  std::ifstream file(kJsonFixtures + "invalid_specs.json");
   Json cases = Json::parse(file);
   REQUIRE(cases.size() > 20);
   for (const Json& item : cases) {

@@ -18,9 +18,9 @@ namespace chat = hermes::testing::chat;
 
 namespace {
 
-const std::string kFixtures = HERMES_FIXTURES_DIR "/mock_server/";
+const std::string kResponseFixtures = HERMES_FIXTURES_DIR "/mock_server/";
 
-std::string header(const MockResponse& response, const std::string& name) {
+std::string header_of(const MockResponse& response, const std::string& name) {
   for (const auto& [key, value] : response.headers) {
     if (key == name) return value;
   }
@@ -63,7 +63,7 @@ TEST_CASE("a non-streamed text answer has the Chat Completions shape") {
   MockResponse response = chat::text("Bonjour !", false, usage, "length");
   CHECK(response.status == 200);
   CHECK(response.chunks.empty());
-  CHECK(header(response, "Content-Type") == "application/json");
+  CHECK(header_of(response, "Content-Type") == "application/json");
 
   Json body = Json::parse(response.body);
   CHECK(body["id"].get<std::string>().rfind("chatcmpl-", 0) == 0);
@@ -121,7 +121,7 @@ TEST_CASE("the keys of a response come in the order real servers send them") {
 TEST_CASE("a streamed text answer follows the canonical chunk sequence") {
   MockUsage usage{19, 6, 0, 0};
   MockResponse response = chat::text("Bonjour, comment ça va ?", true, usage);
-  CHECK(header(response, "Content-Type") == "text/event-stream");
+  CHECK(header_of(response, "Content-Type") == "text/event-stream");
   std::vector<Json> chunks = stream_payloads(response);
   // Role, five words, finish, usage.
   REQUIRE(chunks.size() == 8);
@@ -218,7 +218,7 @@ TEST_CASE("an error response has the OpenAI error body and the given headers") {
   MockResponse response =
       chat::error(429, "Rate limit reached", "rate_limit_exceeded", {{"Retry-After", "2"}});
   CHECK(response.status == 429);
-  CHECK(header(response, "Retry-After") == "2");
+  CHECK(header_of(response, "Retry-After") == "2");
   Json body = Json::parse(response.body);
   CHECK(body["error"]["message"] == "Rate limit reached");
   CHECK(body["error"]["code"] == "rate_limit_exceeded");
@@ -229,8 +229,8 @@ TEST_CASE("an error response has the OpenAI error body and the given headers") {
 }
 
 TEST_CASE("an SSE fixture is served one event per chunk with its bytes unchanged") {
-  MockResponse response = hermes::testing::sse_fixture(kFixtures + "chat_text_stream.sse");
-  CHECK(header(response, "Content-Type") == "text/event-stream");
+  MockResponse response = hermes::testing::sse_fixture(kResponseFixtures + "chat_text_stream.sse");
+  CHECK(header_of(response, "Content-Type") == "text/event-stream");
   REQUIRE(response.chunks.size() == 7);
   CHECK(response.chunks[0].rfind("data: {\"id\":\"chatcmpl-TESTA1\"", 0) == 0);
   CHECK(response.chunks[6] == "data: [DONE]\n\n");
@@ -239,17 +239,18 @@ TEST_CASE("an SSE fixture is served one event per chunk with its bytes unchanged
     CHECK(chunk.substr(chunk.size() - 2) == "\n\n");
     joined += chunk;
   }
-  std::ifstream file(kFixtures + "chat_text_stream.sse", std::ios::binary);
+  std::ifstream file(kResponseFixtures + "chat_text_stream.sse", std::ios::binary);
   std::string original((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   CHECK(joined == original);
 }
 
 TEST_CASE("an SSE fixture keeps CRLF line endings and a last event without a blank line") {
-  MockResponse response = hermes::testing::sse_fixture(kFixtures + "crlf_unterminated.sse");
+  MockResponse response = hermes::testing::sse_fixture(kResponseFixtures + "crlf_unterminated.sse");
   CHECK(response.chunks == std::vector<std::string>{"data: {\"a\":1}\r\n\r\n",
                                                     ": keep-alive\r\n\r\n", "data: [DONE]"});
 }
 
 TEST_CASE("a missing SSE fixture is an error, not an empty stream") {
-  CHECK_THROWS_AS(hermes::testing::sse_fixture(kFixtures + "no-such-file.sse"), std::runtime_error);
+  CHECK_THROWS_AS(hermes::testing::sse_fixture(kResponseFixtures + "no-such-file.sse"),
+                  std::runtime_error);
 }

@@ -22,7 +22,7 @@ using hermes::testing::LoopbackClient;
 
 namespace {
 
-const std::string kFixtures = HERMES_FIXTURES_DIR "/mock_server/";
+const std::string kExecutableFixtures = HERMES_FIXTURES_DIR "/mock_server/";
 
 std::string read_all(int fd) {
   std::string text;
@@ -136,7 +136,7 @@ TEST_CASE("the executable reports its port, obeys its control API and shuts down
 }
 
 TEST_CASE("the executable serves a script in a loop, with its default for other paths") {
-  MockServerProcess process({"--script", kFixtures + "loop_script.json", "--loop"});
+  MockServerProcess process({"--script", kExecutableFixtures + "loop_script.json", "--loop"});
   int port = process.port();
   {
     LoopbackClient client(port);

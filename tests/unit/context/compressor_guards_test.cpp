@@ -33,7 +33,7 @@ ContextCompressorOptions options(std::shared_ptr<Provider> main = nullptr) {
   return o;
 }
 
-std::unique_ptr<ContextCompressor> make(ContextCompressorOptions o) {
+std::unique_ptr<ContextCompressor> make_guarded(ContextCompressorOptions o) {
   auto c = ContextCompressor::create(std::move(o));
   REQUIRE(c.ok());
   return std::move(*c);
@@ -99,7 +99,7 @@ TEST_CASE("limits derive from the options and follow a model switch") {
   o.model = "claude-sonnet-4";
   o.context_length = 200'000;
   o.model_thresholds = {{"gpt-5", 0.6}};
-  auto c = make(o);
+  auto c = make_guarded(o);
   CHECK(c->threshold_tokens() == 100'000);
   CHECK(c->tail_token_budget() == 20'000);
   CHECK(c->max_summary_tokens() == 10'000);
@@ -111,7 +111,7 @@ TEST_CASE("limits derive from the options and follow a model switch") {
 }
 
 TEST_CASE("compression is wanted from the threshold on, judged on prompt tokens only") {
-  auto c = make(options());
+  auto c = make_guarded(options());
   CHECK_FALSE(c->should_compress(9'999));
   CHECK(c->should_compress(10'000));
   CHECK_FALSE(c->should_compress());  // Nothing reported yet.
@@ -128,7 +128,7 @@ TEST_CASE("compression is wanted from the threshold on, judged on prompt tokens 
 }
 
 TEST_CASE("right after a compaction the prompt size is unknown until the next response") {
-  auto c = make(options(testing::summariser({summary_body("x")})));
+  auto c = make_guarded(options(testing::summariser({summary_body("x")})));
   c->update_from_response(usage(15'000, 100));
   REQUIRE(c->compress(session(), {}).ok());
   CHECK(c->last_prompt_tokens() == -1);
@@ -143,7 +143,7 @@ TEST_CASE("right after a compaction the prompt size is unknown until the next re
 TEST_CASE("a rough estimate that barely grew since the prompt fit defers to real usage") {
   auto o = options(testing::summariser({summary_body("x")}));
   o.threshold_tokens_cap = 4'000;
-  auto c = make(o);
+  auto c = make_guarded(o);
   REQUIRE(c->compress(session(), {}).ok());
   const int64_t after = c->last_report().tokens_after;
   c->update_from_response(usage(3'000, 10));  // The provider says the compacted prompt fits.
@@ -154,7 +154,7 @@ TEST_CASE("a rough estimate that barely grew since the prompt fit defers to real
 }
 
 TEST_CASE("two ineffective compactions block automatic compaction until reset or forced") {
-  auto c = make(options());
+  auto c = make_guarded(options());
   REQUIRE(c->compress(tiny(), {}).ok());
   CHECK(c->should_compress(50'000));
   REQUIRE(c->compress(tiny(), {}).ok());
@@ -182,7 +182,7 @@ TEST_CASE("two ineffective compactions block automatic compaction until reset or
 }
 
 TEST_CASE("an effective compaction clears a strike") {
-  auto c = make(options(testing::summariser({summary_body("x")})));
+  auto c = make_guarded(options(testing::summariser({summary_body("x")})));
   REQUIRE(c->compress(tiny(), {}).ok());
   REQUIRE(c->compress(session(), {}).ok());
   CHECK(c->last_report().savings_percent >= 10.0);
@@ -195,7 +195,7 @@ TEST_CASE(
     "judged on real usage, a compaction that leaves the prompt over the threshold is a strike") {
   auto o = options(testing::summariser({summary_body("a"), summary_body("b")}));
   o.ineffective_verdict = IneffectiveVerdict::kRealUsage;
-  auto c = make(o);
+  auto c = make_guarded(o);
   REQUIRE(c->compress(session(), {}).ok());
   c->update_from_response(usage(30'000, 10));  // The system prompt and tools alone are too big.
   CHECK(c->should_compress());
@@ -212,7 +212,7 @@ TEST_CASE("a failed summary pauses automatic compaction for a cooldown") {
   fail_next(*main, 500);
   auto o = options(main);
   o.clock = clock.fn();
-  auto c = make(o);
+  auto c = make_guarded(o);
   REQUIRE(c->compress(session(), {}).ok());  // A static summary stands in.
   CHECK(c->should_compress_info(50'000).blocked_reason == "cooldown:60");
   clock.advance(59s);
@@ -228,7 +228,7 @@ TEST_CASE("during a cooldown compaction does not call the summariser unless forc
   main->text(summary_body("recovered"));
   auto o = options(main);
   o.clock = clock.fn();
-  auto c = make(o);
+  auto c = make_guarded(o);
   REQUIRE(c->compress(session(), {}).ok());
   REQUIRE(c->compress(session(), {}).ok());
   CHECK(main->requests().size() == 1);
@@ -248,7 +248,7 @@ TEST_CASE("repeated summary timeouts escalate the cooldown") {
   for (int i = 0; i < 4; ++i) fail_next(*main, 0, TransportFailure::kTimeout);
   auto o = options(main);
   o.clock = clock.fn();
-  auto c = make(o);
+  auto c = make_guarded(o);
   for (const char* expected : {"cooldown:60", "cooldown:300", "cooldown:900", "cooldown:900"}) {
     REQUIRE(c->compress(session(), {}).ok());
     CHECK(c->should_compress_info(50'000).blocked_reason == expected);
@@ -264,7 +264,7 @@ TEST_CASE("two static summaries in a row block automatic compaction") {
   main->text(summary_body("fine"));
   auto o = options(main);
   o.clock = clock.fn();
-  auto c = make(o);
+  auto c = make_guarded(o);
   REQUIRE(c->compress(session(), {}).ok());
   clock.advance(61s);
   REQUIRE(c->compress(session(), {}).ok());
@@ -283,7 +283,7 @@ TEST_CASE("switching models clears a summary cooldown") {
   fail_next(*main, 500);
   auto o = options(main);
   o.clock = clock.fn();
-  auto c = make(o);
+  auto c = make_guarded(o);
   REQUIRE(c->compress(session(), {}).ok());
   CHECK_FALSE(c->should_compress(50'000));
   c->update_model("test-model", 100'000);  // Same model: the cooldown stays.
@@ -298,7 +298,7 @@ TEST_CASE("pruning alone shrinks old tool output without a model call") {
   o.protect_last_n = 4;
   o.prune_min_result_chars = 1'000;
   o.prune_min_reclaim_tokens = 1'000;
-  auto c = make(o);
+  auto c = make_guarded(o);
   const auto input = session();
   auto pruned = c->prune_tool_results_only(input);
   REQUIRE(pruned);
@@ -309,15 +309,15 @@ TEST_CASE("pruning alone shrinks old tool output without a model call") {
   CHECK(testing::transcript_problem(*pruned) == "");
 
   o.prune_min_reclaim_tokens = 1'000'000;  // Not worth breaking the provider's cache.
-  CHECK_FALSE(make(o)->prune_tool_results_only(input));
+  CHECK_FALSE(make_guarded(o)->prune_tool_results_only(input));
   o.prune_min_result_chars = 10'000;  // Nothing that large.
   o.prune_min_reclaim_tokens = 0;
-  CHECK_FALSE(make(o)->prune_tool_results_only(input));
-  CHECK_FALSE(make(options())->prune_tool_results_only(tiny()));
+  CHECK_FALSE(make_guarded(o)->prune_tool_results_only(input));
+  CHECK_FALSE(make_guarded(options())->prune_tool_results_only(tiny()));
 }
 
 TEST_CASE("the status shows the counters a status bar needs") {
-  auto c = make(options());
+  auto c = make_guarded(options());
   c->update_from_response(usage(1'234, 56));
   const Json s = c->status();
   CHECK(s.at("engine") == "compressor");
@@ -330,7 +330,7 @@ TEST_CASE("the status shows the counters a status bar needs") {
 }
 
 TEST_CASE("ending a session forgets its summary") {
-  auto c = make(options(testing::summariser({summary_body("x")})));
+  auto c = make_guarded(options(testing::summariser({summary_body("x")})));
   REQUIRE(c->compress(session(), {}).ok());
   CHECK_FALSE(c->previous_summary().empty());
   c->on_session_end("s1", {});

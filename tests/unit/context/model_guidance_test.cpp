@@ -14,7 +14,7 @@ using namespace hermes::internal;
 
 namespace {
 
-bool has(const std::vector<std::string>& blocks, const std::string& heading) {
+bool has_block(const std::vector<std::string>& blocks, const std::string& heading) {
   for (const std::string& b : blocks) {
     if (b.rfind(heading, 0) == 0) return true;
   }
@@ -27,7 +27,8 @@ TEST_CASE("the families that narrate get the act-do-not-narrate block, others do
   for (const char* model : {"gpt-4.1", "openai/gpt-5-codex", "google/gemini-2.5-pro", "gemma-3",
                             "x-ai/grok-4", "glm-4.6", "Qwen/Qwen3-Coder", "deepseek-chat"}) {
     CAPTURE(model);
-    CHECK(has(model_family_guidance(model, "openrouter", std::nullopt), "# Act, do not narrate"));
+    CHECK(has_block(model_family_guidance(model, "openrouter", std::nullopt),
+                    "# Act, do not narrate"));
   }
   for (const char* model : {"claude-sonnet-4", "llama-3.3-70b", "mistral-large"}) {
     CAPTURE(model);
@@ -36,19 +37,21 @@ TEST_CASE("the families that narrate get the act-do-not-narrate block, others do
 }
 
 TEST_CASE("the setting forces the block on or off whatever the model") {
-  CHECK(has(model_family_guidance("claude-sonnet-4", "anthropic", true), "# Act, do not narrate"));
-  CHECK_FALSE(has(model_family_guidance("gpt-4.1", "openai", false), "# Act, do not narrate"));
+  CHECK(has_block(model_family_guidance("claude-sonnet-4", "anthropic", true),
+                  "# Act, do not narrate"));
+  CHECK_FALSE(
+      has_block(model_family_guidance("gpt-4.1", "openai", false), "# Act, do not narrate"));
   // The execution checklist is the family's own, not part of the block.
-  CHECK(has(model_family_guidance("gpt-4.1", "openai", false), "# Finishing work properly"));
+  CHECK(has_block(model_family_guidance("gpt-4.1", "openai", false), "# Finishing work properly"));
 }
 
 TEST_CASE("Google models get file guidance, GPT, Codex and Grok the execution checklist") {
   const auto gemini = model_family_guidance("gemini-2.5-flash", "gemini", std::nullopt);
-  CHECK(has(gemini, "# Files and commands"));
-  CHECK_FALSE(has(gemini, "# Finishing work properly"));
+  CHECK(has_block(gemini, "# Files and commands"));
+  CHECK_FALSE(has_block(gemini, "# Finishing work properly"));
   const auto grok = model_family_guidance("grok-4", "xai", std::nullopt);
-  CHECK(has(grok, "# Finishing work properly"));
-  CHECK_FALSE(has(grok, "# Files and commands"));
+  CHECK(has_block(grok, "# Finishing work properly"));
+  CHECK_FALSE(has_block(grok, "# Files and commands"));
 }
 
 TEST_CASE("on Alibaba's platform the prompt names the model actually serving") {

@@ -23,7 +23,7 @@ void write(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
-bool has(const std::string& text, const std::string& part) {
+bool has_text(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
@@ -78,7 +78,7 @@ TEST_CASE("HERMES.md is found from a subdirectory up to the git root, and no fur
   std::filesystem::create_directories(repo / "src" / "lib");
   write(repo / "HERMES.md", "repo rules");
   write(std::filesystem::path(dir.path()) / "HERMES.md", "outside rules");
-  CHECK(has(load_project_context((repo / "src" / "lib").string(), 0), "repo rules"));
+  CHECK(has_text(load_project_context((repo / "src" / "lib").string(), 0), "repo rules"));
 
   // Outside a repository only the directory itself is searched.
   std::filesystem::remove_all(repo / ".git");
@@ -121,7 +121,7 @@ TEST_CASE("CLAUDE.md is read from the working directory only") {
   write(repo / "CLAUDE.md", "root claude");
   std::filesystem::create_directories(repo / "sub");
   CHECK(load_project_context((repo / "sub").string(), 0).empty());
-  CHECK(has(load_project_context(repo.string(), 0), "root claude"));
+  CHECK(has_text(load_project_context(repo.string(), 0), "root claude"));
 }
 
 TEST_CASE(".cursorrules comes first, then the .cursor/rules files in name order") {
@@ -152,7 +152,7 @@ TEST_CASE("a context file with a prompt injection is replaced by the blocked not
   CHECK(out == std::string(kHeader) +
                    "## AGENTS.md\n\n[BLOCKED: AGENTS.md contained potential prompt injection "
                    "(prompt_injection). Content not loaded.]");
-  CHECK_FALSE(has(out, "Build with make."));
+  CHECK_FALSE(has_text(out, "Build with make."));
 }
 
 TEST_CASE("a context file over the cap is cut with a marker, the cap growing with the window") {
@@ -160,8 +160,8 @@ TEST_CASE("a context file over the cap is cut with a marker, the cap growing wit
   const std::string big = std::string(30'000, 'a');
   write(dir.file("AGENTS.md"), big);
   const std::string small_window = load_project_context(dir.path(), 0);
-  CHECK(has(small_window, "[...truncated AGENTS.md: kept 14000+4000 of 30014 chars."));
-  CHECK(has(small_window, dir.path()));  // The path to read it in full.
+  CHECK(has_text(small_window, "[...truncated AGENTS.md: kept 14000+4000 of 30014 chars."));
+  CHECK(has_text(small_window, dir.path()));  // The path to read it in full.
   CHECK(small_window.size() < big.size());
   const std::string large_window = load_project_context(dir.path(), 1'000'000);
   CHECK(large_window == std::string(kHeader) + "## AGENTS.md\n\n" + big);

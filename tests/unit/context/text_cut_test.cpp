@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "common/number_format.hpp"
+
 namespace hermes::internal {
 namespace {
 

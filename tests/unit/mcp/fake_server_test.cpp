@@ -14,11 +14,11 @@ using namespace hermes::testing;
 
 namespace {
 
-struct Connected {
+struct FakeServers {
   std::shared_ptr<ToolRegistry> registry = std::make_shared<ToolRegistry>();
   std::unique_ptr<McpServers> servers;
 
-  explicit Connected(std::vector<McpServerConfig> configs) {
+  explicit FakeServers(std::vector<McpServerConfig> configs) {
     auto r = McpServers::connect(std::move(configs), registry);
     REQUIRE(r.ok());
     servers = std::move(*r);
@@ -35,7 +35,7 @@ struct Connected {
   }
 };
 
-Json parsed(const std::string& text) {
+Json json_of(const std::string& text) {
   auto j = internal::parse_json(text);
   REQUIRE(j.has_value());
   return *j;
@@ -44,7 +44,7 @@ Json parsed(const std::string& text) {
 }  // namespace
 
 TEST_CASE("a server's tools are listed across pages and registered under its toolset") {
-  Connected c({fake_server("fake", {"--page-size", "2"})});
+  FakeServers c({fake_server("fake", {"--page-size", "2"})});
   auto s = c.status("fake");
   CHECK(s.connected);
   CHECK(s.protocol_version == "2025-06-18");
@@ -65,7 +65,7 @@ TEST_CASE("a server's tools are listed across pages and registered under its too
 }
 
 TEST_CASE("tools with invalid schemas are skipped with the reason, the others register") {
-  Connected c({fake_server("fake")});
+  FakeServers c({fake_server("fake")});
   auto s = c.status("fake");
   CHECK_FALSE(c.registry->find("mcp_fake_broken"));
   CHECK_FALSE(c.registry->find("mcp_fake_broken_too"));
@@ -80,25 +80,25 @@ TEST_CASE("include and exclude filters choose the registered tools") {
   only.include_tools = {"echo", "add"};
   auto but = fake_server("but");
   but.exclude_tools = {"echo"};
-  Connected c({only, but});
+  FakeServers c({only, but});
   CHECK(c.status("only").tools == std::vector<std::string>{"mcp_only_add", "mcp_only_echo"});
   CHECK_FALSE(c.registry->find("mcp_but_echo"));
   CHECK(c.registry->find("mcp_but_add"));
 }
 
 TEST_CASE("text, structured, image and error results reach the model as text") {
-  Connected c({fake_server("fake")});
+  FakeServers c({fake_server("fake")});
   auto echo = call_tool(*c.registry, "mcp_fake_echo", {{"text", "hello"}});
   REQUIRE(echo.ok());
-  CHECK(parsed(*echo) == Json{{"result", "hello"}});
+  CHECK(json_of(*echo) == Json{{"result", "hello"}});
 
   auto add = call_tool(*c.registry, "mcp_fake_add", {{"a", 2}, {"b", 3}});
   REQUIRE(add.ok());
-  CHECK(parsed(*add) == Json{{"result", "5"}, {"structuredContent", {{"sum", 5}}}});
+  CHECK(json_of(*add) == Json{{"result", "5"}, {"structuredContent", {{"sum", 5}}}});
 
   auto image = call_tool(*c.registry, "mcp_fake_image", Json::object());
   REQUIRE(image.ok());
-  CHECK(parsed(*image)["result"] == "a pixel:\n[image: image/png, 45 bytes]");
+  CHECK(json_of(*image)["result"] == "a pixel:\n[image: image/png, 45 bytes]");
 
   auto fail = call_tool(*c.registry, "mcp_fake_fail", Json::object());
   REQUIRE_FALSE(fail.ok());
@@ -106,11 +106,11 @@ TEST_CASE("text, structured, image and error results reach the model as text") {
 }
 
 TEST_CASE("progress notifications are reported through on_status while a call runs") {
-  Connected c({fake_server("fake")});
+  FakeServers c({fake_server("fake")});
   ProgressRecorder progress;
   auto r = call_tool(*c.registry, "mcp_fake_slow", {{"steps", 3}}, progress.context());
   REQUIRE(r.ok());
-  CHECK(parsed(*r)["result"] == "done after 3 steps");
+  CHECK(json_of(*r)["result"] == "done after 3 steps");
   const std::vector<std::string> notes = progress.notes();
   CHECK(notes == std::vector<std::string>{"mcp_fake_slow: 1/3 step 1", "mcp_fake_slow: 2/3 step 2",
                                           "mcp_fake_slow: 3/3 step 3"});
@@ -119,7 +119,7 @@ TEST_CASE("progress notifications are reported through on_status while a call ru
 TEST_CASE("a call the server never answers times out with a clear error and is cancelled") {
   auto config = fake_server("fake");
   config.call_timeout = std::chrono::milliseconds(300);
-  Connected c({config});
+  FakeServers c({config});
   auto r = call_tool(*c.registry, "mcp_fake_hang", Json::object());
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == StatusCode::kDeadlineExceeded);
@@ -128,11 +128,11 @@ TEST_CASE("a call the server never answers times out with a clear error and is c
   // The server was told to stop working on it, and still answers other calls.
   auto ids = call_tool(*c.registry, "mcp_fake_cancelled_requests", Json::object());
   REQUIRE(ids.ok());
-  CHECK(parsed(parsed(*ids)["result"].get<std::string>()).size() == 1);
+  CHECK(json_of(json_of(*ids)["result"].get<std::string>()).size() == 1);
 }
 
 TEST_CASE("an interrupted call sends notifications/cancelled and returns promptly") {
-  Connected c({fake_server("fake")});
+  FakeServers c({fake_server("fake")});
   ToolSessionState state;
   ToolContext ctx;
   ctx.state = &state;
@@ -147,11 +147,11 @@ TEST_CASE("an interrupted call sends notifications/cancelled and returns promptl
   CHECK(r.status().message() == "MCP call interrupted: user sent a new message");
   auto ids = call_tool(*c.registry, "mcp_fake_cancelled_requests", Json::object());
   REQUIRE(ids.ok());
-  CHECK(parsed(parsed(*ids)["result"].get<std::string>()).size() == 1);
+  CHECK(json_of(json_of(*ids)["result"].get<std::string>()).size() == 1);
 }
 
 TEST_CASE("a server that exits during a call fails that call and is restarted") {
-  Connected c({fake_server("fake")});
+  FakeServers c({fake_server("fake")});
   auto r = call_tool(*c.registry, "mcp_fake_die", Json::object());
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == StatusCode::kUnavailable);
@@ -160,13 +160,13 @@ TEST_CASE("a server that exits during a call fails that call and is restarted") 
       eventually([&] { return c.status("fake").restarts == 1 && c.available("mcp_fake_echo"); }));
   auto echo = call_tool(*c.registry, "mcp_fake_echo", {{"text", "back"}});
   REQUIRE(echo.ok());
-  CHECK(parsed(*echo)["result"] == "back");
+  CHECK(json_of(*echo)["result"] == "back");
 }
 
 TEST_CASE("a server that cannot start leaves its tools unavailable and others working") {
   auto broken = fake_server("broken", {"--exit-at-start"});
   broken.max_restarts = 2;
-  Connected c({broken, fake_server("fine")});
+  FakeServers c({broken, fake_server("fine")});
   auto s = c.status("broken");
   CHECK_FALSE(s.connected);
   CHECK(s.tools.empty());
@@ -181,7 +181,7 @@ TEST_CASE("a program that does not exist is reported when connecting") {
   missing.name = "missing";
   missing.command = "hermes-no-such-mcp-server";
   missing.max_restarts = 0;
-  Connected c({missing});
+  FakeServers c({missing});
   auto s = c.status("missing");
   CHECK_FALSE(s.connected);
   CHECK(s.last_error.message() ==
@@ -189,18 +189,18 @@ TEST_CASE("a program that does not exist is reported when connecting") {
 }
 
 TEST_CASE("garbage lines on stdout are skipped and the protocol goes on") {
-  Connected c({fake_server("noisy", {"--garbage"})});
+  FakeServers c({fake_server("noisy", {"--garbage"})});
   CHECK(c.status("noisy").connected);
   auto echo = call_tool(*c.registry, "mcp_noisy_echo", {{"text", "through the noise"}});
   REQUIRE(echo.ok());
-  CHECK(parsed(*echo)["result"] == "through the noise");
+  CHECK(json_of(*echo)["result"] == "through the noise");
 }
 
 TEST_CASE("an oversized message disconnects the server with a clear error for the call") {
   auto config = fake_server("big");
   config.max_message_bytes = 64 * 1024;
   config.max_restarts = 1;
-  Connected c({config, fake_server("small")});
+  FakeServers c({config, fake_server("small")});
   auto r = call_tool(*c.registry, "mcp_big_huge", {{"bytes", 200000}});
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().message() ==
@@ -215,7 +215,7 @@ TEST_CASE("a server that never answers initialize fails to connect after the tim
   auto config = fake_server("mute", {"--no-answer"});
   config.connect_timeout = std::chrono::milliseconds(300);
   config.max_restarts = 0;
-  Connected c({config});
+  FakeServers c({config});
   auto s = c.status("mute");
   CHECK_FALSE(s.connected);
   CHECK(s.last_error.code() == StatusCode::kDeadlineExceeded);
@@ -226,7 +226,7 @@ TEST_CASE("a server that never answers initialize fails to connect after the tim
 TEST_CASE("an unsupported protocol version is refused") {
   auto config = fake_server("future", {"--version", "2099-01-01"});
   config.max_restarts = 0;
-  Connected c({config});
+  FakeServers c({config});
   auto s = c.status("future");
   CHECK_FALSE(s.connected);
   CHECK(s.last_error.message() ==
@@ -235,12 +235,12 @@ TEST_CASE("an unsupported protocol version is refused") {
 }
 
 TEST_CASE("an older protocol version the server prefers is accepted") {
-  Connected c({fake_server("older", {"--version", "2025-03-26"})});
+  FakeServers c({fake_server("older", {"--version", "2025-03-26"})});
   CHECK(c.status("older").protocol_version == "2025-03-26");
 }
 
 TEST_CASE("tools/list_changed re-lists the tools and updates the registry") {
-  Connected c({fake_server("fake")});
+  FakeServers c({fake_server("fake")});
   CHECK_FALSE(c.registry->find("mcp_fake_extra"));
   REQUIRE(call_tool(*c.registry, "mcp_fake_change_tools", Json::object()).ok());
   REQUIRE(eventually([&] { return c.registry->find("mcp_fake_extra") != nullptr; }));
@@ -248,7 +248,7 @@ TEST_CASE("tools/list_changed re-lists the tools and updates the registry") {
 }
 
 TEST_CASE("destructive tools ask for approval and are denied without an approver") {
-  Connected c({fake_server("fake")});
+  FakeServers c({fake_server("fake")});
   auto denied = call_tool(*c.registry, "mcp_fake_destroy", Json::object());
   REQUIRE_FALSE(denied.ok());
   CHECK(denied.status().code() == StatusCode::kPermissionDenied);
@@ -281,7 +281,7 @@ TEST_CASE("destructive tools ask for approval and are denied without an approver
 }
 
 TEST_CASE("ping reaches a connected server and names an unknown one") {
-  Connected c({fake_server("fake")});
+  FakeServers c({fake_server("fake")});
   CHECK(c.servers->ping("fake").ok());
   CHECK(c.servers->ping("nope").code() == StatusCode::kNotFound);
 }

@@ -15,18 +15,11 @@ using namespace hermes::testing;
 
 namespace {
 
-std::string text_of(const Result<std::string>& r) {
-  INFO(r.status().to_string());
-  REQUIRE(r.ok());
-  auto j = internal::parse_json(*r);
-  REQUIRE(j.has_value());
-  return (*j)["result"].get<std::string>();
-}
-
 // The GETs that resumed a stream, as the server saw them.
 Json resumes(const HttpServerProcess& server) {
   ConnectedServer c(server.config("log"));
-  return internal::parse_json(text_of(call_tool(*c.registry, "mcp_log_server_log", Json::object())))
+  return internal::parse_json(
+             result_text(call_tool(*c.registry, "mcp_log_server_log", Json::object())))
       ->at("resumes");
 }
 
@@ -41,7 +34,7 @@ std::vector<std::string> last_event_ids(const Json& resumes) {
 TEST_CASE("a call whose stream ends before the answer gets it on a GET from the last event id") {
   auto server = HttpServerProcess::fake();
   ConnectedServer c(server->config("web"));
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_resume", {{"retry_ms", 200}})) == "resumed");
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_resume", {{"retry_ms", 200}})) == "resumed");
   const Json seen = resumes(*server);
   REQUIRE(seen.size() == 1);
   CHECK(seen[0]["last_event_id"] == "stream0-0");
@@ -51,15 +44,15 @@ TEST_CASE("a call whose stream ends before the answer gets it on a GET from the 
   // The server's retry is waited for: the GET never comes sooner (less a margin for the
   // server's own clock reading before the stream closed).
   CHECK(seen[0]["after_ms"].get<double>() >= 150);
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "after"}})) == "after");
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_echo", {{"text", "after"}})) == "after");
 }
 
 TEST_CASE("each resumption sends the latest event id and its events arrive like the original's") {
   auto server = HttpServerProcess::fake();
   ConnectedServer c(server->config("web"));
   ProgressRecorder progress;
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_resume", {{"retry_ms", 20}, {"closes", 2}},
-                          progress.context())) == "resumed");
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_resume", {{"retry_ms", 20}, {"closes", 2}},
+                              progress.context())) == "resumed");
   CHECK(last_event_ids(resumes(*server)) ==
         std::vector<std::string>{"stream0-0", "stream0-1", "stream0-2"});
   const std::vector<std::string> notes = progress.notes();
@@ -69,7 +62,7 @@ TEST_CASE("each resumption sends the latest event id and its events arrive like 
 TEST_CASE("a stream whose connection drops before the answer is resumed too") {
   auto server = HttpServerProcess::fake();
   ConnectedServer c(server->config("web"));
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_resume", {{"retry_ms", 20}, {"drop", true}})) ==
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_resume", {{"retry_ms", 20}, {"drop", true}})) ==
         "resumed");
   CHECK(last_event_ids(resumes(*server)) == std::vector<std::string>{"stream0-0"});
 }
@@ -77,7 +70,7 @@ TEST_CASE("a stream whose connection drops before the answer is resumed too") {
 TEST_CASE("without a retry field the client waits a second before resuming") {
   auto server = HttpServerProcess::fake();
   ConnectedServer c(server->config("web"));
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_resume", Json::object())) == "resumed");
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_resume", Json::object())) == "resumed");
   const Json seen = resumes(*server);
   REQUIRE(seen.size() == 1);
   CHECK(seen[0]["after_ms"].get<double>() >= 950);

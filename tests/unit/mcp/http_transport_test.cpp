@@ -13,24 +13,10 @@ using namespace hermes::testing;
 
 namespace {
 
-using Connected = ConnectedServer;
-
-Json parsed(const Result<std::string>& r) {
-  INFO(r.status().to_string());
-  REQUIRE(r.ok());
-  auto j = internal::parse_json(*r);
-  REQUIRE(j.has_value());
-  return *j;
-}
-
-std::string text_of(const Result<std::string>& r) {
-  return parsed(r)["result"].get<std::string>();
-}
-
 Json server_log(const HttpServerProcess& server) {
-  Connected c(server.config("log"));
+  ConnectedServer c(server.config("log"));
   return *internal::parse_json(
-      text_of(call_tool(*c.registry, "mcp_log_server_log", Json::object())));
+      result_text(call_tool(*c.registry, "mcp_log_server_log", Json::object())));
 }
 
 }  // namespace
@@ -39,7 +25,7 @@ TEST_CASE("a server over HTTP is initialized, lists its tools across pages and a
   for (const char* mode : {"--sse", "--json"}) {
     CAPTURE(mode);
     auto server = HttpServerProcess::fake({mode});
-    Connected c(server->config("web"));
+    ConnectedServer c(server->config("web"));
     auto s = c.status();
     INFO(s.last_error.to_string());
     REQUIRE(s.connected);
@@ -47,8 +33,9 @@ TEST_CASE("a server over HTTP is initialized, lists its tools across pages and a
     CHECK(s.server_name == "fake-http");
     CHECK(s.tools.size() == 15);  // Five pages of three.
     CHECK(c.registry->find("mcp_web_echo")->toolset == "mcp-web");
-    CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "over http"}})) == "over http");
-    Json sum = parsed(call_tool(*c.registry, "mcp_web_add", {{"a", 2}, {"b", 40}}));
+    CHECK(result_text(call_tool(*c.registry, "mcp_web_echo", {{"text", "over http"}})) ==
+          "over http");
+    Json sum = result_json(call_tool(*c.registry, "mcp_web_add", {{"a", 2}, {"b", 40}}));
     CHECK(sum["structuredContent"]["sum"] == 42);
     auto failed = call_tool(*c.registry, "mcp_web_fail", Json::object());
     REQUIRE_FALSE(failed.ok());
@@ -61,9 +48,9 @@ TEST_CASE("the session id, the protocol version and the configured headers go wi
   auto server = HttpServerProcess::fake();
   auto config = server->config("web");
   config.headers["Authorization"] = "Bearer sesame";
-  Connected c(config);
+  ConnectedServer c(config);
   Json seen =
-      *internal::parse_json(text_of(call_tool(*c.registry, "mcp_web_headers", Json::object())));
+      *internal::parse_json(result_text(call_tool(*c.registry, "mcp_web_headers", Json::object())));
   CHECK(seen["Authorization"] == "Bearer sesame");
   CHECK(seen["MCP-Protocol-Version"] == "2025-06-18");
   CHECK(seen["Mcp-Session-Id"].get<std::string>().size() == 32);
@@ -73,9 +60,9 @@ TEST_CASE("the session id, the protocol version and the configured headers go wi
 
 TEST_CASE("progress notifications arrive on the call's event stream") {
   auto server = HttpServerProcess::fake();
-  Connected c(server->config("web"));
+  ConnectedServer c(server->config("web"));
   ProgressRecorder progress;
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_slow", {{"steps", 3}}, progress.context())) ==
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_slow", {{"steps", 3}}, progress.context())) ==
         "done after 3 steps");
   const std::vector<std::string> notes = progress.notes();
   CHECK(notes ==
@@ -84,7 +71,7 @@ TEST_CASE("progress notifications arrive on the call's event stream") {
 
 TEST_CASE("garbage, a 500 and a dropped connection fail only their own call") {
   auto server = HttpServerProcess::fake({"--json"});
-  Connected c(server->config("web"));
+  ConnectedServer c(server->config("web"));
   auto garbage = call_tool(*c.registry, "mcp_web_garbage", Json::object());
   REQUIRE_FALSE(garbage.ok());
   CHECK(garbage.status().message() ==
@@ -100,7 +87,8 @@ TEST_CASE("garbage, a 500 and a dropped connection fail only their own call") {
   CHECK(dropped.status().code() == StatusCode::kUnavailable);
   CHECK(dropped.status().message().find("MCP server 'web' dropped the connection") !=
         std::string::npos);
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "still here"}})) == "still here");
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_echo", {{"text", "still here"}})) ==
+        "still here");
   CHECK(c.status().connected);
   CHECK(c.status().restarts == 0);
 }
@@ -111,20 +99,20 @@ TEST_CASE("a call the server never answers times out, is cancelled, and the clie
     auto server = HttpServerProcess::fake({mode});
     auto config = server->config("web");
     config.call_timeout = std::chrono::milliseconds(300);
-    Connected c(config);
+    ConnectedServer c(config);
     auto hung = call_tool(*c.registry, "mcp_web_hang", Json::object());
     REQUIRE_FALSE(hung.ok());
     CHECK(hung.status().code() == StatusCode::kDeadlineExceeded);
     CHECK(hung.status().message() ==
           "MCP call to 'hang' failed: MCP server 'web' did not answer 'tools/call' within 0.3 s");
-    CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "after"}})) == "after");
+    CHECK(result_text(call_tool(*c.registry, "mcp_web_echo", {{"text", "after"}})) == "after");
     CHECK(eventually([&] { return !server_log(*server)["cancelled"].empty(); }));
   }
 }
 
 TEST_CASE("an interrupted call aborts its request") {
   auto server = HttpServerProcess::fake();
-  Connected c(server->config("web"));
+  ConnectedServer c(server->config("web"));
   ToolSessionState state;
   ToolContext ctx;
   ctx.state = &state;
@@ -136,26 +124,26 @@ TEST_CASE("an interrupted call aborts its request") {
   interrupter.join();
   REQUIRE_FALSE(hung.ok());
   CHECK(hung.status().code() == StatusCode::kCancelled);
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "after"}})) == "after");
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_echo", {{"text", "after"}})) == "after");
 }
 
 TEST_CASE("a session the server forgot is started anew") {
   auto server = HttpServerProcess::fake();
-  Connected c(server->config("web"));
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_expire", Json::object())) == "forgotten");
+  ConnectedServer c(server->config("web"));
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_expire", Json::object())) == "forgotten");
   auto lost = call_tool(*c.registry, "mcp_web_echo", {{"text", "hello"}});
   if (!lost.ok()) CHECK(lost.status().code() == StatusCode::kUnavailable);
   REQUIRE(eventually([&] { return c.status().connected && c.status().restarts == 1; }));
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "again"}})) == "again");
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_echo", {{"text", "again"}})) == "again");
 }
 
 TEST_CASE("disconnecting ends the session with a DELETE") {
   auto server = HttpServerProcess::fake();
   std::string session;
   {
-    Connected c(server->config("web"));
+    ConnectedServer c(server->config("web"));
     session =
-        internal::parse_json(text_of(call_tool(*c.registry, "mcp_web_headers", Json::object())))
+        internal::parse_json(result_text(call_tool(*c.registry, "mcp_web_headers", Json::object())))
             ->at("Mcp-Session-Id")
             .get<std::string>();
   }
@@ -165,24 +153,24 @@ TEST_CASE("disconnecting ends the session with a DELETE") {
 
 TEST_CASE("a tool list change announced on the GET stream re-lists the tools") {
   auto server = HttpServerProcess::fake();
-  Connected c(server->config("web"));
+  ConnectedServer c(server->config("web"));
   CHECK_FALSE(c.registry->find("mcp_web_extra"));
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_change_tools", Json::object())) == "changed");
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_change_tools", Json::object())) == "changed");
   CHECK(eventually([&] { return c.registry->find("mcp_web_extra") != nullptr; }));
 }
 
 TEST_CASE("a server without a GET stream is used all the same") {
   auto server = HttpServerProcess::fake({"--no-get"});
-  Connected c(server->config("web"));
+  ConnectedServer c(server->config("web"));
   REQUIRE(c.status().connected);
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_echo", {{"text", "posted"}})) == "posted");
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_echo", {{"text", "posted"}})) == "posted");
 }
 
 TEST_CASE("an endpoint nobody listens at is reported unreachable and retried") {
   auto server = HttpServerProcess::fake();
   auto config = server->config("gone");
   server.reset();
-  Connected c(config);
+  ConnectedServer c(config);
   auto s = c.status();
   CHECK_FALSE(s.connected);
   CHECK(s.last_error.code() == StatusCode::kUnavailable);
@@ -197,7 +185,7 @@ TEST_CASE("a server that never answers initialize fails the connection attempt")
   auto config = server->config("mute");
   config.connect_timeout = std::chrono::milliseconds(300);
   config.max_restarts = 0;
-  Connected c(config);
+  ConnectedServer c(config);
   auto s = c.status();
   CHECK_FALSE(s.connected);
   CHECK(s.last_error.code() == StatusCode::kDeadlineExceeded);
@@ -209,7 +197,7 @@ TEST_CASE("a header that would split the request is refused as configuration") {
   config.name = "bad";
   config.url = "http://127.0.0.1:9/mcp";
   config.headers["X-Injected"] = "a\r\nHost: elsewhere";
-  Connected c(config);
+  ConnectedServer c(config);
   auto s = c.status();
   CHECK_FALSE(s.connected);
   CHECK(s.last_error.code() == StatusCode::kInvalidArgument);
@@ -219,6 +207,6 @@ TEST_CASE("a header that would split the request is refused as configuration") {
 
 TEST_CASE("requests wait for the GET stream to open, so the server can reach the client on it") {
   auto server = HttpServerProcess::fake({"--slow-get"});
-  Connected c(server->config("web"));
-  CHECK(text_of(call_tool(*c.registry, "mcp_web_get_stream", Json::object())) == "open");
+  ConnectedServer c(server->config("web"));
+  CHECK(result_text(call_tool(*c.registry, "mcp_web_get_stream", Json::object())) == "open");
 }

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/json_text.hpp"
 #include "hermes/callbacks.hpp"
 #include "hermes/mcp.hpp"
 #include "hermes/tool.hpp"
@@ -165,5 +166,25 @@ struct ConnectedServer {
     return all[0];
   }
 };
+
+// A server that must be up once connected.
+struct UpServer : ConnectedServer {
+  explicit UpServer(McpServerConfig config)
+      : ConnectedServer(std::move(config), /*must_be_up=*/true) {}
+};
+
+// The JSON a successful tool call answered.
+inline Json result_json(const Result<std::string>& r) {
+  INFO(r.status().to_string());
+  REQUIRE(r.ok());
+  auto j = internal::parse_json(*r);
+  REQUIRE(j.has_value());
+  return *j;
+}
+
+// The "result" string of a successful call to the test servers' echo-style tools.
+inline std::string result_text(const Result<std::string>& r) {
+  return result_json(r)["result"].get<std::string>();
+}
 
 }  // namespace hermes::testing

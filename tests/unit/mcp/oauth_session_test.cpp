@@ -46,7 +46,7 @@ McpServerConfig oauth_config(const HttpServerProcess& server, const TempDir& dir
   return c;
 }
 
-std::string read_file(const std::string& path) {
+std::string read_token_file(const std::string& path) {
   std::ifstream in(path);
   std::ostringstream text;
   text << in.rdbuf();
@@ -87,8 +87,8 @@ TEST_CASE("a server behind OAuth is authorized through the handler and its tools
   struct stat info {};
   REQUIRE(::stat(dir.file("guarded.json").c_str(), &info) == 0);
   CHECK((info.st_mode & 0777) == 0600);
-  CHECK(read_file(dir.file("guarded.json")).find(token) != std::string::npos);
-  CHECK(read_file(dir.file("guarded.client.json")).find("client-") != std::string::npos);
+  CHECK(read_token_file(dir.file("guarded.json")).find(token) != std::string::npos);
+  CHECK(read_token_file(dir.file("guarded.client.json")).find("client-") != std::string::npos);
 }
 
 TEST_CASE("a stored token is reused by the next connection without asking the user") {

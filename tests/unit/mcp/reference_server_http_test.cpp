@@ -17,32 +17,19 @@ using namespace hermes::testing;
 
 namespace {
 
-// A server that must be up once connected.
-struct Connected : ConnectedServer {
-  explicit Connected(McpServerConfig config)
-      : ConnectedServer(std::move(config), /*must_be_up=*/true) {}
-};
-
-Json result_of(const Result<std::string>& r) {
-  INFO(r.status().to_string());
-  REQUIRE(r.ok());
-  auto j = internal::parse_json(*r);
-  REQUIRE(j.has_value());
-  return *j;
-}
-
 }  // namespace
 
 TEST_CASE("server-everything over HTTP: handshake, tool list and a plain call") {
   auto server = HttpServerProcess::everything();
   if (!server) return;
-  Connected c(server->config("everything"));
+  UpServer c(server->config("everything"));
   auto s = c.status();
   CHECK(s.protocol_version == "2025-06-18");
   CHECK(s.server_name == "mcp-servers/everything");
   CHECK(s.tools.size() >= 10);
   CHECK(s.skipped_tools.empty());
-  Json echo = result_of(call_tool(*c.registry, "mcp_everything_echo", {{"message", "over http"}}));
+  Json echo =
+      result_json(call_tool(*c.registry, "mcp_everything_echo", {{"message", "over http"}}));
   CHECK(echo["result"] == "Echo: over http");
   CHECK(c.servers->ping("everything").ok());
 }
@@ -50,22 +37,22 @@ TEST_CASE("server-everything over HTTP: handshake, tool list and a plain call") 
 TEST_CASE("server-everything over HTTP: structured content and images") {
   auto server = HttpServerProcess::everything();
   if (!server) return;
-  Connected c(server->config("everything"));
-  Json weather = result_of(
+  UpServer c(server->config("everything"));
+  Json weather = result_json(
       call_tool(*c.registry, "mcp_everything_get_structured_content", {{"location", "Chicago"}}));
   REQUIRE(weather.contains("structuredContent"));
   CHECK(weather["structuredContent"].contains("temperature"));
-  Json image = result_of(call_tool(*c.registry, "mcp_everything_get_tiny_image", Json::object()));
+  Json image = result_json(call_tool(*c.registry, "mcp_everything_get_tiny_image", Json::object()));
   CHECK(image["result"].get<std::string>().find("[image: image/png, ") != std::string::npos);
 }
 
 TEST_CASE("server-everything over HTTP: a long-running call reports progress") {
   auto server = HttpServerProcess::everything();
   if (!server) return;
-  Connected c(server->config("everything"));
+  UpServer c(server->config("everything"));
   ProgressRecorder progress;
-  Json done = result_of(call_tool(*c.registry, "mcp_everything_trigger_long_running_operation",
-                                  {{"duration", 1}, {"steps", 3}}, progress.context()));
+  Json done = result_json(call_tool(*c.registry, "mcp_everything_trigger_long_running_operation",
+                                    {{"duration", 1}, {"steps", 3}}, progress.context()));
   CHECK(done["result"].get<std::string>().find("completed") != std::string::npos);
   const std::vector<std::string> notes = progress.notes();
   REQUIRE(notes.size() == 3);
@@ -75,18 +62,18 @@ TEST_CASE("server-everything over HTTP: a long-running call reports progress") {
 TEST_CASE("server-everything over HTTP: bad arguments come back as an error result") {
   auto server = HttpServerProcess::everything();
   if (!server) return;
-  Connected c(server->config("everything"));
+  UpServer c(server->config("everything"));
   auto r = call_tool(*c.registry, "mcp_everything_get_sum", {{"a", "not a number"}});
   REQUIRE_FALSE(r.ok());
   CHECK_FALSE(r.status().message().empty());
-  Json sum = result_of(call_tool(*c.registry, "mcp_everything_get_sum", {{"a", 2}, {"b", 40}}));
+  Json sum = result_json(call_tool(*c.registry, "mcp_everything_get_sum", {{"a", 2}, {"b", 40}}));
   CHECK(sum["result"].get<std::string>().find("42") != std::string::npos);
 }
 
 TEST_CASE("server-everything over HTTP: an agent turn calls a tool of the server") {
   auto server = HttpServerProcess::everything();
   if (!server) return;
-  Connected c(server->config("everything"));
+  UpServer c(server->config("everything"));
   auto provider = std::make_shared<ScriptedProvider>();
   provider->tool_calls(
       {{"mcp_everything_get_sum", internal::dump_json(Json{{"a", 19}, {"b", 23}})}});

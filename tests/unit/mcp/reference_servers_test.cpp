@@ -19,20 +19,6 @@ using namespace hermes::testing;
 
 namespace {
 
-// A server that must be up once connected.
-struct Connected : ConnectedServer {
-  explicit Connected(McpServerConfig config)
-      : ConnectedServer(std::move(config), /*must_be_up=*/true) {}
-};
-
-Json result_of(const Result<std::string>& r) {
-  INFO(r.status().to_string());
-  REQUIRE(r.ok());
-  auto j = internal::parse_json(*r);
-  REQUIRE(j.has_value());
-  return *j;
-}
-
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;
@@ -45,14 +31,14 @@ std::string read_file(const std::string& path) {
 TEST_CASE("server-everything: handshake, tool list and a plain call") {
   const std::string script = reference_server("server-everything");
   if (script.empty()) return;
-  Connected c(node_server("everything", script, {"stdio"}));
+  UpServer c(node_server("everything", script, {"stdio"}));
   auto s = c.status();
   CHECK(s.protocol_version == "2025-06-18");
   CHECK(s.server_name == "mcp-servers/everything");
   CHECK(s.tools.size() >= 10);
   CHECK(s.skipped_tools.empty());
   CHECK(c.registry->find("mcp_everything_get_sum")->toolset == "mcp-everything");
-  Json echo = result_of(call_tool(*c.registry, "mcp_everything_echo", {{"message", "hi there"}}));
+  Json echo = result_json(call_tool(*c.registry, "mcp_everything_echo", {{"message", "hi there"}}));
   CHECK(echo["result"] == "Echo: hi there");
   CHECK(c.servers->ping("everything").ok());
 }
@@ -60,23 +46,23 @@ TEST_CASE("server-everything: handshake, tool list and a plain call") {
 TEST_CASE("server-everything: structured content and images") {
   const std::string script = reference_server("server-everything");
   if (script.empty()) return;
-  Connected c(node_server("everything", script, {"stdio"}));
-  Json weather = result_of(
+  UpServer c(node_server("everything", script, {"stdio"}));
+  Json weather = result_json(
       call_tool(*c.registry, "mcp_everything_get_structured_content", {{"location", "Chicago"}}));
   REQUIRE(weather.contains("structuredContent"));
   CHECK(weather["structuredContent"].contains("temperature"));
   CHECK(weather["structuredContent"].contains("conditions"));
-  Json image = result_of(call_tool(*c.registry, "mcp_everything_get_tiny_image", Json::object()));
+  Json image = result_json(call_tool(*c.registry, "mcp_everything_get_tiny_image", Json::object()));
   CHECK(image["result"].get<std::string>().find("[image: image/png, ") != std::string::npos);
 }
 
 TEST_CASE("server-everything: a long-running call reports progress") {
   const std::string script = reference_server("server-everything");
   if (script.empty()) return;
-  Connected c(node_server("everything", script, {"stdio"}));
+  UpServer c(node_server("everything", script, {"stdio"}));
   ProgressRecorder progress;
-  Json done = result_of(call_tool(*c.registry, "mcp_everything_trigger_long_running_operation",
-                                  {{"duration", 1}, {"steps", 3}}, progress.context()));
+  Json done = result_json(call_tool(*c.registry, "mcp_everything_trigger_long_running_operation",
+                                    {{"duration", 1}, {"steps", 3}}, progress.context()));
   CHECK(done["result"].get<std::string>().find("completed") != std::string::npos);
   const std::vector<std::string> notes = progress.notes();
   REQUIRE(notes.size() == 3);
@@ -87,12 +73,12 @@ TEST_CASE("server-everything: a long-running call reports progress") {
 TEST_CASE("server-everything: bad arguments come back as an error result") {
   const std::string script = reference_server("server-everything");
   if (script.empty()) return;
-  Connected c(node_server("everything", script, {"stdio"}));
+  UpServer c(node_server("everything", script, {"stdio"}));
   auto r = call_tool(*c.registry, "mcp_everything_get_sum", {{"a", "not a number"}});
   REQUIRE_FALSE(r.ok());
   CHECK_FALSE(r.status().message().empty());
   // The server is still usable afterwards.
-  Json sum = result_of(call_tool(*c.registry, "mcp_everything_get_sum", {{"a", 2}, {"b", 40}}));
+  Json sum = result_json(call_tool(*c.registry, "mcp_everything_get_sum", {{"a", 2}, {"b", 40}}));
   CHECK(sum["result"].get<std::string>().find("42") != std::string::npos);
 }
 
@@ -102,15 +88,15 @@ TEST_CASE("server-memory: entities are created and read back") {
   TempDir dir;
   auto config = node_server("memory", script);
   config.env["MEMORY_FILE_PATH"] = dir.file("memory.jsonl");
-  Connected c(config);
+  UpServer c(config);
   CHECK(c.registry->find("mcp_memory_delete_entities"));
   Json created =
-      result_of(call_tool(*c.registry, "mcp_memory_create_entities",
-                          {{"entities", Json::array({{{"name", "hermes"},
-                                                      {"entityType", "library"},
-                                                      {"observations", {"written in C++"}}}})}}));
+      result_json(call_tool(*c.registry, "mcp_memory_create_entities",
+                            {{"entities", Json::array({{{"name", "hermes"},
+                                                        {"entityType", "library"},
+                                                        {"observations", {"written in C++"}}}})}}));
   CHECK(created.dump().find("hermes") != std::string::npos);
-  Json graph = result_of(call_tool(*c.registry, "mcp_memory_read_graph", Json::object()));
+  Json graph = result_json(call_tool(*c.registry, "mcp_memory_read_graph", Json::object()));
   CHECK(graph.dump().find("written in C++") != std::string::npos);
   CHECK(read_file(dir.file("memory.jsonl")).find("written in C++") != std::string::npos);
 }
@@ -119,7 +105,7 @@ TEST_CASE("server-filesystem: an agent turn writes and reads a file through the 
   const std::string script = reference_server("server-filesystem");
   if (script.empty()) return;
   TempDir root;
-  auto connected = std::make_unique<Connected>(node_server("fs", script, {root.path()}));
+  auto connected = std::make_unique<UpServer>(node_server("fs", script, {root.path()}));
   // The model is the loopback mock server, spoken to over HTTP like a real one.
   MockServer model;
   const std::string path = root.file("note.txt");
@@ -170,11 +156,11 @@ TEST_CASE("server-filesystem: a path outside the allowed roots is an error for t
   const std::string script = reference_server("server-filesystem");
   if (script.empty()) return;
   TempDir root;
-  Connected c(node_server("fs", script, {root.path()}));
+  UpServer c(node_server("fs", script, {root.path()}));
   auto outside = call_tool(*c.registry, "mcp_fs_read_text_file", {{"path", "/etc/hostname"}});
   REQUIRE_FALSE(outside.ok());
   CHECK(outside.status().message().find("ccess denied") != std::string::npos);
   Json listing =
-      result_of(call_tool(*c.registry, "mcp_fs_list_allowed_directories", Json::object()));
+      result_json(call_tool(*c.registry, "mcp_fs_list_allowed_directories", Json::object()));
   CHECK(listing.dump().find(root.path()) != std::string::npos);
 }

@@ -24,8 +24,8 @@ namespace anthropic = hermes::testing::anthropic;
 
 namespace {
 
-std::shared_ptr<hermes::Provider> provider_for(const MockServer& server,
-                                               const std::string& key = "sk-ant-api03-test") {
+std::shared_ptr<hermes::Provider> anthropic_provider_for(
+    const MockServer& server, const std::string& key = "sk-ant-api03-test") {
   hermes::ProviderConfig config;
   config.api_mode = "anthropic_messages";
   config.provider = "anthropic";
@@ -39,7 +39,7 @@ std::shared_ptr<hermes::Provider> provider_for(const MockServer& server,
   return *provider;
 }
 
-hermes::ProviderRequest request_with(std::vector<Message> messages, bool stream = true) {
+hermes::ProviderRequest weather_request(std::vector<Message> messages, bool stream = true) {
   hermes::ProviderRequest request;
   request.messages = std::move(messages);
   request.tools = Json::parse(R"([{"type":"function","function":{"name":"get_weather",
@@ -49,7 +49,7 @@ hermes::ProviderRequest request_with(std::vector<Message> messages, bool stream 
   return request;
 }
 
-std::vector<MockToolCall> two_cities() {
+std::vector<MockToolCall> two_city_calls() {
   return {{"toolu_paris", "get_weather", R"({"city":"Paris"})"},
           {"toolu_tokyo", "get_weather", R"({"city":"Tokyo"})"}};
 }
@@ -69,14 +69,14 @@ TEST_CASE("the messages endpoint drops a trailing /v1 from the base URL") {
 TEST_CASE("a streamed Anthropic answer arrives with its events, usage and headers") {
   MockServer server;
   server.enqueue(anthropic::text("Bonjour tout le monde", true, {50, 7, 20, 0}));
-  auto provider = provider_for(server);
+  auto provider = anthropic_provider_for(server);
   hermes::CallContext context;
   std::string streamed;
   context.on_event = [&](const hermes::StreamEvent& e) {
     if (e.kind == hermes::StreamEvent::Kind::kTextDelta) streamed += e.text;
   };
   auto answer = provider->complete(
-      request_with({Message::system("Be brief."), Message::user("Say hello")}), context);
+      weather_request({Message::system("Be brief."), Message::user("Say hello")}), context);
   REQUIRE_MESSAGE(answer.ok(), answer.status().to_string());
   CHECK(answer->message.content == "Bonjour tout le monde");
   CHECK(streamed == answer->message.content);
@@ -102,8 +102,8 @@ TEST_CASE("a streamed Anthropic answer arrives with its events, usage and header
 TEST_CASE("only Anthropic's own hosts read a key as an OAuth token") {
   MockServer server;
   server.enqueue(anthropic::text("ok", false));
-  auto answer = provider_for(server, "sk-ant-oat01-token")
-                    ->complete(request_with({Message::user("q")}, false), hermes::CallContext());
+  auto answer = anthropic_provider_for(server, "sk-ant-oat01-token")
+                    ->complete(weather_request({Message::user("q")}, false), hermes::CallContext());
   REQUIRE_MESSAGE(answer.ok(), answer.status().to_string());
   const auto request = server.requests().at(0);
   CHECK(request.header("x-api-key") == "sk-ant-oat01-token");
@@ -115,9 +115,9 @@ TEST_CASE("two parallel tool_use blocks come back in order, streamed or whole") 
   for (bool stream : {true, false}) {
     CAPTURE(stream);
     MockServer server;
-    server.enqueue(anthropic::tool_calls(two_cities(), stream, "Checking both."));
-    auto answer = provider_for(server)->complete(request_with({Message::user("Weather?")}, stream),
-                                                 hermes::CallContext());
+    server.enqueue(anthropic::tool_calls(two_city_calls(), stream, "Checking both."));
+    auto answer = anthropic_provider_for(server)->complete(
+        weather_request({Message::user("Weather?")}, stream), hermes::CallContext());
     REQUIRE_MESSAGE(answer.ok(), answer.status().to_string());
     REQUIRE(answer->message.tool_calls.size() == 2);
     CHECK(answer->message.content == "Checking both.");
@@ -133,11 +133,11 @@ TEST_CASE("the next turn replays thinking blocks by the endpoint's rules") {
   for (const char* model : {"kimi-k3", "claude-sonnet-4-5"}) {
     CAPTURE(model);
     MockServer server;
-    server.enqueue(anthropic::tool_calls({two_cities()[0]}, true, "", {},
+    server.enqueue(anthropic::tool_calls({two_city_calls()[0]}, true, "", {},
                                          MockThinking{"Call the weather tool.", "c2lnbmVk"}));
     server.enqueue(anthropic::text("18 degrees and clear.", true));
-    auto provider = provider_for(server);
-    hermes::ProviderRequest request = request_with({Message::user("Weather in Paris?")});
+    auto provider = anthropic_provider_for(server);
+    hermes::ProviderRequest request = weather_request({Message::user("Weather in Paris?")});
     request.model = model;
     request.reasoning_effort = "medium";
     auto first = provider->complete(request, hermes::CallContext());
@@ -170,8 +170,8 @@ TEST_CASE("an Anthropic 429 with Retry-After is an ApiError carrying the delay")
   MockServer server;
   server.enqueue(anthropic::error(429, "rate_limit_error", "Number of requests exceeded.",
                                   {{"retry-after", "12"}, {"request-id", "req_011"}}));
-  auto answer =
-      provider_for(server)->complete(request_with({Message::user("q")}), hermes::CallContext());
+  auto answer = anthropic_provider_for(server)->complete(weather_request({Message::user("q")}),
+                                                         hermes::CallContext());
   REQUIRE_FALSE(answer.ok());
   const hermes::ApiError& error = *answer.status().api_error();
   CHECK(error.http_status == 429);
@@ -183,11 +183,11 @@ TEST_CASE("an Anthropic 429 with Retry-After is an ApiError carrying the delay")
 
 TEST_CASE("an Anthropic stream cut before message_stop is a disconnect without calls") {
   MockServer server;
-  MockResponse cut = anthropic::tool_calls(two_cities(), true);
+  MockResponse cut = anthropic::tool_calls(two_city_calls(), true);
   cut.drop_after_chunks = cut.chunks.size() - 3;  // Lose message_delta and message_stop too.
   server.enqueue(cut);
-  auto answer =
-      provider_for(server)->complete(request_with({Message::user("q")}), hermes::CallContext());
+  auto answer = anthropic_provider_for(server)->complete(weather_request({Message::user("q")}),
+                                                         hermes::CallContext());
   REQUIRE_FALSE(answer.ok());
   CHECK(answer.status().api_error()->transport == hermes::TransportFailure::kDisconnect);
 }
@@ -202,7 +202,8 @@ TEST_CASE("cancelling an Anthropic stream midway returns Cancelled") {
   server.enqueue(slow);
   hermes::CallContext context;
   context.on_event = [&context](const hermes::StreamEvent&) { context.cancel.cancel(); };
-  auto answer = provider_for(server)->complete(request_with({Message::user("q")}), context);
+  auto answer =
+      anthropic_provider_for(server)->complete(weather_request({Message::user("q")}), context);
   REQUIRE_FALSE(answer.ok());
   CHECK(answer.status().code() == hermes::StatusCode::kCancelled);
 }

@@ -22,19 +22,19 @@ using hermes::internal::ThinkingReplay;
 
 namespace {
 
-std::vector<Message> messages_of(const Json& list) {
+std::vector<Message> anthropic_messages_of(const Json& list) {
   auto messages = hermes::messages_from_json(list);
   REQUIRE_MESSAGE(messages.ok(), messages.status().to_string());
   return *messages;
 }
 
-Json body_for(const ProviderRequest& request, const AnthropicDialect& dialect) {
+Json anthropic_body(const ProviderRequest& request, const AnthropicDialect& dialect) {
   auto body = build_anthropic_request(request, dialect);
   REQUIRE_MESSAGE(body.ok(), body.status().to_string());
   return *body;
 }
 
-ToolCall call(std::string id, std::string name, std::string arguments) {
+ToolCall tool_call_of(std::string id, std::string name, std::string arguments) {
   ToolCall c;
   c.id = std::move(id);
   c.name = std::move(name);
@@ -65,7 +65,7 @@ AnthropicDialect native() {
 Message thinking_turn(const std::string& text, const std::string& signature,
                       const std::string& id) {
   Message m = Message::assistant("");
-  m.tool_calls = {call(id, "f", "{}")};
+  m.tool_calls = {tool_call_of(id, "f", "{}")};
   m.reasoning_details =
       Json::array({{{"type", "thinking"}, {"thinking", text}, {"signature", signature}}});
   return m;
@@ -77,13 +77,13 @@ TEST_CASE("the A.4 first turn carries system, tools, thinking and max_tokens") {
   const Json fixture = hermes::testing::read_json_fixture("requests/anthropic_a4_turns.json");
   ProviderRequest request;
   request.model = fixture.at("model").get<std::string>();
-  request.messages = messages_of(fixture.at("first_turn"));
+  request.messages = anthropic_messages_of(fixture.at("first_turn"));
   request.tools = fixture.at("tools");
   request.reasoning_effort = fixture.at("reasoning_effort").get<std::string>();
   request.max_tokens = fixture.at("max_tokens").get<int64_t>();
   const AnthropicDialect dialect = anthropic_dialect_for(fixture.at("base_url").get<std::string>(),
                                                          "sk-ant-api03-x", request.model);
-  Json body = body_for(request, dialect);
+  Json body = anthropic_body(request, dialect);
   // A thinking budget requires temperature 1 on the models that take one.
   CHECK(body.at("temperature") == 1);
   body.erase("temperature");
@@ -94,7 +94,7 @@ TEST_CASE("the A.4 next turn replays the signed thinking block unchanged") {
   const Json fixture = hermes::testing::read_json_fixture("requests/anthropic_a4_turns.json");
   AnthropicDialect dialect = native();
   dialect.prompt_caching = false;
-  const std::vector<Message> history = messages_of(fixture.at("next_turn"));
+  const std::vector<Message> history = anthropic_messages_of(fixture.at("next_turn"));
   const auto conversation = convert_to_anthropic(history, dialect, "claude-sonnet-4-5");
   CHECK(conversation.system.is_null());
   CHECK(conversation.messages == fixture.at("next_turn_messages"));
@@ -129,7 +129,8 @@ TEST_CASE("tool results share one user message in call order, and same roles mer
   AnthropicDialect dialect = native();
   dialect.prompt_caching = false;
   Message assistant = Message::assistant("Checking.");
-  assistant.tool_calls = {call("call_1", "a", "{\"x\":1}"), call("call 2", "b", "not json")};
+  assistant.tool_calls = {tool_call_of("call_1", "a", "{\"x\":1}"),
+                          tool_call_of("call 2", "b", "not json")};
   const auto conversation =
       convert_to_anthropic({Message::user("first"), Message::user("second"), assistant,
                             Message::tool("call_1", "a", "one"), Message::tool("call 2", "b", ""),
@@ -151,7 +152,8 @@ TEST_CASE("orphaned halves of tool pairs are dropped and a user turn leads") {
   AnthropicDialect dialect = native();
   dialect.prompt_caching = false;
   Message asked = Message::assistant("");
-  asked.tool_calls = {call("toolu_answered", "f", "{}"), call("toolu_orphan", "f", "{}")};
+  asked.tool_calls = {tool_call_of("toolu_answered", "f", "{}"),
+                      tool_call_of("toolu_orphan", "f", "{}")};
   const auto conversation = convert_to_anthropic(
       {asked, Message::tool("toolu_answered", "f", "ok"), Message::tool("toolu_ghost", "f", "?")},
       dialect, "claude-sonnet-4-5");
@@ -167,7 +169,7 @@ TEST_CASE("prompt caching marks the system prompt and the last three messages, f
   for (int i = 0; i < 6; ++i) {
     history.push_back(Message::user("question " + std::to_string(i)));
     Message answer = Message::assistant("");
-    answer.tool_calls = {call("toolu_" + std::to_string(i), "f", "{}")};
+    answer.tool_calls = {tool_call_of("toolu_" + std::to_string(i), "f", "{}")};
     history.push_back(answer);
     history.push_back(Message::tool("toolu_" + std::to_string(i), "f", "result"));
   }
@@ -175,7 +177,7 @@ TEST_CASE("prompt caching marks the system prompt and the last three messages, f
   ProviderRequest request;
   request.model = "claude-sonnet-4-5";
   request.messages = history;
-  const Json body = body_for(request, native());
+  const Json body = anthropic_body(request, native());
   CHECK(count_breakpoints(body) == 4);
   CHECK(body.at("system")[0].at("cache_control") == Json{{"type", "ephemeral"}});
   const Json& messages = body.at("messages");
@@ -192,19 +194,19 @@ TEST_CASE("prompt caching marks the system prompt and the last three messages, f
 
   // Without a system prompt the four go to the last four messages.
   request.messages.erase(request.messages.begin());
-  CHECK(count_breakpoints(body_for(request, native())) == 4);
+  CHECK(count_breakpoints(anthropic_body(request, native())) == 4);
   // Markers already in the history are replaced, never added to.
   Message marked = Message::user("x");
   marked.parts =
       Json::array({{{"type", "text"}, {"text", "x"}, {"cache_control", {{"type", "ephemeral"}}}}});
   request.messages.insert(request.messages.begin(), marked);
-  CHECK(count_breakpoints(body_for(request, native())) == 4);
+  CHECK(count_breakpoints(anthropic_body(request, native())) == 4);
 
   // Endpoints that ignore markers get none.
   const AnthropicDialect local = anthropic_dialect_for("http://127.0.0.1:8080", "", "local-model");
   CHECK_FALSE(local.prompt_caching);
   request.model = "local-model";
-  CHECK(count_breakpoints(body_for(request, local)) == 0);
+  CHECK(count_breakpoints(anthropic_body(request, local)) == 0);
 }
 
 TEST_CASE("older models keep thinking on the latest turn only; newer ones on every turn") {
@@ -248,7 +250,7 @@ TEST_CASE("a turn whose tool call was removed loses its signature, not its words
 TEST_CASE("DeepSeek and Kimi endpoints get their reasoning back as unsigned thinking") {
   Message turn = Message::assistant("");
   turn.reasoning = "I should list files.";
-  turn.tool_calls = {call("call_1", "ls", "{}")};
+  turn.tool_calls = {tool_call_of("call_1", "ls", "{}")};
   const std::vector<Message> history = {Message::user("q"), turn,
                                         Message::tool("call_1", "ls", "a b")};
   const AnthropicDialect deepseek =
@@ -273,7 +275,7 @@ TEST_CASE("thinking parameters follow the model's thinking mode") {
   request.reasoning_effort = "high";
   request.temperature = 0.3;
   request.model = "anthropic/claude-opus-4.6";
-  Json adaptive = body_for(request, native());
+  Json adaptive = anthropic_body(request, native());
   CHECK(adaptive.at("model") == "claude-opus-4-6");
   CHECK(adaptive.at("thinking") == Json{{"type", "adaptive"}, {"display", "summarized"}});
   CHECK(adaptive.at("output_config") == Json{{"effort", "high"}});
@@ -282,25 +284,25 @@ TEST_CASE("thinking parameters follow the model's thinking mode") {
 
   request.model = "claude-opus-4-7";
   request.reasoning_effort = "none";
-  Json off = body_for(request, native());
+  Json off = anthropic_body(request, native());
   CHECK(off.at("thinking") == Json{{"type", "disabled"}});
   CHECK_FALSE(off.contains("temperature"));  // 4.7 rejects them.
 
   request.model = "claude-3-5-haiku-latest";
   request.reasoning_effort = "high";
   request.temperature.reset();
-  Json haiku = body_for(request, native());
+  Json haiku = anthropic_body(request, native());
   CHECK_FALSE(haiku.contains("thinking"));
   CHECK(haiku.at("max_tokens") == 8192);
 
   request.model = "claude-sonnet-4-5";
   request.max_tokens = 1000;
-  Json manual = body_for(request, native());
+  Json manual = anthropic_body(request, native());
   CHECK(manual.at("thinking") == Json{{"type", "enabled"}, {"budget_tokens", 16000}});
   CHECK(manual.at("max_tokens") == 16000 + 4096);
 
   request.reasoning_effort = "max";  // The strongest level gets the largest budget.
-  CHECK(body_for(request, native()).at("thinking").at("budget_tokens") == 32000);
+  CHECK(anthropic_body(request, native()).at("thinking").at("budget_tokens") == 32000);
 }
 
 TEST_CASE("thinking is turned off when the last tool turn has no thinking to replay") {
@@ -308,11 +310,11 @@ TEST_CASE("thinking is turned off when the last tool turn has no thinking to rep
   request.model = "claude-sonnet-4-5";
   request.reasoning_effort = "medium";
   Message other_provider = Message::assistant("");
-  other_provider.tool_calls = {call("call_1", "ls", "{}")};
+  other_provider.tool_calls = {tool_call_of("call_1", "ls", "{}")};
   request.messages = {Message::user("q"), other_provider, Message::tool("call_1", "ls", "ok")};
-  CHECK_FALSE(body_for(request, native()).contains("thinking"));
+  CHECK_FALSE(anthropic_body(request, native()).contains("thinking"));
   request.messages[1] = thinking_turn("t", "sig", "call_1");
-  CHECK(body_for(request, native()).contains("thinking"));
+  CHECK(anthropic_body(request, native()).contains("thinking"));
 }
 
 TEST_CASE("tool schemas are normalised and duplicate names dropped") {
@@ -325,7 +327,7 @@ TEST_CASE("tool schemas are normalised and duplicate names dropped") {
     {"name":"f","parameters":{}},
     {"name":"g","parameters":{"anyOf":[{"type":"object"},{"type":"string"}]}},
     {"type":"function","function":{"name":"h"}}])js");
-  const Json tools = body_for(request, native()).at("tools");
+  const Json tools = anthropic_body(request, native()).at("tools");
   REQUIRE(tools.size() == 3);
   CHECK(tools[0]["input_schema"]["properties"]["n"] ==
         Json{{"type", "integer"}, {"description", "N"}});

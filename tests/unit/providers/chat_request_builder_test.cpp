@@ -14,7 +14,7 @@ using hermes::internal::ChatDialect;
 
 namespace {
 
-ToolCall call(std::string id, std::string name, std::string arguments) {
+ToolCall chat_tool_call(std::string id, std::string name, std::string arguments) {
   ToolCall c;
   c.id = std::move(id);
   c.name = std::move(name);
@@ -39,7 +39,7 @@ ProviderRequest busy_request() {
   assistant.codex_reasoning_items = Json::array({{{"type", "reasoning"}, {"id", "rs_1"}}});
   assistant.anthropic_content_blocks = Json::array({{{"type", "thinking"}}});
   assistant.finish_reason = "tool_calls";
-  ToolCall weather = call("call_1", "get_weather", R"({"city":"Paris"})");
+  ToolCall weather = chat_tool_call("call_1", "get_weather", R"({"city":"Paris"})");
   weather.extra = Json{{"call_id", "fc_1"},
                        {"response_item_id", "item_1"},
                        {"extra_content", {{"google", {{"thought_signature", "c2ln"}}}}}};
@@ -165,7 +165,7 @@ TEST_CASE("thinking-mode servers get reasoning_content replayed, padded on tool-
   request.model = "deepseek-reasoner";
   Message plain;
   plain.role = hermes::Role::kAssistant;
-  plain.tool_calls = {call("call_2", "ls", "")};
+  plain.tool_calls = {chat_tool_call("call_2", "ls", "")};
   request.messages.push_back(plain);
   request.messages.push_back(Message::tool("call_2", "ls", "a.txt"));
   auto body = build_chat_request(
@@ -307,7 +307,7 @@ TEST_CASE("Claude through OpenRouter or the Nous portal gets cache breakpoints o
   request.model = "anthropic/claude-sonnet-4";
   Message assistant_call;
   assistant_call.role = hermes::Role::kAssistant;
-  assistant_call.tool_calls = {call("call_1", "read_file", R"({"path":"a.txt"})")};
+  assistant_call.tool_calls = {chat_tool_call("call_1", "read_file", R"({"path":"a.txt"})")};
   Message image = Message::user("and this?");
   image.parts = Json::parse(R"([{"type":"text","text":"and this?","cache_control":{"type":"ephemeral"}},
       {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}])");

@@ -38,7 +38,8 @@ HttpRequest request_to(const LoopbackSocketServer& server, std::string body = "{
   return request;
 }
 
-std::string json_response(int status, const std::string& body, const std::string& headers = "") {
+std::string http_json_response(int status, const std::string& body,
+                               const std::string& headers = "") {
   return "HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Type: application/json\r\n" +
          headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
@@ -164,7 +165,8 @@ TEST_CASE("the total timeout bounds a stream that never goes quiet") {
 TEST_CASE("connections are kept alive and reused across calls") {
   LoopbackSocketServer server([](LoopbackConnection& c) {
     std::string body;
-    while (c.read_request(nullptr, &body)) c.send(json_response(200, "{\"echo\":" + body + "}"));
+    while (c.read_request(nullptr, &body))
+      c.send(http_json_response(200, "{\"echo\":" + body + "}"));
   });
   for (int i = 0; i < 3; ++i) {
     const HttpResult result =
@@ -178,7 +180,7 @@ TEST_CASE("connections are kept alive and reused across calls") {
 TEST_CASE("concurrent calls share the client and its connections safely") {
   LoopbackSocketServer server([](LoopbackConnection& c) {
     std::string body;
-    while (c.read_request(nullptr, &body)) c.send(json_response(200, body));
+    while (c.read_request(nullptr, &body)) c.send(http_json_response(200, body));
   });
   constexpr int kThreads = 6;
   constexpr int kCallsPerThread = 10;
@@ -204,7 +206,7 @@ TEST_CASE("the request is a JSON POST without Expect: 100-continue") {
   std::string head;
   std::string body;
   LoopbackSocketServer server([&](LoopbackConnection& c) {
-    if (c.read_request(&head, &body)) c.send(json_response(200, "{}"));
+    if (c.read_request(&head, &body)) c.send(http_json_response(200, "{}"));
   });
   HttpRequest request = request_to(server, "{\"pad\":\"" + std::string(2 << 20, 'x') + "\"}");
   request.headers = {"Authorization: Bearer sk-test", "X-Title: hermes"};
@@ -228,7 +230,7 @@ TEST_CASE("a GET and a DELETE carry no body and no JSON content type") {
         std::lock_guard<std::mutex> lock(mutex);
         heads.push_back(head);
       }
-      c.send(json_response(200, R"({"ok":true})"));
+      c.send(http_json_response(200, R"({"ok":true})"));
     }
   });
   HttpRequest request = request_to(server, "");
@@ -253,7 +255,7 @@ TEST_CASE("a GET and a DELETE carry no body and no JSON content type") {
 TEST_CASE("a POST keeps a content type the caller chose") {
   std::string head;
   LoopbackSocketServer server([&](LoopbackConnection& c) {
-    if (c.read_request(&head)) c.send(json_response(200, "{}"));
+    if (c.read_request(&head)) c.send(http_json_response(200, "{}"));
   });
   HttpRequest request = request_to(server, "a=1");
   request.headers = {"content-type: application/x-www-form-urlencoded"};
@@ -284,8 +286,8 @@ TEST_CASE("every response header can be looked up ignoring case") {
 TEST_CASE("status, content type, request id and Retry-After are reported") {
   LoopbackSocketServer server([](LoopbackConnection& c) {
     if (!c.read_request()) return;
-    c.send(json_response(429, R"({"error":{"message":"slow down"}})",
-                         "x-request-id: req_abc123\r\nRetry-After: 7\r\n"));
+    c.send(http_json_response(429, R"({"error":{"message":"slow down"}})",
+                              "x-request-id: req_abc123\r\nRetry-After: 7\r\n"));
   });
   const HttpResult result = HttpClient::shared().post(request_to(server), CancelToken());
   CHECK(result.head.status == 429);
@@ -300,8 +302,8 @@ TEST_CASE("status, content type, request id and Retry-After are reported") {
 TEST_CASE("retry-after-ms wins over retry-after, and request-id is a fallback id") {
   LoopbackSocketServer server([](LoopbackConnection& c) {
     if (!c.read_request()) return;
-    c.send(json_response(529, "{}",
-                         "request-id: req_ant\r\nretry-after: 30\r\nretry-after-ms: 1500\r\n"));
+    c.send(http_json_response(
+        529, "{}", "request-id: req_ant\r\nretry-after: 30\r\nretry-after-ms: 1500\r\n"));
   });
   const HttpResult result = HttpClient::shared().post(request_to(server), CancelToken());
   CHECK(result.head.request_id == "req_ant");
@@ -311,7 +313,7 @@ TEST_CASE("retry-after-ms wins over retry-after, and request-id is a fallback id
 
 TEST_CASE("an error answer to a stream request is buffered, not streamed") {
   LoopbackSocketServer server([](LoopbackConnection& c) {
-    if (c.read_request()) c.send(json_response(401, R"({"error":{"message":"bad key"}})"));
+    if (c.read_request()) c.send(http_json_response(401, R"({"error":{"message":"bad key"}})"));
   });
   Collector collector;
   const HttpResult result =

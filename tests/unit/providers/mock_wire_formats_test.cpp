@@ -145,7 +145,10 @@ TEST_CASE("bad shorthand specs name the offending key") {
       {R"({"anthropic_tool_calls": {}})", "\"anthropic_tool_calls\""},
       {R"({"responses_text": "x", "chat_text": "y"})", "exclude each other"},
   };
-  for (const auto& [spec, expected] : cases) {
+  // Not a structured binding: CAPTURE's lambda cannot capture one before clang 16.
+  for (const auto& item : cases) {
+    const char* spec = item.first;
+    const char* expected = item.second;
     CAPTURE(spec);
     auto response = mock_response_from_json(Json::parse(spec));
     REQUIRE_FALSE(response.ok());

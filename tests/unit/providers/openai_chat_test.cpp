@@ -56,8 +56,8 @@ std::string json_response(int status, const std::string& body, const std::string
          headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 
-std::shared_ptr<hermes::Provider> provider_for(const LoopbackSocketServer& server,
-                                               const std::string& name = "custom") {
+std::shared_ptr<hermes::Provider> chat_provider_for(const LoopbackSocketServer& server,
+                                                    const std::string& name = "custom") {
   hermes::ProviderConfig config;
   config.provider = name;
   config.base_url = server.url("/v1/");
@@ -89,7 +89,7 @@ TEST_CASE("a streamed answer arrives with its events, usage and request id") {
     received.add(head, body);
     c.send(sse_response(transcript));
   });
-  auto provider = provider_for(server);
+  auto provider = chat_provider_for(server);
   hermes::CallContext context;
   std::string streamed_text;
   context.on_event = [&](const hermes::StreamEvent& e) {
@@ -122,7 +122,7 @@ TEST_CASE("an HTTP error becomes an unclassified ApiError with its facts") {
         R"({"error":{"message":"Rate limit reached. Please try again in 2s.","type":"tokens","code":"rate_limit_exceeded"}})",
         "x-request-id: req_429\r\nretry-after: 2\r\n"));
   });
-  auto provider = provider_for(server, "openai");
+  auto provider = chat_provider_for(server, "openai");
   auto response = provider->complete(simple_request(), hermes::CallContext());
   REQUIRE_FALSE(response.ok());
   REQUIRE(response.status().code() == hermes::StatusCode::kApiError);
@@ -143,7 +143,7 @@ TEST_CASE("a stream dropped before its end is a disconnect, never an answer") {
   LoopbackSocketServer server([&](LoopbackConnection& c) {
     if (c.read_request()) c.send(sse_response(transcript, 6));  // Then hang up.
   });
-  auto provider = provider_for(server);
+  auto provider = chat_provider_for(server);
   auto response = provider->complete(simple_request(), hermes::CallContext());
   REQUIRE_FALSE(response.ok());
   const hermes::ApiError& error = *response.status().api_error();
@@ -167,7 +167,7 @@ TEST_CASE("a server that rejects stream_options is asked again without it, once 
               : sse_response(transcript));
     }
   });
-  auto provider = provider_for(server);
+  auto provider = chat_provider_for(server);
   for (int call = 0; call < 2; ++call) {
     auto response = provider->complete(simple_request(), hermes::CallContext());
     REQUIRE_MESSAGE(response.ok(), response.status().to_string());
@@ -191,7 +191,7 @@ TEST_CASE("a buffered answer tolerates DeepSeek's leading blank lines") {
         "message":{"role":"assistant","content":"Bonjour !"},"finish_reason":"stop"}],
         "usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}})"));
   });
-  auto provider = provider_for(server, "deepseek");
+  auto provider = chat_provider_for(server, "deepseek");
   auto response = provider->complete(simple_request(/*stream=*/false), hermes::CallContext());
   REQUIRE_MESSAGE(response.ok(), response.status().to_string());
   CHECK(response->message.content == "Bonjour !");
@@ -208,7 +208,7 @@ TEST_CASE("a JSON answer to a stream request is read as a whole response") {
         200,
         R"({"choices":[{"message":{"content":"ignored stream=true"},"finish_reason":"stop"}]})"));
   });
-  auto provider = provider_for(server);
+  auto provider = chat_provider_for(server);
   auto response = provider->complete(simple_request(), hermes::CallContext());
   REQUIRE(response.ok());
   CHECK(response->message.content == "ignored stream=true");
@@ -221,7 +221,7 @@ TEST_CASE("cancelling during a stream ends the call as cancelled") {
     c.send(sse_response(transcript, 2));
     c.wait_for_hangup();
   });
-  auto provider = provider_for(server);
+  auto provider = chat_provider_for(server);
   hermes::CallContext context;
   context.on_event = [&context](const hermes::StreamEvent& e) {
     if (e.kind == hermes::StreamEvent::Kind::kTextDelta) context.cancel.cancel();

@@ -21,7 +21,7 @@ namespace responses = hermes::testing::responses;
 
 namespace {
 
-std::shared_ptr<hermes::Provider> provider_for(const MockServer& server) {
+std::shared_ptr<hermes::Provider> responses_provider_for(const MockServer& server) {
   hermes::ProviderConfig config;
   config.api_mode = "codex_responses";
   config.provider = "custom";
@@ -35,7 +35,7 @@ std::shared_ptr<hermes::Provider> provider_for(const MockServer& server) {
   return *provider;
 }
 
-hermes::ProviderRequest request_with(std::vector<Message> messages, bool stream = true) {
+hermes::ProviderRequest weather_request_for(std::vector<Message> messages, bool stream = true) {
   hermes::ProviderRequest request;
   request.messages = std::move(messages);
   request.tools = Json::parse(R"([{"type":"function","function":{"name":"get_weather",
@@ -45,7 +45,7 @@ hermes::ProviderRequest request_with(std::vector<Message> messages, bool stream 
   return request;
 }
 
-std::vector<MockToolCall> two_cities() {
+std::vector<MockToolCall> two_city_call_ids() {
   return {{"call_paris", "get_weather", R"({"city":"Paris"})"},
           {"call_tokyo", "get_weather", R"({"city":"Tokyo"})"}};
 }
@@ -55,14 +55,14 @@ std::vector<MockToolCall> two_cities() {
 TEST_CASE("a streamed Responses answer arrives with its events and usage") {
   MockServer server;
   server.enqueue(responses::text("Bonjour tout le monde", true, {40, 6, 32, 0}));
-  auto provider = provider_for(server);
+  auto provider = responses_provider_for(server);
   hermes::CallContext context;
   std::string streamed;
   context.on_event = [&](const hermes::StreamEvent& e) {
     if (e.kind == hermes::StreamEvent::Kind::kTextDelta) streamed += e.text;
   };
   auto answer = provider->complete(
-      request_with({Message::system("Be brief."), Message::user("Say hello")}), context);
+      weather_request_for({Message::system("Be brief."), Message::user("Say hello")}), context);
   REQUIRE_MESSAGE(answer.ok(), answer.status().to_string());
   CHECK(answer->message.content == "Bonjour tout le monde");
   CHECK(streamed == "Bonjour tout le monde");
@@ -87,9 +87,9 @@ TEST_CASE("two parallel function calls come back in order, streamed or whole") {
   for (bool stream : {true, false}) {
     CAPTURE(stream);
     MockServer server;
-    server.enqueue(responses::tool_calls(two_cities(), stream));
-    auto answer = provider_for(server)->complete(request_with({Message::user("Weather?")}, stream),
-                                                 hermes::CallContext());
+    server.enqueue(responses::tool_calls(two_city_call_ids(), stream));
+    auto answer = responses_provider_for(server)->complete(
+        weather_request_for({Message::user("Weather?")}, stream), hermes::CallContext());
     REQUIRE_MESSAGE(answer.ok(), answer.status().to_string());
     REQUIRE(answer->message.tool_calls.size() == 2);
     CHECK(answer->message.tool_calls[0].id == "call_paris");
@@ -102,19 +102,19 @@ TEST_CASE("two parallel function calls come back in order, streamed or whole") {
 TEST_CASE("the next turn carries the encrypted reasoning of the last one") {
   MockServer server;
   server.enqueue(
-      responses::tool_calls({two_cities()[0]}, true, "", {},
+      responses::tool_calls({two_city_call_ids()[0]}, true, "", {},
                             hermes::testing::MockReasoning{"Need the weather.", "gAAAA-sealed"}));
   server.enqueue(responses::text("18 degrees and clear.", true));
-  auto provider = provider_for(server);
+  auto provider = responses_provider_for(server);
   std::vector<Message> history = {Message::user("Weather in Paris?")};
-  auto first = provider->complete(request_with(history), hermes::CallContext());
+  auto first = provider->complete(weather_request_for(history), hermes::CallContext());
   REQUIRE_MESSAGE(first.ok(), first.status().to_string());
   CHECK(first->message.reasoning == "Need the weather.");
   REQUIRE(first->message.codex_reasoning_items.is_array());
 
   history.push_back(first->message);
   history.push_back(Message::tool("call_paris", "get_weather", R"({"temp_c":18})"));
-  auto second = provider->complete(request_with(history), hermes::CallContext());
+  auto second = provider->complete(weather_request_for(history), hermes::CallContext());
   REQUIRE_MESSAGE(second.ok(), second.status().to_string());
   CHECK(second->message.content == "18 degrees and clear.");
 
@@ -131,8 +131,8 @@ TEST_CASE("a 429 with Retry-After is an ApiError carrying the delay") {
   MockServer server;
   server.enqueue(responses::error(429, "Rate limit reached for gpt-5.", "rate_limit_exceeded",
                                   {{"Retry-After", "7"}, {"x-request-id", "req_r1"}}));
-  auto answer =
-      provider_for(server)->complete(request_with({Message::user("q")}), hermes::CallContext());
+  auto answer = responses_provider_for(server)->complete(weather_request_for({Message::user("q")}),
+                                                         hermes::CallContext());
   REQUIRE_FALSE(answer.ok());
   const hermes::ApiError& error = *answer.status().api_error();
   CHECK(error.http_status == 429);
@@ -144,7 +144,7 @@ TEST_CASE("a 429 with Retry-After is an ApiError carrying the delay") {
 
 TEST_CASE("a Responses stream cut before its terminal event is a disconnect without calls") {
   MockServer server;
-  MockResponse cut = responses::tool_calls(two_cities(), true);
+  MockResponse cut = responses::tool_calls(two_city_call_ids(), true);
   cut.drop_after_chunks = cut.chunks.size() - 2;  // Lose the last item's done and completed.
   server.enqueue(cut);
   int started = 0;
@@ -152,7 +152,8 @@ TEST_CASE("a Responses stream cut before its terminal event is a disconnect with
   context.on_event = [&](const hermes::StreamEvent& e) {
     if (e.kind == hermes::StreamEvent::Kind::kToolCallStart) ++started;
   };
-  auto answer = provider_for(server)->complete(request_with({Message::user("q")}), context);
+  auto answer =
+      responses_provider_for(server)->complete(weather_request_for({Message::user("q")}), context);
   REQUIRE_FALSE(answer.ok());
   CHECK(answer.status().api_error()->transport == hermes::TransportFailure::kDisconnect);
   CHECK(started == 2);  // The caller saw the calls start, and got none to run.
@@ -169,8 +170,8 @@ TEST_CASE("cancelling a Responses stream midway returns Cancelled") {
   server.enqueue(slow);
   hermes::CallContext context;
   context.on_event = [&context](const hermes::StreamEvent&) { context.cancel.cancel(); };
-  hermes::ProviderRequest request = request_with({Message::user("q")});
-  auto answer = provider_for(server)->complete(request, context);
+  hermes::ProviderRequest request = weather_request_for({Message::user("q")});
+  auto answer = responses_provider_for(server)->complete(request, context);
   REQUIRE_FALSE(answer.ok());
   CHECK(answer.status().code() == hermes::StatusCode::kCancelled);
 }

@@ -18,7 +18,7 @@ using hermes::internal::ResponsesDialect;
 
 namespace {
 
-std::vector<Message> messages_of(const Json& list) {
+std::vector<Message> responses_messages_of(const Json& list) {
   auto messages = hermes::messages_from_json(list);
   REQUIRE_MESSAGE(messages.ok(), messages.status().to_string());
   return *messages;
@@ -27,19 +27,19 @@ std::vector<Message> messages_of(const Json& list) {
 ProviderRequest request_of(const Json& fixture, const char* turn) {
   ProviderRequest request;
   request.model = fixture.at("model").get<std::string>();
-  request.messages = messages_of(fixture.at(turn));
+  request.messages = responses_messages_of(fixture.at(turn));
   request.tools = fixture.at("tools");
   request.reasoning_effort = fixture.at("reasoning_effort").get<std::string>();
   return request;
 }
 
-Json body_for(const ProviderRequest& request, const ResponsesDialect& dialect) {
+Json responses_body(const ProviderRequest& request, const ResponsesDialect& dialect) {
   auto body = build_responses_request(request, dialect);
   REQUIRE_MESSAGE(body.ok(), body.status().to_string());
   return *body;
 }
 
-ToolCall call(std::string id, std::string name, std::string arguments) {
+ToolCall responses_tool_call(std::string id, std::string name, std::string arguments) {
   ToolCall c;
   c.id = std::move(id);
   c.name = std::move(name);
@@ -62,14 +62,14 @@ TEST_CASE("the A.5 first turn is the documented Responses request") {
   const Json fixture = hermes::testing::read_json_fixture("requests/responses_a5_turns.json");
   const ResponsesDialect dialect =
       responses_dialect_for("openai", fixture.at("base_url").get<std::string>());
-  CHECK(body_for(request_of(fixture, "first_turn"), dialect) == fixture.at("first_request"));
+  CHECK(responses_body(request_of(fixture, "first_turn"), dialect) == fixture.at("first_request"));
 }
 
 TEST_CASE("the A.5 next turn replays the reasoning item without its id") {
   const Json fixture = hermes::testing::read_json_fixture("requests/responses_a5_turns.json");
   const ResponsesDialect dialect =
       responses_dialect_for("openai", fixture.at("base_url").get<std::string>());
-  const Json body = body_for(request_of(fixture, "next_turn"), dialect);
+  const Json body = responses_body(request_of(fixture, "next_turn"), dialect);
   CHECK(body.at("input") == fixture.at("next_turn_input"));
   CHECK(body.at("instructions") == "You are a coding agent.");
 }
@@ -96,7 +96,7 @@ TEST_CASE("assistant turns replay message items, text and a following item for r
   parts.parts = Json::array({{{"type", "text"}, {"text", "From parts"}}});
   request.messages = {Message::user("a"), reasoning_only,     Message::user("b"),
                       with_items,         Message::user("c"), parts};
-  const Json input = body_for(request, kOpenAi).at("input");
+  const Json input = responses_body(request, kOpenAi).at("input");
   REQUIRE(input.size() == 8);
   CHECK(input[1] ==
         Json{{"type", "reasoning"}, {"summary", Json::array()}, {"encrypted_content", "blob-1"}});
@@ -114,7 +114,7 @@ TEST_CASE("assistant turns replay message items, text and a following item for r
 
   // Copilot binds message ids to one connection: they are never replayed there.
   const Json copilot =
-      body_for(request, responses_dialect_for("copilot", "https://api.githubcopilot.com"));
+      responses_body(request, responses_dialect_for("copilot", "https://api.githubcopilot.com"));
   CHECK_FALSE(copilot.at("input")[4].contains("id"));
 }
 
@@ -130,7 +130,7 @@ TEST_CASE("reasoning minted elsewhere, or already replayed, is not sent") {
       {reasoning_item("rs_a", "mine", kOpenAi.issuer), reasoning_item("rs_d", "", kOpenAi.issuer)});
   request.messages = {Message::user("q"), first, Message::user("q2"), second};
   std::vector<std::string> blobs;
-  const Json body = body_for(request, kOpenAi);
+  const Json body = responses_body(request, kOpenAi);
   for (const Json& item : body.at("input")) {
     if (item.value("type", "") == "reasoning") blobs.push_back(item.at("encrypted_content"));
   }
@@ -143,7 +143,7 @@ TEST_CASE("reasoning minted elsewhere, or already replayed, is not sent") {
   first.codex_reasoning_items = Json::array({reasoning_item("rs_f", "older", azure.issuer)});
   request.messages = {Message::user("q"), first, Message::user("q2"), second};
   blobs.clear();
-  const Json azure_body = body_for(request, azure);
+  const Json azure_body = responses_body(request, azure);
   for (const Json& item : azure_body.at("input")) {
     if (item.value("type", "") == "reasoning") blobs.push_back(item.at("encrypted_content"));
   }
@@ -155,11 +155,12 @@ TEST_CASE("tool calls and results pair by call id, clamped to 64 characters") {
   request.model = "gpt-5";
   const std::string long_id = "codex_mcp__hermes-tools__terminal_exec-" + std::string(40, '7');
   Message assistant = Message::assistant("");
-  assistant.tool_calls = {call("call_x|fc_y", "a", ""), call("fc_only", "b", " {\"k\":1} "),
-                          call(long_id, "c", "{}")};
+  assistant.tool_calls = {responses_tool_call("call_x|fc_y", "a", ""),
+                          responses_tool_call("fc_only", "b", " {\"k\":1} "),
+                          responses_tool_call(long_id, "c", "{}")};
   request.messages = {Message::user("go"), assistant, Message::tool("call_x|fc_y", "a", "ra"),
                       Message::tool("fc_only", "b", "rb"), Message::tool(long_id, "c", "rc")};
-  const Json input = body_for(request, kOpenAi).at("input");
+  const Json input = responses_body(request, kOpenAi).at("input");
   REQUIRE(input.size() == 7);
   CHECK(input[1] ==
         Json{{"type", "function_call"}, {"call_id", "call_x"}, {"name", "a"}, {"arguments", "{}"}});
@@ -183,7 +184,7 @@ TEST_CASE("images become input_image parts with a plain URL") {
                    {{"type", "image_url"},
                     {"image_url", {{"url", "data:image/png;base64,AAAA"}, {"detail", "low"}}}}});
   request.messages = {user};
-  CHECK(body_for(request, kOpenAi).at("input")[0] ==
+  CHECK(responses_body(request, kOpenAi).at("input")[0] ==
         Json{{"role", "user"},
              {"content", Json::array({{{"type", "input_text"}, {"text", "look"}},
                                       {{"type", "input_image"},
@@ -198,7 +199,7 @@ TEST_CASE("limits, effort and the Codex backend's constraints") {
   request.max_tokens = 512;
   request.stream = false;
   request.reasoning_effort = "none";
-  const Json plain = body_for(request, kOpenAi);
+  const Json plain = responses_body(request, kOpenAi);
   CHECK(plain.at("max_output_tokens") == 512);
   CHECK(plain.at("stream") == false);
   CHECK_FALSE(plain.contains("reasoning"));
@@ -210,7 +211,7 @@ TEST_CASE("limits, effort and the Codex backend's constraints") {
   const ResponsesDialect codex =
       responses_dialect_for("openai-codex", "https://chatgpt.com/backend-api/codex");
   CHECK(codex.codex_backend);
-  const Json backend = body_for(request, codex);
+  const Json backend = responses_body(request, codex);
   CHECK_FALSE(backend.contains("max_output_tokens"));
   CHECK(backend.at("stream") == true);  // The backend only streams.
   CHECK(backend.at("reasoning") == Json{{"effort", "low"}, {"summary", "auto"}});
@@ -228,7 +229,7 @@ TEST_CASE("GPT-4 family models get sampling parameters instead of reasoning ones
        {"gpt-4.1-mini", "GPT-4o", "openai/gpt-3.5-turbo", "chatgpt-4o-latest"}) {
     CAPTURE(model);
     request.model = model;
-    const Json classic = body_for(request, kOpenAi);
+    const Json classic = responses_body(request, kOpenAi);
     CHECK_FALSE(classic.contains("reasoning"));
     CHECK_FALSE(classic.contains("include"));
     CHECK(classic.at("temperature") == 0.2);
@@ -236,7 +237,7 @@ TEST_CASE("GPT-4 family models get sampling parameters instead of reasoning ones
   for (const char* model : {"openai/gpt-5", "o3-mini", "o4-mini"}) {
     CAPTURE(model);
     request.model = model;
-    const Json reasoning = body_for(request, kOpenAi);
+    const Json reasoning = responses_body(request, kOpenAi);
     CHECK(reasoning.at("reasoning").at("effort") == "high");
     CHECK(reasoning.at("include") == Json::array({"reasoning.encrypted_content"}));
     CHECK_FALSE(reasoning.contains("temperature"));
@@ -248,7 +249,8 @@ TEST_CASE("other servers' models keep the caller's temperature and get reasoning
   request.messages = {Message::user("q")};
   request.temperature = 0.7;
   request.model = "qwen3-30b-a3b";
-  const Json body = body_for(request, responses_dialect_for("custom", "http://127.0.0.1:8080/v1"));
+  const Json body =
+      responses_body(request, responses_dialect_for("custom", "http://127.0.0.1:8080/v1"));
   CHECK(body.at("temperature") == 0.7);
   CHECK(body.at("reasoning") == Json{{"effort", "medium"}, {"summary", "auto"}});
 }
@@ -261,10 +263,10 @@ TEST_CASE("xAI gets its strongest effort for levels above high") {
   for (const char* effort : {"xhigh", "max", "ultra"}) {
     CAPTURE(effort);
     request.reasoning_effort = effort;
-    CHECK(body_for(request, xai).at("reasoning") == Json{{"effort", "high"}});
+    CHECK(responses_body(request, xai).at("reasoning") == Json{{"effort", "high"}});
   }
   request.reasoning_effort = "low";
-  CHECK(body_for(request, xai).at("reasoning") == Json{{"effort", "low"}});
+  CHECK(responses_body(request, xai).at("reasoning") == Json{{"effort", "low"}});
 }
 
 TEST_CASE("requests that cannot be encoded name the field") {

@@ -17,10 +17,10 @@ using hermes::testing::LoopbackSocketServer;
 
 namespace {
 
-const char* const kStreamHead =
+const char* const kStaleStreamHead =
     "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
 
-std::string chunk(const std::string& bytes) {
+std::string stream_chunk(const std::string& bytes) {
   char size[16];
   std::snprintf(size, sizeof size, "%zx\r\n", bytes.size());
   return size + bytes + "\r\n";
@@ -36,8 +36,8 @@ std::string chat_finish() {
          "[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
 }
 
-std::shared_ptr<hermes::Provider> provider_for(const LoopbackSocketServer& server,
-                                               std::string_view api_mode = {}) {
+std::shared_ptr<hermes::Provider> stale_provider_for(const LoopbackSocketServer& server,
+                                                     std::string_view api_mode = {}) {
   hermes::ProviderConfig config;
   config.provider = "custom";
   config.api_mode = std::string(api_mode);
@@ -65,7 +65,7 @@ hermes::ProviderRequest request() {
 void beat_for_a_while(LoopbackConnection& c, const std::string& beat) {
   for (int i = 0; i < 40; ++i) {
     std::this_thread::sleep_for(50ms);
-    if (!c.send(chunk(beat))) return;
+    if (!c.send(stream_chunk(beat))) return;
   }
 }
 
@@ -74,11 +74,11 @@ void beat_for_a_while(LoopbackConnection& c, const std::string& beat) {
 TEST_CASE("a stream that sends only keep-alive comments after its first event goes stale") {
   LoopbackSocketServer server([](LoopbackConnection& c) {
     if (!c.read_request()) return;
-    c.send(std::string(kStreamHead) + chunk(chat_delta("Bon")));
+    c.send(std::string(kStaleStreamHead) + stream_chunk(chat_delta("Bon")));
     beat_for_a_while(c, ": keep-alive\n\n");
   });
   const auto started = std::chrono::steady_clock::now();
-  auto response = provider_for(server)->complete(request(), hermes::CallContext());
+  auto response = stale_provider_for(server)->complete(request(), hermes::CallContext());
   REQUIRE_FALSE(response.ok());
   const hermes::ApiError* error = response.status().api_error();
   REQUIRE(error != nullptr);
@@ -91,13 +91,14 @@ TEST_CASE("a stream that sends only keep-alive comments after its first event go
 TEST_CASE("Anthropic pings are not progress either") {
   LoopbackSocketServer server([](LoopbackConnection& c) {
     if (!c.read_request()) return;
-    c.send(std::string(kStreamHead) +
-           chunk("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m1\","
-                 "\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[],"
-                 "\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n"));
+    c.send(std::string(kStaleStreamHead) +
+           stream_chunk(
+               "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m1\","
+               "\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[],"
+               "\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n"));
     beat_for_a_while(c, "event: ping\ndata: {\"type\": \"ping\"}\n\n");
   });
-  auto response = provider_for(server, hermes::kApiModeAnthropic)
+  auto response = stale_provider_for(server, hermes::kApiModeAnthropic)
                       ->complete(request(), hermes::CallContext());
   REQUIRE_FALSE(response.ok());
   CHECK(response.status().api_error()->message.find("only keep-alives") != std::string::npos);
@@ -106,15 +107,15 @@ TEST_CASE("Anthropic pings are not progress either") {
 TEST_CASE("a slow stream whose events keep coming is never cut off") {
   LoopbackSocketServer server([](LoopbackConnection& c) {
     if (!c.read_request()) return;
-    c.send(kStreamHead);
+    c.send(kStaleStreamHead);
     for (int i = 0; i < 6; ++i) {
       std::this_thread::sleep_for(150ms);
-      c.send(chunk(": keep-alive\n\n"));
-      c.send(chunk(chat_delta("x")));
+      c.send(stream_chunk(": keep-alive\n\n"));
+      c.send(stream_chunk(chat_delta("x")));
     }
-    c.send(chunk(chat_finish()) + "0\r\n\r\n");
+    c.send(stream_chunk(chat_finish()) + "0\r\n\r\n");
   });
-  auto response = provider_for(server)->complete(request(), hermes::CallContext());
+  auto response = stale_provider_for(server)->complete(request(), hermes::CallContext());
   REQUIRE(response.ok());
   CHECK(response->message.content == "xxxxxx");
 }

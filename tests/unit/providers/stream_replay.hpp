@@ -101,7 +101,10 @@ inline void check_answer(const ProviderResponse& response, const Json& expect) {
       {"anthropic_content_blocks", &m.anthropic_content_blocks},
       {"codex_reasoning_items", &m.codex_reasoning_items},
       {"codex_message_items", &m.codex_message_items}};
-  for (const auto& [key, field] : replay_fields) {
+  // Not a structured binding: CAPTURE's lambda cannot capture one before clang 16.
+  for (const auto& replay_field : replay_fields) {
+    const char* key = replay_field.first;
+    const Json* field = replay_field.second;
     CAPTURE(key);
     if (expect.contains(key)) CHECK(*field == expect[key]);
   }

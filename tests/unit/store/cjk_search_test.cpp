@@ -10,7 +10,7 @@ using hermes::testing::create;
 
 namespace {
 
-void seed(hermes::SessionStore& store) {
+void seed_cjk(hermes::SessionStore& store) {
   create(store, "zh");
   create(store, "ja");
   REQUIRE(store
@@ -36,7 +36,7 @@ std::vector<std::string> sessions_found(hermes::SessionStore& store, const std::
 TEST_CASE_TEMPLATE("Chinese words of two, three and four characters are found inside sentences", B,
                    STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
-  seed(*backend.store);
+  seed_cjk(*backend.store);
   CHECK(sessions_found(*backend.store, "机器学习") == std::vector<std::string>{"zh"});
   CHECK(sessions_found(*backend.store, "计算机") == std::vector<std::string>{"zh"});
   CHECK(sessions_found(*backend.store, "学习") == std::vector<std::string>{"zh"});
@@ -46,7 +46,7 @@ TEST_CASE_TEMPLATE("Chinese words of two, three and four characters are found in
 TEST_CASE_TEMPLATE("Japanese words of two, three and four characters are found inside sentences", B,
                    STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
-  seed(*backend.store);
+  seed_cjk(*backend.store);
   CHECK(sessions_found(*backend.store, "ラーメン") == std::vector<std::string>{"ja"});
   CHECK(sessions_found(*backend.store, "日本語") == std::vector<std::string>{"ja"});
   CHECK(sessions_found(*backend.store, "東京") == std::vector<std::string>{"ja"});
@@ -55,7 +55,7 @@ TEST_CASE_TEMPLATE("Japanese words of two, three and four characters are found i
 
 TEST_CASE_TEMPLATE("a CJK hit's snippet marks the match", B, STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
-  seed(*backend.store);
+  seed_cjk(*backend.store);
   auto long_word = backend.store->search("自然语言");
   REQUIRE(long_word.ok());
   REQUIRE(long_word->size() == 1);
@@ -68,7 +68,7 @@ TEST_CASE_TEMPLATE("a CJK hit's snippet marks the match", B, STORE_BACKENDS) {
 
 TEST_CASE_TEMPLATE("short CJK words of an OR query each find their rows", B, STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
-  seed(*backend.store);
+  seed_cjk(*backend.store);
   auto found = sessions_found(*backend.store, "学习 OR 東京");
   std::sort(found.begin(), found.end());
   CHECK(found == std::vector<std::string>{"ja", "zh"});
@@ -76,7 +76,7 @@ TEST_CASE_TEMPLATE("short CJK words of an OR query each find their rows", B, STO
 
 TEST_CASE("a CJK word of three characters is answered by the trigram index") {
   hermes::testing::SqliteTrigramBackend backend;
-  seed(*backend.store);
+  seed_cjk(*backend.store);
   auto hits = backend.store->search("计算机");
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 1);

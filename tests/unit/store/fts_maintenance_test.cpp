@@ -26,7 +26,7 @@ std::string usermerge(hermes::store::Connection& c) {
 }
 
 // Appends `turns` one-message turns, each a segment of its own while automerge is off.
-void append_turns(hermes::SessionStore& store, int turns, int first = 0) {
+void append_numbered_turns(hermes::SessionStore& store, int turns, int first = 0) {
   for (int i = first; i < first + turns; ++i) {
     REQUIRE(store.append_messages("s1", {Message::user("shared turn" + std::to_string(i))}).ok());
   }
@@ -39,7 +39,7 @@ TEST_CASE("bounded merges bring a fragmented word index back together") {
   create(*backend.store, "s1");
   auto c = raw_connection(backend.path);
   exec(*c, "INSERT INTO messages_fts(messages_fts, rank) VALUES('automerge', 0)");
-  append_turns(*backend.store, 12);
+  append_numbered_turns(*backend.store, 12);
   REQUIRE(segments(*c) == "12");
   REQUIRE(usermerge(*c).empty());
 
@@ -71,7 +71,7 @@ TEST_CASE("a merge that cannot run is logged and ends the pass quietly") {
 
   // The write lock held by another connection: the merge gives up after the busy timeout.
   create(*backend.store, "s1");
-  append_turns(*backend.store, 3);
+  append_numbered_turns(*backend.store, 3);
   auto holder = raw_connection(backend.path);
   exec(*holder, "BEGIN IMMEDIATE");
   sqlite3_busy_timeout(c->handle(), 10);
@@ -92,11 +92,11 @@ TEST_CASE("the store merges its indexes on every 1,000th write") {
   }
   // Opening the store and creating the session were writes too: the pass comes within the
   // first 1,000 appends, and not in the first 990.
-  append_turns(*backend.store, 990);
+  append_numbered_turns(*backend.store, 990);
   auto c = raw_connection(backend.path);
   CHECK(usermerge(*c).empty());
   const int before = std::stoi(segments(*c));
-  append_turns(*backend.store, 10, 990);
+  append_numbered_turns(*backend.store, 10, 990);
   CHECK(usermerge(*c) == "2");
   CHECK(std::stoi(segments(*c)) < before);
   CHECK(query(*c, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'shared'") ==

@@ -6,10 +6,10 @@
 
 #include <filesystem>
 
+#include "common/atomic_file.hpp"
 #include "hermes/agent.hpp"
 #include "support/scripted_provider.hpp"
 #include "support/temp_dir.hpp"
-#include "tools/atomic_file.hpp"
 
 using namespace hermes;
 using hermes::testing::ScriptedProvider;

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tools/atomic_file.hpp"
+#include "common/atomic_file.hpp"
 #include "tools/builtin_toolsets.hpp"
 #include "unit/tools/tool_harness.hpp"
 
@@ -15,16 +15,6 @@ using hermes::testing::ToolHarness;
 namespace fs = std::filesystem;
 
 namespace {
-
-void write(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-std::string read(const std::string& path) {
-  auto t = internal::read_whole_file(path);
-  return t.ok() ? *t : "<missing>";
-}
 
 struct Workspace {
   ToolHarness h;
@@ -47,17 +37,13 @@ struct Workspace {
   }
 };
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 }  // namespace
 
 TEST_CASE("read_file numbers lines and pages through long files") {
   Workspace w;
   std::string text;
   for (int i = 1; i <= 10; ++i) text += "line " + std::to_string(i) + "\n";
-  write(w.file("notes.txt"), text);
+  testing::put_file(w.file("notes.txt"), text);
   Json page = w.call("read_file", {{"path", "notes.txt"}, {"offset", 3}, {"limit", 2}});
   CHECK(page["content"] == "3|line 3\n4|line 4\n");
   CHECK(page["total_lines"] == 10);
@@ -71,46 +57,48 @@ TEST_CASE("read_file numbers lines and pages through long files") {
 
 TEST_CASE("read_file cuts very long lines and refuses pages over the size limit") {
   Workspace w;
-  write(w.file("wide.txt"), std::string(2500, 'w') + "\nshort\n");
+  testing::put_file(w.file("wide.txt"), std::string(2500, 'w') + "\nshort\n");
   Json r = w.call("read_file", {{"path", "wide.txt"}});
-  CHECK(contains(r["content"], std::string(2000, 'w') + "... [truncated]\n2|short"));
+  CHECK(testing::has_text(r["content"], std::string(2000, 'w') + "... [truncated]\n2|short"));
   std::string huge;
   for (int i = 0; i < 60; ++i) huge += std::string(1900, 'x') + "\n";
-  write(w.file("huge.txt"), huge);
+  testing::put_file(w.file("huge.txt"), huge);
   auto refused = w.raw_call("read_file", {{"path", "huge.txt"}});
   REQUIRE_FALSE(refused.ok());
-  CHECK(contains(refused.status().message(), "Read fewer lines"));
+  CHECK(testing::has_text(refused.status().message(), "Read fewer lines"));
 }
 
 TEST_CASE("read_file refuses paths that escape the root") {
   Workspace w;
   TempDir outside;
-  write(outside.file("secret.txt"), "top secret");
+  testing::put_file(outside.file("secret.txt"), "top secret");
   fs::create_directory_symlink(outside.path(), w.file("link"));
   for (const std::string& bad :
        {std::string("../secret.txt"), outside.file("secret.txt"), std::string("link/secret.txt"),
         std::string("sub/../../secret.txt"), std::string("/etc/passwd")}) {
     auto r = w.raw_call("read_file", {{"path", bad}});
     CHECK_MESSAGE(r.status().code() == StatusCode::kPermissionDenied, bad);
-    CHECK(contains(r.status().message(), "outside the directories"));
+    CHECK(testing::has_text(r.status().message(), "outside the directories"));
   }
 }
 
 TEST_CASE("read_file explains missing files, directories, devices and binaries") {
   Workspace w({"/dev"});
-  write(w.file("config.json"), "{}");
+  testing::put_file(w.file("config.json"), "{}");
   CHECK(w.raw_call("read_file", {{"path", "confg.json"}}).status().message() ==
         "File not found: confg.json. Did you mean: config.json?");
   fs::create_directory(w.file("dir"));
-  CHECK(contains(w.raw_call("read_file", {{"path", "dir"}}).status().message(), "is a directory"));
-  CHECK(contains(w.raw_call("read_file", {{"path", "/dev/zero"}}).status().message(),
-                 "device or special file"));
-  write(w.file("image.png"), std::string("\x89PNG\r\n\x1a\n", 8) + std::string(4000, '\0'));
+  CHECK(testing::has_text(w.raw_call("read_file", {{"path", "dir"}}).status().message(),
+                          "is a directory"));
+  CHECK(testing::has_text(w.raw_call("read_file", {{"path", "/dev/zero"}}).status().message(),
+                          "device or special file"));
+  testing::put_file(w.file("image.png"),
+                    std::string("\x89PNG\r\n\x1a\n", 8) + std::string(4000, '\0'));
   CHECK(w.raw_call("read_file", {{"path", "image.png"}}).status().message() ==
         "Binary file (PNG image data, 3.9 KB) \xE2\x80\x94 cannot display as text.");
-  write(w.file("blob.dat"), std::string("abc\0def", 7));
-  CHECK(contains(w.raw_call("read_file", {{"path", "blob.dat"}}).status().message(),
-                 "Binary file (binary data"));
+  testing::put_file(w.file("blob.dat"), std::string("abc\0def", 7));
+  CHECK(testing::has_text(w.raw_call("read_file", {{"path", "blob.dat"}}).status().message(),
+                          "Binary file (binary data"));
 }
 
 TEST_CASE("read_file rejects wrong argument types and missing fields") {
@@ -125,22 +113,24 @@ TEST_CASE("read_file rejects wrong argument types and missing fields") {
 
 TEST_CASE("read_file masks secrets and refuses environment files") {
   Workspace w;
-  write(w.file("app.cfg"), "token = ghp_1234567890abcdefghijklmnopqrst\n");
+  testing::put_file(w.file("app.cfg"), "token = ghp_1234567890abcdefghijklmnopqrst\n");
   CHECK(w.call("read_file", {{"path", "app.cfg"}})["content"] ==
         "1|token = \xC2\xAB"
         "redacted:ghp_\xE2\x80\xA6\xC2\xBB\n");
-  write(w.file(".env"), "API_KEY=abc\n");
-  CHECK(contains(w.raw_call("read_file", {{"path", ".env"}}).status().message(), "Read blocked"));
+  testing::put_file(w.file(".env"), "API_KEY=abc\n");
+  CHECK(testing::has_text(w.raw_call("read_file", {{"path", ".env"}}).status().message(),
+                          "Read blocked"));
 }
 
 TEST_CASE("repeating the same read gets a stub, then a block") {
   Workspace w;
-  write(w.file("a.txt"), "alpha\n");
+  testing::put_file(w.file("a.txt"), "alpha\n");
   CHECK(w.call("read_file", {{"path", "a.txt"}})["content"] == "1|alpha\n");
   CHECK(w.call("read_file", {{"path", "a.txt"}})["unchanged"] == true);
   CHECK(w.call("read_file", {{"path", "a.txt"}}).contains("warning"));
-  CHECK(contains(w.raw_call("read_file", {{"path", "a.txt"}}).status().message(), "BLOCKED"));
-  write(w.file("b.txt"), "beta\n");
+  CHECK(testing::has_text(w.raw_call("read_file", {{"path", "a.txt"}}).status().message(),
+                          "BLOCKED"));
+  testing::put_file(w.file("b.txt"), "beta\n");
   CHECK(w.call("read_file", {{"path", "b.txt"}})["content"] ==
         "1|beta\n");  // Another call breaks the run.
 }
@@ -149,23 +139,23 @@ TEST_CASE("write_file creates directories and keeps an existing file's line endi
   Workspace w;
   Json made = w.call("write_file", {{"path", "deep/dir/new.txt"}, {"content", "hello\n"}});
   CHECK(made["created"] == true);
-  CHECK(read(w.file("deep/dir/new.txt")) == "hello\n");
-  write(w.file("dos.txt"), "\xEF\xBB\xBFone\r\ntwo\r\n");
+  CHECK(testing::file_text(w.file("deep/dir/new.txt")) == "hello\n");
+  testing::put_file(w.file("dos.txt"), "\xEF\xBB\xBFone\r\ntwo\r\n");
   w.call("read_file", {{"path", "dos.txt"}});
   Json r = w.call("write_file", {{"path", "dos.txt"}, {"content", "uno\ndos\n"}});
   CHECK_FALSE(r.contains("warning"));
-  CHECK(read(w.file("dos.txt")) == "\xEF\xBB\xBFuno\r\ndos\r\n");
+  CHECK(testing::file_text(w.file("dos.txt")) == "\xEF\xBB\xBFuno\r\ndos\r\n");
 }
 
 TEST_CASE("write_file refuses line-numbered text, missing content and protected files") {
   Workspace w;
-  CHECK(contains(
+  CHECK(testing::has_text(
       w.raw_call("write_file", {{"path", "x.py"}, {"content", "1|import os\n2|print(os)\n3|\n"}})
           .status()
           .message(),
       "looks like read_file output"));
-  CHECK(contains(w.raw_call("write_file", {{"path", "x.py"}}).status().message(),
-                 "requires 'content'"));
+  CHECK(testing::has_text(w.raw_call("write_file", {{"path", "x.py"}}).status().message(),
+                          "requires 'content'"));
   CHECK(w.raw_call("write_file", {{"path", "../escape.txt"}, {"content", "x"}}).status().code() ==
         StatusCode::kPermissionDenied);
   // With the root at the hermes home, its own database and credentials stay off limits.
@@ -181,19 +171,21 @@ TEST_CASE("write_file refuses line-numbered text, missing content and protected 
 
 TEST_CASE("overwriting a file never read, or changed since, carries a warning") {
   Workspace w;
-  write(w.file("old.txt"), "old\n");
-  CHECK(contains(w.call("write_file", {{"path", "old.txt"}, {"content", "new\n"}})["warning"],
-                 "had not read"));
+  testing::put_file(w.file("old.txt"), "old\n");
+  CHECK(testing::has_text(
+      w.call("write_file", {{"path", "old.txt"}, {"content", "new\n"}})["warning"],
+      "had not read"));
   w.call("read_file", {{"path", "old.txt"}});
-  write(w.file("old.txt"), "changed elsewhere, longer\n");
-  CHECK(contains(w.call("write_file", {{"path", "old.txt"}, {"content", "mine\n"}})["warning"],
-                 "had changed"));
+  testing::put_file(w.file("old.txt"), "changed elsewhere, longer\n");
+  CHECK(testing::has_text(
+      w.call("write_file", {{"path", "old.txt"}, {"content", "mine\n"}})["warning"],
+      "had changed"));
 }
 
 TEST_CASE("patch replaces text and returns a unified diff") {
   Workspace w;
-  write(w.file("calc.py"),
-        "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n");
+  testing::put_file(w.file("calc.py"),
+                    "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n");
   Json r =
       w.call("patch",
              {{"path", "calc.py"}, {"old_string", "return a + b"}, {"new_string", "return b + a"}});
@@ -202,13 +194,13 @@ TEST_CASE("patch replaces text and returns a unified diff") {
   CHECK(r["diff"] ==
         "--- a/calc.py\n+++ b/calc.py\n@@ -1,5 +1,5 @@\n def add(a, b):\n-    return a + b\n+    "
         "return b + a\n \n \n def sub(a, b):\n");
-  CHECK(read(w.file("calc.py")).find("return b + a") != std::string::npos);
+  CHECK(testing::file_text(w.file("calc.py")).find("return b + a") != std::string::npos);
 }
 
 TEST_CASE("patch reports ambiguity, recognises applied edits and advises after failures") {
   Workspace w;
-  write(w.file("dup.txt"), "x = 1\nx = 1\n");
-  CHECK(contains(
+  testing::put_file(w.file("dup.txt"), "x = 1\nx = 1\n");
+  CHECK(testing::has_text(
       w.call("patch",
              {{"path", "dup.txt"}, {"old_string", "x = 1"}, {"new_string", "x = 2"}})["error"],
       "Found 2 matches"));
@@ -223,43 +215,43 @@ TEST_CASE("patch reports ambiguity, recognises applied edits and advises after f
   for (int i = 0; i < 3; ++i)
     last = w.call("patch",
                   {{"path", "dup.txt"}, {"old_string", "nothing like it"}, {"new_string", "z"}});
-  CHECK(contains(last["hint"], "failed 3 times"));
+  CHECK(testing::has_text(last["hint"], "failed 3 times"));
 }
 
 TEST_CASE("a V4A patch edits, adds and deletes files all together") {
   Workspace w;
-  write(w.file("a.txt"), "one\ntwo\nthree\n");
-  write(w.file("gone.txt"), "bye\n");
+  testing::put_file(w.file("a.txt"), "one\ntwo\nthree\n");
+  testing::put_file(w.file("gone.txt"), "bye\n");
   const std::string patch =
       "*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+TWO\n three\n*** Add File: "
       "b/new.txt\n+fresh\n"
       "*** Delete File: gone.txt\n*** End Patch\n";
   Json r = w.call("patch", {{"mode", "patch"}, {"patch", patch}});
   CHECK(r["success"] == true);
-  CHECK(read(w.file("a.txt")) == "one\nTWO\nthree\n");
-  CHECK(read(w.file("b/new.txt")) == "fresh\n");
+  CHECK(testing::file_text(w.file("a.txt")) == "one\nTWO\nthree\n");
+  CHECK(testing::file_text(w.file("b/new.txt")) == "fresh\n");
   CHECK_FALSE(fs::exists(w.file("gone.txt")));
 }
 
 TEST_CASE("a V4A patch with a failing hunk changes nothing") {
   Workspace w;
-  write(w.file("a.txt"), "one\n");
-  write(w.file("c.txt"), "keep\n");
+  testing::put_file(w.file("a.txt"), "one\n");
+  testing::put_file(w.file("c.txt"), "keep\n");
   const std::string patch =
       "*** Begin Patch\n*** Update File: a.txt\n-one\n+ONE\n*** Update File: c.txt\n-missing "
       "line\n+x\n*** End Patch";
   Json r = w.call("patch", {{"mode", "patch"}, {"patch", patch}});
   CHECK(r["success"] == false);
-  CHECK(read(w.file("a.txt")) == "one\n");
+  CHECK(testing::file_text(w.file("a.txt")) == "one\n");
   CHECK_FALSE(w.raw_call("patch", {{"mode", "patch"}, {"patch", "not a patch"}}).ok());
   CHECK_FALSE(w.raw_call("patch", {{"mode", "sideways"}}).ok());
 }
 
 TEST_CASE("search_files finds content with context, by glob, and pages the results") {
   Workspace w;
-  write(w.file("src/a.py"), "import os\ndef main():\n    os.exit(0)\n");
-  write(w.file("src/b.txt"), "main street\n");
-  write(w.file(".git/config"), "main = hidden\n");
+  testing::put_file(w.file("src/a.py"), "import os\ndef main():\n    os.exit(0)\n");
+  testing::put_file(w.file("src/b.txt"), "main street\n");
+  testing::put_file(w.file(".git/config"), "main = hidden\n");
   Json r = w.call("search_files", {{"pattern", "main\\("}, {"context", 1}});
   REQUIRE(r["matches"].size() == 3);
   CHECK(r["matches"][1] == Json{{"path", "src/a.py"}, {"line", 2}, {"text", "def main():"}});
@@ -269,24 +261,24 @@ TEST_CASE("search_files finds content with context, by glob, and pages the resul
   CHECK(glob["matches"][0]["path"] == "src/b.txt");
   Json paged = w.call("search_files", {{"pattern", "."}, {"limit", 2}});
   CHECK(paged["truncated"] == true);
-  CHECK(contains(paged["hint"], "offset=2"));
+  CHECK(testing::has_text(paged["hint"], "offset=2"));
   Json counts = w.call("search_files", {{"pattern", "main"}, {"output_mode", "count"}});
   CHECK(counts["counts"] == Json{{"src/a.py", 1}, {"src/b.txt", 1}});
 }
 
 TEST_CASE("search_files lists files by name and skips secret files") {
   Workspace w;
-  write(w.file("one.py"), "x");
-  write(w.file("pkg/two.py"), "y");
-  write(w.file("pkg/.env"), "TOKEN=abc");
-  write(w.file("readme.md"), "z");
+  testing::put_file(w.file("one.py"), "x");
+  testing::put_file(w.file("pkg/two.py"), "y");
+  testing::put_file(w.file("pkg/.env"), "TOKEN=abc");
+  testing::put_file(w.file("readme.md"), "z");
   Json r = w.call("search_files", {{"pattern", "*.py"}, {"target", "files"}});
   CHECK(r["total"] == 2);
   Json env = w.call("search_files", {{"pattern", "TOKEN"}});
   CHECK(env["matches"].empty());
-  CHECK(contains(env["_omitted"], "1 file(s)"));
-  CHECK(contains(w.raw_call("search_files", {{"pattern", "(unclosed"}}).status().message(),
-                 "Invalid regex"));
+  CHECK(testing::has_text(env["_omitted"], "1 file(s)"));
+  CHECK(testing::has_text(w.raw_call("search_files", {{"pattern", "(unclosed"}}).status().message(),
+                          "Invalid regex"));
   CHECK(w.raw_call("search_files", {{"pattern", "x"}, {"path", "../.."}}).status().code() ==
         StatusCode::kPermissionDenied);
 }

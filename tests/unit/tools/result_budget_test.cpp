@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "tools/atomic_file.hpp"
+#include "common/atomic_file.hpp"
 #include "tools/builtin_toolsets.hpp"
 #include "unit/tools/tool_harness.hpp"
 
@@ -22,10 +22,6 @@ std::string lines(std::size_t count) {
   return out;
 }
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 }  // namespace
 
 TEST_CASE("results within the threshold are returned unchanged") {
@@ -40,8 +36,8 @@ TEST_CASE("an oversized result is saved whole and replaced by a preview and its 
   const std::string out = apply_result_budget(big, "call_1", home.path(), 100000, 1500);
   const std::string path = home.path() + "/cache/spillover/call_1.txt";
   CHECK(out.rfind("<persisted-output>\n", 0) == 0);
-  CHECK(contains(out, "Full output saved to: " + path + "\n"));
-  CHECK(contains(out, "Preview (first "));
+  CHECK(testing::has_text(out, "Full output saved to: " + path + "\n"));
+  CHECK(testing::has_text(out, "Preview (first "));
   CHECK(out.size() < 2500);
   CHECK(out.substr(out.size() - 19) == "</persisted-output>");
   CHECK(*read_whole_file(path) == big);

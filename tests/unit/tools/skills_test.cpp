@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tools/atomic_file.hpp"
+#include "common/atomic_file.hpp"
 #include "tools/builtin_toolsets.hpp"
 #include "unit/tools/tool_harness.hpp"
 
@@ -18,11 +18,6 @@ using hermes::testing::ToolHarness;
 namespace fs = std::filesystem;
 
 namespace {
-
-void write(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 std::string skill_md(const std::string& name, const std::string& description,
                      const std::string& extra = "") {
@@ -40,22 +35,27 @@ struct SkillsHome {
 
   SkillsHome() {
     const std::string root = h.home.path() + "/skills";
-    write(root + "/git-helper/SKILL.md", skill_md("git-helper", "Helps with git history"));
-    write(root + "/devops/DESCRIPTION.md", "---\ndescription: Shipping things\n---\n");
-    write(root + "/devops/deploy-staging/SKILL.md",
-          skill_md("deploy-staging", "Deploy to staging from ${HERMES_SKILL_DIR}",
-                   "metadata:\n  hermes:\n    requires_tools: [terminal]\n    tags: [ops]\n"));
-    write(root + "/devops/deploy-staging/references/notes.md", "Staging notes.");
-    write(root + "/devops/deploy-staging/scripts/run.sh", "#!/bin/sh\necho deploy\n");
-    write(root + "/broken/SKILL.md", "---\nname: [broken\n---\nbody\n");
-    write(root + "/mac-only/SKILL.md",
-          skill_md("mac-only", "Only on macOS", "platforms: [macos]\n"));
-    write(root + "/browse-lite/SKILL.md",
-          skill_md("browse-lite", "Browse without a browser",
-                   "metadata:\n  hermes:\n    fallback_for_tools: [browser_navigate]\n"));
-    write(root + "/.git/hidden/SKILL.md", skill_md("hidden", "Never listed"));
-    write(external.path() + "/git-helper/SKILL.md", skill_md("git-helper", "The external one"));
-    write(external.path() + "/team-thing/SKILL.md", skill_md("team-thing", "A team skill"));
+    testing::put_file(root + "/git-helper/SKILL.md",
+                      skill_md("git-helper", "Helps with git history"));
+    testing::put_file(root + "/devops/DESCRIPTION.md", "---\ndescription: Shipping things\n---\n");
+    testing::put_file(
+        root + "/devops/deploy-staging/SKILL.md",
+        skill_md("deploy-staging", "Deploy to staging from ${HERMES_SKILL_DIR}",
+                 "metadata:\n  hermes:\n    requires_tools: [terminal]\n    tags: [ops]\n"));
+    testing::put_file(root + "/devops/deploy-staging/references/notes.md", "Staging notes.");
+    testing::put_file(root + "/devops/deploy-staging/scripts/run.sh", "#!/bin/sh\necho deploy\n");
+    testing::put_file(root + "/broken/SKILL.md", "---\nname: [broken\n---\nbody\n");
+    testing::put_file(root + "/mac-only/SKILL.md",
+                      skill_md("mac-only", "Only on macOS", "platforms: [macos]\n"));
+    testing::put_file(
+        root + "/browse-lite/SKILL.md",
+        skill_md("browse-lite", "Browse without a browser",
+                 "metadata:\n  hermes:\n    fallback_for_tools: [browser_navigate]\n"));
+    testing::put_file(root + "/.git/hidden/SKILL.md", skill_md("hidden", "Never listed"));
+    testing::put_file(external.path() + "/git-helper/SKILL.md",
+                      skill_md("git-helper", "The external one"));
+    testing::put_file(external.path() + "/team-thing/SKILL.md",
+                      skill_md("team-thing", "A team skill"));
     options.external_dirs = {external.path()};
     tools = internal::skills_tools(options);
   }
@@ -66,29 +66,25 @@ struct SkillsHome {
   std::string home() const { return h.home.path(); }
 };
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 }  // namespace
 
 TEST_CASE("the index groups usable skills by category and hides the unusable ones") {
   SkillsHome s;
   const std::string index = build_skills_index(s.home(), s.options);
   CHECK(index.rfind("## Skills (mandatory)\n", 0) == 0);
-  CHECK(contains(index, "<available_skills>\n"));
-  CHECK(contains(index,
-                 "  devops: Shipping things\n    - deploy-staging: Deploy to staging from "
-                 "${HERMES_SKILL_DIR}\n"));
-  CHECK(contains(index, "  git-helper:\n    - git-helper: Helps with git history\n"));
-  CHECK(contains(index, "    - team-thing: A team skill\n"));
-  CHECK_FALSE(contains(index, "The external one"));  // The local skill wins.
-  CHECK_FALSE(contains(index, "broken"));
-  CHECK_FALSE(contains(index, "hidden"));
+  CHECK(testing::has_text(index, "<available_skills>\n"));
+  CHECK(testing::has_text(index,
+                          "  devops: Shipping things\n    - deploy-staging: Deploy to staging from "
+                          "${HERMES_SKILL_DIR}\n"));
+  CHECK(testing::has_text(index, "  git-helper:\n    - git-helper: Helps with git history\n"));
+  CHECK(testing::has_text(index, "    - team-thing: A team skill\n"));
+  CHECK_FALSE(testing::has_text(index, "The external one"));  // The local skill wins.
+  CHECK_FALSE(testing::has_text(index, "broken"));
+  CHECK_FALSE(testing::has_text(index, "hidden"));
 #if !defined(__APPLE__)
-  CHECK_FALSE(contains(index, "mac-only"));
+  CHECK_FALSE(testing::has_text(index, "mac-only"));
 #endif
-  CHECK(contains(
+  CHECK(testing::has_text(
       index, "</available_skills>\n\nIf none match, proceed normally without loading a skill."));
 }
 
@@ -96,12 +92,12 @@ TEST_CASE("tool conditions hide skills whose tools are missing and fallbacks who
   SkillsHome s;
   const std::string without_terminal =
       build_skills_index(s.home(), s.options, {"read_file"}, {"file"});
-  CHECK_FALSE(contains(without_terminal, "deploy-staging"));
-  CHECK(contains(without_terminal, "browse-lite"));
+  CHECK_FALSE(testing::has_text(without_terminal, "deploy-staging"));
+  CHECK(testing::has_text(without_terminal, "browse-lite"));
   const std::string with_browser =
       build_skills_index(s.home(), s.options, {"terminal", "browser_navigate"}, {});
-  CHECK(contains(with_browser, "deploy-staging"));
-  CHECK_FALSE(contains(with_browser, "browse-lite"));
+  CHECK(testing::has_text(with_browser, "deploy-staging"));
+  CHECK_FALSE(testing::has_text(with_browser, "browse-lite"));
 }
 
 TEST_CASE("the index is cached, on disk too, and rebuilt when a skill changes") {
@@ -109,13 +105,14 @@ TEST_CASE("the index is cached, on disk too, and rebuilt when a skill changes") 
   SkillsOptions disabled = s.options;
   disabled.disabled = {"team-thing"};
   const std::string first = build_skills_index(s.home(), disabled);
-  CHECK_FALSE(contains(first, "team-thing"));
+  CHECK_FALSE(testing::has_text(first, "team-thing"));
   CHECK(fs::exists(s.home() + "/.skills_index_cache.json"));
   CHECK(build_skills_index(s.home(), disabled) == first);
-  write(s.home() + "/skills/git-helper/SKILL.md",
-        skill_md("git-helper", "Rewritten description that is long enough to be cut off here now"));
+  testing::put_file(
+      s.home() + "/skills/git-helper/SKILL.md",
+      skill_md("git-helper", "Rewritten description that is long enough to be cut off here now"));
   const std::string second = build_skills_index(s.home(), disabled);
-  CHECK(contains(
+  CHECK(testing::has_text(
       second, "    - git-helper: Rewritten description that is long enough to be cut off h...\n"));
 }
 
@@ -141,7 +138,7 @@ TEST_CASE("skill_view loads the full skill with its directory substituted and it
   Json v = s.call("skill_view", {{"name", "deploy-staging"}});
   CHECK(v["success"] == true);
   const std::string dir = v["skill_dir"];
-  CHECK(contains(v["content"], "description: Deploy to staging from " + dir));
+  CHECK(testing::has_text(v["content"], "description: Deploy to staging from " + dir));
   CHECK(v["linked_files"] ==
         Json{{"references", {"references/notes.md"}}, {"scripts", {"scripts/run.sh"}}});
   CHECK(v["tags"] == Json{"ops"});
@@ -161,15 +158,15 @@ TEST_CASE("skill_view refuses paths that leave the skill and unknown skills") {
         "Skill 'nope' not found. Use skills_list to see the available skills.");
   Json broken = s.call("skill_view", {{"name", "broken"}});
   CHECK(broken["success"] == true);
-  CHECK(contains(broken["frontmatter_error"], "YAML frontmatter parse error"));
+  CHECK(testing::has_text(broken["frontmatter_error"], "YAML frontmatter parse error"));
 }
 
 TEST_CASE("skill_manage create validates the name and the frontmatter") {
   SkillsHome s;
-  CHECK(contains(s.call("skill_manage", {{"action", "create"},
-                                         {"name", "Bad Name"},
-                                         {"content", skill_md("x", "y")}})["error"],
-                 "Invalid skill name 'Bad Name'"));
+  CHECK(testing::has_text(s.call("skill_manage", {{"action", "create"},
+                                                  {"name", "Bad Name"},
+                                                  {"content", skill_md("x", "y")}})["error"],
+                          "Invalid skill name 'Bad Name'"));
   CHECK(s.call("skill_manage", {{"action", "create"},
                                 {"name", "new-one"},
                                 {"content", "---\nname: new-one\n---\nbody"}})["error"] ==
@@ -178,12 +175,13 @@ TEST_CASE("skill_manage create validates the name and the frontmatter") {
                {{"action", "create"},
                 {"name", "new-one"},
                 {"content", "---\nname: a\ndescription: b\n---\n  \n"}})["success"] == false);
-  CHECK(contains(s.call("skill_manage", {{"action", "create"},
-                                         {"name", "git-helper"},
-                                         {"content", skill_md("git-helper", "again")}})["error"],
-                 "already exists"));
+  CHECK(testing::has_text(
+      s.call("skill_manage", {{"action", "create"},
+                              {"name", "git-helper"},
+                              {"content", skill_md("git-helper", "again")}})["error"],
+      "already exists"));
   const std::string big = skill_md("big", "Big") + std::string(100001, 'x');
-  CHECK(contains(
+  CHECK(testing::has_text(
       s.call("skill_manage", {{"action", "create"}, {"name", "big"}, {"content", big}})["error"],
       "limit: 100,000"));
   Json made = s.call("skill_manage", {{"action", "create"},
@@ -192,7 +190,8 @@ TEST_CASE("skill_manage create validates the name and the frontmatter") {
                                       {"content", skill_md("new-one", "Fresh")}});
   CHECK(made["success"] == true);
   CHECK(made["path"] == s.home() + "/skills/misc/new-one/SKILL.md");
-  CHECK(contains(build_skills_index(s.home(), s.options), "  misc:\n    - new-one: Fresh\n"));
+  CHECK(testing::has_text(build_skills_index(s.home(), s.options),
+                          "  misc:\n    - new-one: Fresh\n"));
 }
 
 TEST_CASE("skill_manage patch edits fuzzily and keeps SKILL.md valid") {
@@ -202,8 +201,8 @@ TEST_CASE("skill_manage patch edits fuzzily and keeps SKILL.md valid") {
                                     {"old_string", "Do the thing."},
                                     {"new_string", "Do the better thing."}});
   CHECK(ok["success"] == true);
-  CHECK(contains(*internal::read_whole_file(s.home() + "/skills/git-helper/SKILL.md"),
-                 "Do the better thing."));
+  CHECK(testing::has_text(*internal::read_whole_file(s.home() + "/skills/git-helper/SKILL.md"),
+                          "Do the better thing."));
   Json again = s.call("skill_manage", {{"action", "patch"},
                                        {"name", "git-helper"},
                                        {"old_string", "Do the thing."},
@@ -213,20 +212,21 @@ TEST_CASE("skill_manage patch edits fuzzily and keeps SKILL.md valid") {
                                          {"name", "git-helper"},
                                          {"old_string", "description: Helps with git history\n"},
                                          {"new_string", ""}});
-  CHECK(contains(invalid["error"], "would be invalid"));
+  CHECK(testing::has_text(invalid["error"], "would be invalid"));
   Json missing = s.call("skill_manage", {{"action", "patch"},
                                          {"name", "git-helper"},
                                          {"old_string", "no such text anywhere"},
                                          {"new_string", "x"}});
-  CHECK(contains(missing["error"], "Could not find a match"));
+  CHECK(testing::has_text(missing["error"], "Could not find a match"));
 }
 
 TEST_CASE("external skills are read-only") {
   SkillsHome s;
-  CHECK(contains(s.call("skill_manage", {{"action", "edit"},
-                                         {"name", "team-thing"},
-                                         {"content", skill_md("team-thing", "Mine now")}})["error"],
-                 "read-only"));
+  CHECK(testing::has_text(
+      s.call("skill_manage", {{"action", "edit"},
+                              {"name", "team-thing"},
+                              {"content", skill_md("team-thing", "Mine now")}})["error"],
+      "read-only"));
   CHECK(s.call("skill_manage", {{"action", "delete"}, {"name", "team-thing"}})["success"] == false);
 }
 
@@ -243,8 +243,8 @@ TEST_CASE("supporting files must stay under the known subdirectories of the skil
   CHECK(write_file("references/../../escape.md")["error"] == "file_path must not contain '..'");
   CHECK(write_file("/tmp/abs.md")["error"] == "file_path must be relative to the skill directory");
   CHECK(write_file("references/")["error"] == "file_path must include a file name");
-  CHECK(contains(write_file("assets/big.bin", std::string(1048577, 'b'))["error"],
-                 "limit is 1,048,576"));
+  CHECK(testing::has_text(write_file("assets/big.bin", std::string(1048577, 'b'))["error"],
+                          "limit is 1,048,576"));
   CHECK(write_file("references/api.md", "API notes")["success"] == true);
   CHECK(s.call("skill_manage", {{"action", "remove_file"},
                                 {"name", "git-helper"},
@@ -258,8 +258,9 @@ TEST_CASE("delete removes a local skill but never follows a symlink") {
   SkillsHome s;
   const std::string target = s.external.path() + "/team-thing";
   fs::create_directory_symlink(target, s.home() + "/skills/linked");
-  CHECK(contains(s.call("skill_manage", {{"action", "delete"}, {"name", "linked"}})["error"],
-                 "symbolic link"));
+  CHECK(
+      testing::has_text(s.call("skill_manage", {{"action", "delete"}, {"name", "linked"}})["error"],
+                        "symbolic link"));
   CHECK(fs::exists(target + "/SKILL.md"));
   CHECK(s.call("skill_manage", {{"action", "delete"}, {"name", "git-helper"}})["success"] == true);
   CHECK_FALSE(fs::exists(s.home() + "/skills/git-helper"));
@@ -267,10 +268,10 @@ TEST_CASE("delete removes a local skill but never follows a symlink") {
 
 TEST_CASE("skill_manage rejects unknown actions and missing names") {
   SkillsHome s;
-  CHECK(contains(s.call("skill_manage", {{"action", "explode"}, {"name", "x"}})["error"],
-                 "Unknown action 'explode'"));
+  CHECK(testing::has_text(s.call("skill_manage", {{"action", "explode"}, {"name", "x"}})["error"],
+                          "Unknown action 'explode'"));
   CHECK(s.call("skill_manage", {{"action", "edit"}})["error"] == "edit requires 'name'.");
-  CHECK(contains(
+  CHECK(testing::has_text(
       s.call("skill_manage", {{"action", "edit"}, {"name", "ghost"}, {"content", "x"}})["error"],
       "not found"));
 }
@@ -294,12 +295,13 @@ TEST_CASE("a slash command becomes a user message carrying the skill") {
                    "instructions. The full skill content is loaded below.]\n\n# deploy-staging\nDo "
                    "the thing.\n",
                    0) == 0);
-  CHECK(contains(*msg, "[Skill directory: "));
-  CHECK(contains(*msg, "- references/notes.md\n- scripts/run.sh\n"));
+  CHECK(testing::has_text(*msg, "[Skill directory: "));
+  CHECK(testing::has_text(*msg, "- references/notes.md\n- scripts/run.sh\n"));
   CHECK(msg->size() > 0);
-  CHECK(contains(*msg,
-                 "The user has provided the following instruction alongside the skill invocation: "
-                 "ship build 42"));
+  CHECK(testing::has_text(
+      *msg,
+      "The user has provided the following instruction alongside the skill invocation: "
+      "ship build 42"));
   CHECK(build_skill_invocation_message(s.home(), s.options, "/nope", "").status().code() ==
         StatusCode::kNotFound);
 }

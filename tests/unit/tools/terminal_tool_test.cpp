@@ -39,10 +39,6 @@ struct Shell {
   }
 };
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 }  // namespace
 
 TEST_CASE("a command's combined output and exit code come back, every time") {
@@ -81,8 +77,8 @@ TEST_CASE("a hundred megabytes of output are truncated head and tail, never held
   const std::string out = r["output"];
   CHECK(out.size() < 51000);
   CHECK(out.rfind("0123456789", 0) == 0);
-  CHECK(contains(out, "[OUTPUT TRUNCATED - "));
-  CHECK(contains(out, " chars omitted out of 100000009 total]"));
+  CHECK(testing::has_text(out, "[OUTPUT TRUNCATED - "));
+  CHECK(testing::has_text(out, " chars omitted out of 100000009 total]"));
   REQUIRE(out.size() >= 9);
   CHECK(out.substr(out.size() - 7) == "THE-END");
 }
@@ -91,20 +87,26 @@ TEST_CASE("a command that never ends is stopped at its timeout") {
   Shell s;
   Json r = s.run({{"command", "echo started; sleep 60"}, {"timeout", 1}});
   CHECK(r["exit_code"] == 124);
-  CHECK(contains(r["error"], "timed out after 1s"));
+  CHECK(testing::has_text(r["error"], "timed out after 1s"));
   CHECK(r["output"] == "started");
 }
 
 TEST_CASE("an interrupt stops a command that ignores SIGTERM with SIGKILL") {
   Shell s;
+  // The interrupt comes once the command has written its line and ignores SIGTERM, however
+  // slowly a loaded machine started it.
+  const std::string ready = s.dir.file("ready");
   std::thread interrupter([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const auto patience = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!fs::exists(ready) && std::chrono::steady_clock::now() < patience) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     s.h.ctx.cancel.cancel();
   });
-  Json r = s.run({{"command", "trap '' TERM; echo waiting; sleep 60"}});
+  Json r = s.run({{"command", "trap '' TERM; echo waiting; touch '" + ready + "'; sleep 60"}});
   interrupter.join();
   CHECK(r["exit_code"] == 130);
-  CHECK(contains(r["error"], "interrupted"));
+  CHECK(testing::has_text(r["error"], "interrupted"));
   CHECK(r["output"] == "waiting");
 }
 
@@ -125,7 +127,7 @@ TEST_CASE("dangerous commands are blocked without approval and do not run") {
   CHECK(r["error"].get<std::string>().rfind("BLOCKED:", 0) == 0);
   CHECK(fs::exists(s.dir.file("build/obj")));
   Json hard = s.run({{"command", "mkfs.ext4 /dev/sda1"}});
-  CHECK(contains(hard["error"], "hardline"));
+  CHECK(testing::has_text(hard["error"], "hardline"));
 }
 
 TEST_CASE("an approved dangerous command runs and says it was approved") {
@@ -138,7 +140,7 @@ TEST_CASE("an approved dangerous command runs and says it was approved") {
   fs::create_directories(s.dir.file("build"));
   Json r = s.run({{"command", "rm -rf build"}});
   CHECK(r["exit_code"] == 0);
-  CHECK(contains(r["approval"], "approved"));
+  CHECK(testing::has_text(r["approval"], "approved"));
   CHECK_FALSE(fs::exists(s.dir.file("build")));
 }
 
@@ -152,13 +154,14 @@ TEST_CASE("bad arguments are readable errors") {
         "timeout must be at least 1 second");
   CHECK(s.raw({{"command", "true"}, {"timeout", "soon"}}).status().message() ==
         "Argument 'timeout' must be an integer, got string.");
-  CHECK(contains(s.raw({{"command", "true"}, {"workdir", "relative/dir"}}).status().message(),
-                 "absolute"));
-  CHECK(contains(s.raw({{"command", "true"}, {"workdir", "/no/such/dir"}}).status().message(),
-                 "not an existing directory"));
-  CHECK(contains(s.raw({{"command", "sleep 5 &"}}).status().message(), "background=true"));
+  CHECK(testing::has_text(
+      s.raw({{"command", "true"}, {"workdir", "relative/dir"}}).status().message(), "absolute"));
+  CHECK(testing::has_text(
+      s.raw({{"command", "true"}, {"workdir", "/no/such/dir"}}).status().message(),
+      "not an existing directory"));
+  CHECK(testing::has_text(s.raw({{"command", "sleep 5 &"}}).status().message(), "background=true"));
   Json capped = s.run({{"command", "true"}, {"timeout", 100000}});
-  CHECK(contains(capped["note"], "capped at 600s"));
+  CHECK(testing::has_text(capped["note"], "capped at 600s"));
 }
 
 TEST_CASE("the environment carries configured variables and can start empty") {

@@ -4,14 +4,35 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include "common/atomic_file.hpp"
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "hermes/tool.hpp"
 #include "support/temp_dir.hpp"
 
 namespace hermes::testing {
+
+// `path`'s contents, or "<missing>" when it cannot be read.
+inline std::string file_text(const std::string& path) {
+  auto text = internal::read_whole_file(path);
+  return text.ok() ? *text : "<missing>";
+}
+
+// True when `text` (a string, or a JSON string) contains `part`.
+inline bool has_text(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Writes `text` to `path`, creating its directories.
+inline void put_file(const std::string& path, const std::string& text) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
 
 struct ToolHarness {
   TempDir home;
