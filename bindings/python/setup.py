@@ -1,8 +1,10 @@
-"""Builds hermes._native with CMake: the whole hermes project (the C++ library and the
-module, nothing else) in a build directory of its own, then copies the module into the
-package.
+"""Builds hermes._native with CMake, then copies the module into the package: by default
+the whole hermes project (the C++ library and the module, nothing else) in a build
+directory of its own; with HERMES_PREFIX, only the module, against the hermes installed
+there (`cmake --install` of a hermes build, or a package manager's).
 
 Environment:
+  HERMES_PREFIX       an installed hermes to build against instead of building it
   HERMES_SOURCE_DIR   the hermes source tree (default: two directories up)
   HERMES_BUILD_DIR    the CMake build directory (default: under setuptools' build_temp);
                       kept between builds, so a rebuild is incremental
@@ -40,17 +42,25 @@ class CMakeExtension(Extension):
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         build_dir = Path(os.environ.get("HERMES_BUILD_DIR") or Path(self.build_temp) / "cmake").resolve()
-        configure = [
-            "cmake", "-S", str(SOURCE_DIR), "-B", str(build_dir),
-            "-DCMAKE_BUILD_TYPE=Release",
-            "-DHERMES_BUILD_PYTHON=ON",
-            "-DHERMES_BUILD_TESTS=OFF",
-            "-DHERMES_BUILD_EXAMPLES=OFF",
-            "-DHERMES_BUILD_BENCHMARKS=OFF",
-            "-DHERMES_INSTALL=OFF",
-            # The interpreter doing the install is the one the module must fit.
-            "-DPython_EXECUTABLE=%s" % sys.executable,
-        ]
+        prefix = os.environ.get("HERMES_PREFIX")
+        if prefix:
+            configure = [
+                "cmake", "-S", str(SOURCE_DIR / "bindings" / "python"), "-B", str(build_dir),
+                "-DCMAKE_BUILD_TYPE=Release",
+                "-DCMAKE_PREFIX_PATH=%s" % Path(prefix).resolve(),
+            ]
+        else:
+            configure = [
+                "cmake", "-S", str(SOURCE_DIR), "-B", str(build_dir),
+                "-DCMAKE_BUILD_TYPE=Release",
+                "-DHERMES_BUILD_PYTHON=ON",
+                "-DHERMES_BUILD_TESTS=OFF",
+                "-DHERMES_BUILD_EXAMPLES=OFF",
+                "-DHERMES_BUILD_BENCHMARKS=OFF",
+                "-DHERMES_INSTALL=OFF",
+            ]
+        # The interpreter doing the install is the one the module must fit.
+        configure.append("-DPython_EXECUTABLE=%s" % sys.executable)
         if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
             configure += ["-G", "Ninja"]
         configure += shlex.split(os.environ.get("HERMES_CMAKE_ARGS", ""))

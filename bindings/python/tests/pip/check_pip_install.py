@@ -2,7 +2,8 @@
 
     check_pip_install.py <work dir>
 
-Needs HERMES_MOCK_SERVER. Exits 77 (skipped) when /usr/bin/python3 cannot make a venv
+Needs HERMES_MOCK_SERVER. With HERMES_PREFIX, pip builds the module against the hermes
+installed there instead of building the whole library. Exits 77 (skipped) when /usr/bin/python3 cannot make a venv
 (python3-venv missing: scripts/bootstrap all installs it).
 """
 import os
@@ -13,7 +14,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PACKAGE_DIR = HERE.parent.parent
-SOURCE_ROOT = PACKAGE_DIR.parent.parent
 SKIPPED = 77
 
 
@@ -28,13 +28,10 @@ def make_venv(venv):
 
 def build_environment(work):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    # Built where and as the ci preset builds (two levels under the source root,
-    # RelWithDebInfo, warnings as errors): a compiler cache that has just seen that build
-    # then serves this one instead of compiling the whole library a second time. Kept
-    # between runs, so reruns are incremental.
-    env.setdefault("HERMES_BUILD_DIR", str(SOURCE_ROOT / "build" / "pip"))
+    # Kept between runs, so reruns are incremental. With HERMES_PREFIX (the CTest test
+    # passes the install of the build it belongs to) only the module is compiled.
+    env.setdefault("HERMES_BUILD_DIR", str(work / "build"))
     env.setdefault("HERMES_CMAKE_ARGS", "-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHERMES_WERROR=ON")
-    env.setdefault("CCACHE_NOHASHDIR", "1")  # Debug info must not tie objects to one directory.
     env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")
     env["PIP_NO_INDEX"] = "1"
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
