@@ -55,12 +55,12 @@ Result<std::shared_ptr<SessionStore>> PostgresStore::open(const std::string& con
       options.schema.empty() ? "" : quote_identifier(options.schema) + ", public";
   auto pool = std::make_unique<PgPool>(conninfo, search_path, std::max(1, options.max_connections),
                                        std::max(1, options.connect_timeout_seconds));
-  auto trigram = install_postgres_schema(*pool, options.schema);
-  if (!trigram.ok()) {
-    return Status(trigram.status().code(),
-                  "cannot open the PostgreSQL session store: " + trigram.status().message());
+  auto installed = install_postgres_schema(*pool, options.schema);
+  if (!installed.ok()) {
+    return Status(installed.status().code(),
+                  "cannot open the PostgreSQL session store: " + installed.status().message());
   }
-  return std::shared_ptr<SessionStore>(new PostgresStore(std::move(pool), *trigram));
+  return std::shared_ptr<SessionStore>(new PostgresStore(std::move(pool)));
 }
 
 Status PostgresStore::create_session(const SessionInfo& info) {

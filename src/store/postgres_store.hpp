@@ -70,16 +70,16 @@ class PostgresStore final : public SessionStore {
   Result<std::vector<std::pair<std::string, Json>>> list_routes(const std::string& scope) override;
 
  private:
-  PostgresStore(std::unique_ptr<PgPool> pool, bool trigram)
-      : pool_(std::move(pool)), trigram_(trigram) {}
+  explicit PostgresStore(std::unique_ptr<PgPool> pool) : pool_(std::move(pool)) {}
 
   Result<std::vector<SearchHit>> word_search(PgConnection& c, const std::string& sanitized,
                                              const SearchOptions& options);
   Result<std::vector<SearchHit>> like_search(PgConnection& c, const std::vector<LikeGroup>& groups,
                                              const SearchOptions& options, bool whole_tool_rows);
 
+  // Substring searches need nothing more when pg_trgm is installed: the planner uses its
+  // indexes for the same LIKE queries.
   std::unique_ptr<PgPool> pool_;
-  const bool trigram_;  // pg_trgm indexes substring search.
 };
 
 }  // namespace hermes::store
