@@ -1,6 +1,7 @@
 #include "common/json_text.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 
 #include "common/byte_scan.hpp"
@@ -114,6 +115,21 @@ std::string string_member(const Json& object, const char* key) {
   if (!object.is_object()) return {};
   auto it = object.find(key);
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::optional<int64_t> json_integer(const Json& value) {
+  if (value.is_number_integer() && !value.is_number_unsigned()) return value.get<int64_t>();
+  if (value.is_number_unsigned()) {
+    const uint64_t n = value.get<uint64_t>();
+    return n > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(n);
+  }
+  if (!value.is_number_float()) return std::nullopt;
+  const double d = value.get<double>();
+  if (std::isnan(d)) return 0;
+  // 2^63 is exact as a double; anything at or above it does not fit.
+  if (d >= 9223372036854775808.0) return INT64_MAX;
+  if (d <= -9223372036854775808.0) return INT64_MIN;
+  return static_cast<int64_t>(d);
 }
 
 }  // namespace hermes::internal

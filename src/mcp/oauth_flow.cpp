@@ -61,7 +61,9 @@ Result<OAuthTokens> parse_token_answer(const HttpResult& result, const std::stri
   tokens.scope = string_member(*doc, "scope");
   if (auto it = doc->find("expires_in");
       it != doc->end() && it->is_number() && it->get<double>() > 0) {
-    tokens.expires_at = unix_seconds_now() + static_cast<int64_t>(it->get<double>());
+    // A lifetime beyond a century is as good as none (and must not overflow).
+    constexpr int64_t kCentury = int64_t{100} * 365 * 24 * 3600;
+    tokens.expires_at = unix_seconds_now() + std::min(*json_integer(*it), kCentury);
   }
   return tokens;
 }

@@ -13,8 +13,8 @@ namespace {
 // Overwrites `counter` when `usage` states it as a number.
 void take(const Json& usage, const char* key, int64_t& counter) {
   auto it = usage.find(key);
-  if (it == usage.end() || !it->is_number()) return;
-  counter = it->is_number_float() ? static_cast<int64_t>(it->get<double>()) : it->get<int64_t>();
+  if (it == usage.end()) return;
+  if (auto n = json_integer(*it)) counter = *n;
 }
 
 // Anthropic's documented status for each error type.

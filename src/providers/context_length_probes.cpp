@@ -40,10 +40,8 @@ std::string server_root(std::string_view base_url) {
 
 std::optional<int64_t> positive(const Json& value) {
   int64_t n = 0;
-  if (value.is_number_integer() || value.is_number_unsigned()) {
-    n = value.get<int64_t>();
-  } else if (value.is_number_float()) {
-    n = static_cast<int64_t>(value.get<double>());
+  if (value.is_number()) {
+    n = *json_integer(value);
   } else if (value.is_string()) {
     const std::string_view text = trim_ascii(value.get_ref<const std::string&>());
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);

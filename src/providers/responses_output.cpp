@@ -16,8 +16,8 @@ namespace {
 int64_t count_member(const Json& object, const char* key) {
   if (!object.is_object()) return 0;
   auto it = object.find(key);
-  if (it == object.end() || !it->is_number()) return 0;
-  return it->is_number_float() ? static_cast<int64_t>(it->get<double>()) : it->get<int64_t>();
+  if (it == object.end()) return 0;
+  return json_integer(*it).value_or(0);
 }
 
 bool unfinished(std::string_view status) {

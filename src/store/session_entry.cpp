@@ -1,4 +1,5 @@
 // SessionEntry as JSON, in the shape of upstream's sessions.json entries.
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <string_view>
@@ -10,6 +11,10 @@ namespace {
 
 // Local time as "YYYY-MM-DDTHH:MM:SS.ffffff", as Python's datetime.isoformat() writes it.
 std::string local_iso(double unix_seconds) {
+  // Stored times come from files and callers: keep them within what the cast and
+  // strftime can represent (years 1970 to 9999).
+  if (!(unix_seconds >= 0)) unix_seconds = 0;
+  unix_seconds = std::min(unix_seconds, 253402300799.0);
   const auto whole = static_cast<std::time_t>(unix_seconds);
   std::tm local{};
   localtime_r(&whole, &local);

@@ -183,7 +183,9 @@ class Lineages {
 int clamp_int(const Json& args, const char* key, int fallback, int low, int high) {
   auto it = args.find(key);
   int value = fallback;
-  if (it != args.end() && it->is_number()) value = static_cast<int>(it->get<double>());
+  if (it != args.end() && it->is_number()) {
+    value = static_cast<int>(std::clamp<int64_t>(*internal::json_integer(*it), low, high));
+  }
   if (it != args.end() && it->is_string()) {
     try {
       value = std::stoi(it->get<std::string>());

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +13,7 @@
 
 using hermes::Json;
 using hermes::internal::dump_json;
+using hermes::internal::json_integer;
 
 namespace {
 
@@ -61,4 +64,18 @@ TEST_CASE("every JSON fixture of the test suite is written as the reference writ
     ++checked;
   }
   CHECK(checked > 20);
+}
+
+TEST_CASE("json_integer saturates numbers no integer can hold instead of overflowing") {
+  CHECK(json_integer(Json(42)) == 42);
+  CHECK(json_integer(Json(-7)) == -7);
+  CHECK(json_integer(Json(3.9)) == 3);
+  CHECK(json_integer(Json(-3.9)) == -3);
+  CHECK(json_integer(Json::parse("7.77778e+122")) == INT64_MAX);
+  CHECK(json_integer(Json::parse("-1e300")) == INT64_MIN);
+  CHECK(json_integer(Json::parse("9223372036854775808.0")) == INT64_MAX);
+  CHECK(json_integer(Json::parse("18446744073709551615")) == INT64_MAX);
+  CHECK(json_integer(Json(std::nan(""))) == 0);
+  CHECK_FALSE(json_integer(Json("12")).has_value());
+  CHECK_FALSE(json_integer(Json()).has_value());
 }
