@@ -29,7 +29,7 @@ class HttpServerProcess {
     auto server = std::make_unique<HttpServerProcess>();
     std::vector<std::string> args{std::string(HERMES_FIXTURES_DIR) + "/mcp/" + script};
     args.insert(args.end(), flags.begin(), flags.end());
-    REQUIRE(server->process_.spawn({"python3", args, {}, ""}).ok());
+    REQUIRE(server->process_.spawn({HERMES_TEST_PYTHON, args, {}, ""}).ok());
     server->port_ = std::stoi(server->read_line());
     server->drain();
     return server;
@@ -53,7 +53,9 @@ class HttpServerProcess {
   }
 
   ~HttpServerProcess() {
-    process_.stop(std::chrono::seconds(2));
+    // Nothing here is worth a graceful shutdown, and server-everything spends two seconds
+    // closing its HTTP server after SIGTERM.
+    process_.stop(std::chrono::milliseconds(100));
     if (out_.joinable()) out_.join();
     if (err_.joinable()) err_.join();
   }

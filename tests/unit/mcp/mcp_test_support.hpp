@@ -59,7 +59,7 @@ inline std::string fake_server_script() {
 inline McpServerConfig fake_server(const std::string& name, std::vector<std::string> flags = {}) {
   McpServerConfig c;
   c.name = name;
-  c.command = "python3";
+  c.command = HERMES_TEST_PYTHON;
   c.args = {fake_server_script()};
   c.args.insert(c.args.end(), flags.begin(), flags.end());
   c.restart_backoff = std::chrono::milliseconds(20);
