@@ -85,7 +85,8 @@ std::unique_ptr<McpTransport> ServerConnection::make_transport() const {
   }
   StdioTransportOptions options;
   options.label = label_;
-  options.process = {config_.command, config_.args, config_.env, config_.cwd};
+  options.process = {config_.command, config_.args, config_.env, config_.cwd,
+                     config_.env_passthrough};
   options.max_message_bytes = config_.max_message_bytes;
   return std::make_unique<StdioTransport>(std::move(options));
 }
