@@ -8,6 +8,7 @@
 #include "agent/memory_provider_call.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/turn_runner.hpp"
+#include "common/private_files.hpp"
 #include "hermes/builtin_tools.hpp"
 #include "hermes/context_compressor.hpp"
 #include "hermes/home.hpp"
@@ -218,6 +219,7 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   if (!provider.ok()) return provider.status();
   impl->provider = std::move(*provider);
   impl->home = options.home.empty() ? default_home() : options.home;
+  internal::restrict_home_permissions(impl->home);
   if (options.tools) {
     impl->tools = options.tools;
   } else {

@@ -71,7 +71,7 @@ Result<std::string> run_replace(const FileToolEnv& env, const Json& args, ToolCo
     }
     return dump_json(out);
   }
-  if (Status s = write_file_atomically(*path, r.content); !s.ok()) return s;
+  if (Status s = write_file_atomically(*path, r.content, FileOwner::kUser); !s.ok()) return s;
   note_patch_outcome(ctx, *path, false);
   remember_file_contents(ctx, *path);
   return dump_json({{"success", true},
@@ -137,7 +137,7 @@ Result<std::string> run_v4a(const FileToolEnv& env, const Json& args, ToolContex
     if (c.remove) {
       std::filesystem::remove(c.path, ec);
       if (ec) return Status::io_error("cannot delete " + c.shown + ": " + ec.message());
-    } else if (Status s = write_file_atomically(c.path, c.after); !s.ok()) {
+    } else if (Status s = write_file_atomically(c.path, c.after, FileOwner::kUser); !s.ok()) {
       return s;
     }
     if (!c.remove) remember_file_contents(ctx, c.path);
