@@ -335,6 +335,16 @@ std::string redact_phone_numbers(std::string text) {
 
 }  // namespace
 
+std::string redact_url_passwords(std::string_view text) {
+  // scheme://user:password@ with no whitespace, '/' or '@' inside the userinfo.
+  static const Regex re = Regex::builtin(R"(([A-Za-z][A-Za-z0-9+.\-]*://[^\s:@/]+:)([^\s@/]+)(@))");
+  if (text.find("://") == std::string_view::npos || text.find('@') == std::string_view::npos)
+    return std::string(text);
+  return substitute(text, re, [&](const Regex::Match& m) {
+    return std::string(m.group(text, 1)) + "***" + std::string(m.group(text, 3));
+  });
+}
+
 bool redaction_enabled() {
   static const bool enabled = [] {
     const char* v = std::getenv("HERMES_REDACT_SECRETS");
