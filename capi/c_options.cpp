@@ -1,5 +1,6 @@
 // Agent options: typed setters over hermes::AgentOptions.
 #include <cmath>
+#include <cstring>
 
 #include "c_internal.hpp"
 
@@ -181,6 +182,17 @@ hermes_status_t hermes_agent_options_disable_toolset(hermes_agent_options_t* o, 
   if (o == nullptr || toolset == nullptr || *toolset == '\0') return HERMES_ERR_INVALID_ARGUMENT;
   try {
     o->options.disabled_toolsets.emplace_back(toolset);
+  } catch (...) {
+    return HERMES_ERR_RESOURCE_EXHAUSTED;
+  }
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_pass_env(hermes_agent_options_t* o, const char* name) {
+  if (o == nullptr || name == nullptr || *name == '\0' || std::strchr(name, '=') != nullptr)
+    return HERMES_ERR_INVALID_ARGUMENT;
+  try {
+    o->options.env_passthrough.emplace_back(name);
   } catch (...) {
     return HERMES_ERR_RESOURCE_EXHAUSTED;
   }

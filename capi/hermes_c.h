@@ -216,6 +216,12 @@ HERMES_C_API hermes_status_t hermes_agent_options_enable_toolset(hermes_agent_op
 
 /* Disables a toolset (applied after the enabled ones). */
 HERMES_C_API hermes_status_t hermes_agent_options_disable_toolset(hermes_agent_options_t *options, const char *toolset);
+/* Terminal commands do not inherit the environment variables that name secrets
+ * (*_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*, AWS_ACCESS_KEY_ID, AZURE_*, ...). This passes
+ * the variable `name` to them all the same (once per variable), e.g. "GH_TOKEN" for the gh
+ * CLI. Applies to the built-in tools when no registry is set with
+ * hermes_agent_options_set_tools. */
+HERMES_C_API hermes_status_t hermes_agent_options_pass_env(hermes_agent_options_t *options, const char *name);
 /* "", "none", "minimal", "low", "medium", "high", "xhigh" or "max". */
 HERMES_C_API hermes_status_t hermes_agent_options_set_reasoning_effort(hermes_agent_options_t *options, const char *effort);
 /* Appends a fallback provider, used in order when the primary keeps failing; the agent

@@ -1,5 +1,6 @@
 #include "batch_runner.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -57,7 +58,7 @@ Json trajectory_line(const Prompt& p, const hermes::ConversationResult& r, const
               {"partial", r.partial},
               {"interrupted", r.interrupted},
               {"exit_reason", r.exit_reason},
-              {"error", r.error},
+              {"error", redact_trajectory_text(r.error)},
               {"api_calls", r.api_calls},
               {"usage", hermes::usage_to_json(r.usage)},
               {"usage_reported", r.usage.reported},
@@ -77,6 +78,10 @@ class Run {
         tty_(config.show_progress && isatty(STDERR_FILENO) == 1) {}
 
   bool open_output() {
+    // Trajectories hold whole conversations: a new file is the user's alone, whatever the
+    // umask.
+    const int fd = ::open(config_.output.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fd >= 0) ::close(fd);
     // A line cut short by a crash must not swallow the first line appended now.
     std::ifstream existing(config_.output, std::ios::binary | std::ios::ate);
     bool needs_newline = false;
@@ -99,6 +104,7 @@ class Run {
     progress();
     hermes::AgentOptions options = config_.agent;
     options.persist_sessions = false;
+    options.background_review = false;  // It would save memories and skills unasked.
     options.source = "batch";
     options.ephemeral_system_prompt = p.system;
     const std::string started_at = utc_now();

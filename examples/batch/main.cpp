@@ -23,12 +23,15 @@ options:
   --provider NAME       provider name         (env HERMES_PROVIDER)
   --base-url URL        API base URL          (env OPENAI_BASE_URL)
   --home DIR            hermes home: skills and memories (env HERMES_HOME)
-  --toolsets A,B        toolsets offered (default: headless)
+  --toolsets A,B        toolsets offered (default: safe, without memory: no shell,
+                        no file access, nothing a prompt could leave behind in the
+                        memories; name file, terminal or headless to allow them)
   --max-iterations N    model calls per prompt (default 90)
   --quiet               no progress output
   -h, --help            this text
 
-The API key is read from OPENAI_API_KEY. Exit status: 0 when every prompt completed,
+The API key is read from OPENAI_API_KEY. Trajectories are written with secrets masked,
+to a file only the user can read. Exit status: 0 when every prompt completed,
 1 when a prompt failed or an input line was skipped, 2 for a usage error.
 )";
 
@@ -61,7 +64,11 @@ std::optional<std::string> parse(int argc, char** argv, hermes_batch::BatchConfi
   a.base_url = env_or("OPENAI_BASE_URL", a.base_url);
   a.api_key = env_or("OPENAI_API_KEY", "");
   a.home = env_or("HERMES_HOME", "");
-  a.enabled_toolsets = {"headless"};
+  // Prompts come from a dataset nobody reviews turn by turn: by default they get no shell,
+  // no file tools, and no memory (which every later session would read), as upstream's
+  // batch runner keeps memory out of batch runs.
+  a.enabled_toolsets = {"safe"};
+  a.disabled_toolsets = {"memory"};
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "-h" || flag == "--help") {
@@ -94,6 +101,7 @@ std::optional<std::string> parse(int argc, char** argv, hermes_batch::BatchConfi
       a.home = v;
     } else if (flag == "--toolsets") {
       a.enabled_toolsets = split_commas(v);
+      a.disabled_toolsets.clear();
     } else {
       return "unknown option: " + flag;
     }

@@ -12,8 +12,8 @@ std::string compact(const Json& j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-Json turn(const char* from, std::string value) {
-  return Json{{"from", from}, {"value", std::move(value)}};
+Json turn(const char* from, const std::string& value) {
+  return Json{{"from", from}, {"value", redact_trajectory_text(value)}};
 }
 
 std::string think_block(const Message& m) {
@@ -62,6 +62,13 @@ std::string tool_responses(const std::vector<Message>& t, std::size_t& i) {
 
 }  // namespace
 
+std::string redact_trajectory_text(const std::string& text) {
+  hermes::RedactionOptions options;
+  options.force = true;
+  options.redact_url_credentials = true;
+  return hermes::redact_sensitive_text(text, options);
+}
+
 std::string trajectory_system_message(const Json& definitions) {
   Json tools = Json::array();
   for (const Json& d : definitions) {
@@ -82,7 +89,7 @@ std::string trajectory_system_message(const Json& definitions) {
 Json to_conversations(const std::vector<Message>& transcript, const std::string& prompt,
                       const Json& definitions) {
   Json out = Json::array();
-  out.push_back(turn("system", trajectory_system_message(definitions)));
+  out.push_back(Json{{"from", "system"}, {"value", trajectory_system_message(definitions)}});
   out.push_back(turn("human", prompt));
   // The transcript opens with the prompt itself, already added above.
   std::size_t i = 0;

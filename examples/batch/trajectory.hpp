@@ -20,7 +20,15 @@ namespace hermes_batch {
 // function definitions) inside <tools></tools>.
 std::string trajectory_system_message(const hermes::Json& definitions);
 
+// `text` with secrets masked, whatever HERMES_REDACT_SECRETS says, URL userinfo and
+// credential query parameters included: trajectories are shared as training data, far
+// from where they were made.
+std::string redact_trajectory_text(const std::string& text);
+
 // Converts a turn's transcript (starting at the user prompt) to the conversation list.
+// Every turn but the generated system message is masked with redact_trajectory_text:
+// the model's text and reasoning, its tool calls' arguments, and tool results from tools
+// that do not mask their own output.
 hermes::Json to_conversations(const std::vector<hermes::Message>& transcript,
                               const std::string& prompt, const hermes::Json& definitions);
 

@@ -1,5 +1,9 @@
 #include "job_runner.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -28,10 +32,20 @@ std::string output_path(const Job& job, const std::string& home) {
   return p.string();
 }
 
+// Creates the missing directories of `dir`, each 0700 whatever the umask.
+void make_private_directories(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (dir.empty() || std::filesystem::is_directory(dir, ec)) return;
+  make_private_directories(dir.parent_path());
+  if (::mkdir(dir.c_str(), 0700) == 0) ::chmod(dir.c_str(), 0700);
+}
+
+// Job output is conversation text, as private as the sessions it comes from.
 void append_output(const std::string& path, const Job& job, std::time_t slot,
                    const std::string& heading_note, const std::string& body) {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  make_private_directories(std::filesystem::path(path).parent_path());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (fd >= 0) ::close(fd);
   std::ofstream out(path, std::ios::binary | std::ios::app);
   out << "## " << job.id << " \xE2\x80\x94 " << iso_utc(slot) << heading_note << "\n\n"
       << body << "\n\n";

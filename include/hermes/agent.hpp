@@ -94,6 +94,11 @@ struct AgentOptions {
   // opt-in "file", "terminal" and "delegation" toolsets, which must be named to be enabled.
   std::vector<std::string> enabled_toolsets;
   std::vector<std::string> disabled_toolsets;
+  // Environment variables the terminal passes to commands although their names mark them
+  // as secrets (TerminalOptions::env_passthrough), e.g. {"GH_TOKEN"}. Applies to the
+  // built-in tools the agent registers when `tools` is null; a registry of the caller's
+  // carries its own TerminalOptions.
+  std::vector<std::string> env_passthrough;
 
   // --- Sub-agents (the delegate_task tool of the "delegation" toolset) ---
   // Each task of a delegate_task call runs in a fresh agent with the same provider and

@@ -75,8 +75,15 @@ struct TerminalOptions {
   std::size_t max_output_chars = 50000;
   // Variables set (or overridden) for every command, on top of the inherited environment.
   std::map<std::string, std::string> environment;
-  // Start from the process's environment (true) or from `environment` alone.
+  // Start from the process's environment (true) or from `environment` alone. Inherited
+  // variables that hold secrets are left out: names with a word TOKEN, KEY, APIKEY,
+  // SECRET, PASSWORD, PASSWD, CREDENTIAL(S) or PWD (OPENAI_API_KEY, GITHUB_TOKEN,
+  // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), AZURE_*,
+  // GOOGLE_APPLICATION_CREDENTIALS, and *_URL/*_URI/*_DSN values with a password in them.
   bool inherit_environment = true;
+  // Inherited variables passed to commands despite such a name, e.g. {"GH_TOKEN"} for a
+  // model that is to use the gh CLI. (Variables in `environment` are always passed.)
+  std::vector<std::string> env_passthrough;
   // After an interrupt, how long a command gets to exit on SIGTERM before SIGKILL.
   std::chrono::milliseconds kill_grace{2000};
 };

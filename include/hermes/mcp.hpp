@@ -106,11 +106,16 @@ struct McpServerConfig {
 
   // A local server: the program to run (looked up in PATH when it has no slash), its
   // arguments, extra environment variables (added to this process's environment) and
-  // working directory (empty: this process's).
+  // working directory (empty: this process's). The server does not inherit this
+  // process's secrets (variables named like *_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*,
+  // AWS_*_KEY*, AZURE_*, GOOGLE_APPLICATION_CREDENTIALS; TerminalOptions says which):
+  // give it what it needs in `env` ("${VAR}" takes it from this process's environment),
+  // or name inherited variables to keep in `env_passthrough`.
   std::string command;
   std::vector<std::string> args;
   std::map<std::string, std::string> env;
   std::string cwd;
+  std::vector<std::string> env_passthrough;
 
   // A remote server (Streamable HTTP, protocol 2025-03-26 and later), used when `command`
   // is empty: the endpoint URL (http or https) and extra headers sent with every request
@@ -163,6 +168,7 @@ struct McpServerConfig {
 //
 //   {"mcpServers": {"<name>": {"command": "npx", "args": ["-y", "pkg"],
 //                              "env": {"K": "V"}, "cwd": "/dir",
+//                              "env_passthrough": ["GITHUB_TOKEN"],
 //                              "url": "https://...", "headers": {"K": "V"},
 //                              "oauth": {"client_id": "...", "client_secret": "...",
 //                                        "client_metadata_url": "https://...",

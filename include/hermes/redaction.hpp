@@ -3,8 +3,10 @@
 // hermes runs one redactor over what tools hand to the model (terminal output, file
 // contents, search matches). It recognises vendor-prefixed credentials (sk-, ghp_, AKIA,
 // xoxb-, ...), secret-named assignments in env, config, JSON, YAML and Python-repr syntax,
-// Authorization and API-key headers, Telegram bot tokens, PEM private keys, passwords in
-// database URLs, bare tokens in URL userinfo, JWTs and phone numbers.
+// Authorization and API-key headers, Telegram bot tokens, private keys (PEM and OpenSSH,
+// also a piece of one: a page or search hit without the BEGIN or END line, a key body
+// that starts like one), passwords in database URLs, bare tokens in URL userinfo, JWTs
+// and phone numbers.
 //
 // A matched value becomes `***` when shorter than 18 characters, else its first 6 and last
 // 4 characters around "...". File contents use a non-reusable sentinel instead

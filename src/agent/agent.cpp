@@ -8,6 +8,7 @@
 #include "agent/memory_provider_call.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/turn_runner.hpp"
+#include "common/private_files.hpp"
 #include "hermes/builtin_tools.hpp"
 #include "hermes/context_compressor.hpp"
 #include "hermes/home.hpp"
@@ -87,19 +88,20 @@ std::shared_ptr<ToolRegistry> default_tool_registry() {
   return registry;
 }
 
-// The registry of an agent created without one. Custom memory limits or skills settings
-// need their own built-ins; otherwise the shared default does.
+// The registry of an agent created without one. Custom memory limits, skills settings or
+// passed-through variables need their own built-ins; otherwise the shared default does.
 Result<std::shared_ptr<ToolRegistry>> builtin_tool_registry(const AgentOptions& o) {
   const MemoryLimits defaults;
   const bool custom = o.memory_limits.memory_chars != defaults.memory_chars ||
                       o.memory_limits.user_chars != defaults.user_chars ||
                       !o.skills.external_dirs.empty() || !o.skills.disabled.empty() ||
-                      !o.skills.template_vars;
+                      !o.skills.template_vars || !o.env_passthrough.empty();
   if (!custom) return default_tool_registry();
   auto registry = std::make_shared<ToolRegistry>();
   BuiltinToolOptions builtins;
   builtins.memory = o.memory_limits;
   builtins.skills = o.skills;
+  builtins.terminal.env_passthrough = o.env_passthrough;
   HERMES_RETURN_IF_ERROR(register_builtin_tools(*registry, builtins));
   HERMES_RETURN_IF_ERROR(register_session_search_tool(*registry));
   return registry;
@@ -217,6 +219,7 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   if (!provider.ok()) return provider.status();
   impl->provider = std::move(*provider);
   impl->home = options.home.empty() ? default_home() : options.home;
+  internal::restrict_home_permissions(impl->home);
   if (options.tools) {
     impl->tools = options.tools;
   } else {

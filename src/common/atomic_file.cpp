@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/private_files.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -41,17 +43,20 @@ Status make_directories(const std::string& dir) {
   return {};
 }
 
-Status write_file_atomically(const std::string& path, std::string_view content) {
+Status write_file_atomically(const std::string& path, std::string_view content, FileOwner owner) {
   const std::filesystem::path target(path);
   const std::string dir = target.parent_path().empty() ? "." : target.parent_path().string();
-  HERMES_RETURN_IF_ERROR(make_directories(dir));
+  const bool hermes = owner == FileOwner::kHermes;
+  HERMES_RETURN_IF_ERROR(hermes ? make_private_directories(dir) : make_directories(dir));
   std::string tmp = dir + "/." + target.filename().string() + ".tmp.XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
+  const int fd = ::mkstemp(tmp.data());  // Mode 0600: nobody else can open it meanwhile.
   if (fd < 0)
     return Status::io_error("cannot create a temporary file in " + dir + ": " + errno_text());
   struct stat existing {};
   const bool had_file = ::stat(path.c_str(), &existing) == 0;
-  ::fchmod(fd, had_file ? (existing.st_mode & 07777) : 0644);
+  mode_t mode = had_file ? (existing.st_mode & 07777) : 0644;
+  if (hermes) mode = had_file ? (mode & 07700) : kPrivateFileMode;
+  ::fchmod(fd, mode);
   const bool ok = write_all(fd, content) && ::fsync(fd) == 0;
   const std::string failure = ok ? "" : errno_text();
   ::close(fd);

@@ -25,7 +25,33 @@ std::string encode(std::string_view bytes, const char* alphabet, bool pad) {
   return out;
 }
 
+int base64_value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
 }  // namespace
+
+std::string base64_decode_prefix(std::string_view text, std::size_t max_bytes) {
+  std::string out;
+  unsigned bits = 0;
+  int held = 0;
+  for (char c : text) {
+    const int v = base64_value(c);
+    if (v < 0 || out.size() >= max_bytes) break;
+    bits = ((bits << 6) | static_cast<unsigned>(v)) & 0xFFFFu;
+    held += 6;
+    if (held >= 8) {
+      held -= 8;
+      out += static_cast<char>((bits >> held) & 0xFF);
+    }
+  }
+  return out;
+}
 
 std::string base64_encode(std::string_view bytes) {
   return encode(bytes, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", true);

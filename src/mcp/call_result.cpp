@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "common/json_text.hpp"
+#include "hermes/redaction.hpp"
+#include "safety/redaction_passes.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -63,16 +65,26 @@ std::string binary_placeholder(const std::string& kind, const std::string& mime_
          human_size(bytes) + "]";
 }
 
+std::string redact_for_model(std::string_view text) {
+  std::string out = redact_sensitive_text(text);
+  return redaction_enabled() ? redact_url_passwords(out) : out;
+}
+
 Result<std::string> render_call_result(const Json& result) {
-  const std::string text = joined_content(result);
+  const std::string text = redact_for_model(joined_content(result));
   auto is_error = result.find("isError");
   if (is_error != result.end() && is_error->is_boolean() && is_error->get<bool>()) {
     return Status::failed_precondition(text.empty() ? "MCP tool returned an error" : text);
   }
   auto structured = result.find("structuredContent");
   if (structured != result.end() && !structured->is_null()) {
-    if (text.empty()) return dump_json(Json{{"result", *structured}});
-    return dump_json(Json{{"result", text}, {"structuredContent", *structured}});
+    // Masked as text, so that key names ("password": ...) count as they do in any output.
+    // A mask that breaks the JSON leaves it a string: the model still reads it.
+    const std::string masked = redact_for_model(dump_json(*structured));
+    std::optional<Json> parsed = parse_json(masked);
+    const Json content = parsed ? std::move(*parsed) : Json(masked);
+    if (text.empty()) return dump_json(Json{{"result", content}});
+    return dump_json(Json{{"result", text}, {"structuredContent", content}});
   }
   return dump_json(Json{{"result", text}});
 }

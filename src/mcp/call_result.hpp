@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "hermes/json.hpp"
 #include "hermes/status.hpp"
@@ -19,7 +20,15 @@ namespace hermes::internal {
 //
 // isError: true becomes a FailedPrecondition whose message is the text (or "MCP tool
 // returned an error"), which the loop hands to the model as {"error": message}.
+//
+// Text and structured content alike pass through redact_for_model first.
 Result<std::string> render_call_result(const Json& result);
+
+// What a server sent, as the model may see it: secrets masked as in tool output
+// (redact_sensitive_text), and the password of every URL's userinfo too
+// (https://user:***@host): a server's answer is text from outside, not a link the user
+// handed over.
+std::string redact_for_model(std::string_view text);
 
 // The placeholder for binary content: "[image: image/png, 1.2 KB]".
 std::string binary_placeholder(const std::string& kind, const std::string& mime_type,

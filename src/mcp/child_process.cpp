@@ -9,7 +9,7 @@
 #include <cstring>
 #include <thread>
 
-extern char** environ;
+#include "safety/secret_env.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -35,15 +35,9 @@ struct Pipe {
   }
 };
 
-std::map<std::string, std::string> merged_environment(
-    const std::map<std::string, std::string>& extra) {
-  std::map<std::string, std::string> env;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    std::string entry(*e);
-    auto eq = entry.find('=');
-    if (eq != std::string::npos) env[entry.substr(0, eq)] = entry.substr(eq + 1);
-  }
-  for (const auto& [k, v] : extra) env[k] = v;
+std::map<std::string, std::string> merged_environment(const ChildProcessOptions& options) {
+  std::map<std::string, std::string> env = inherited_environment(options.env_passthrough);
+  for (const auto& [k, v] : options.env) env[k] = v;
   return env;
 }
 
@@ -105,7 +99,7 @@ ChildProcess::~ChildProcess() {
 
 Status ChildProcess::spawn(const ChildProcessOptions& options) {
   if (options.command.empty()) return Status::invalid_argument("command is empty");
-  const auto env = merged_environment(options.env);
+  const auto env = merged_environment(options);
   const std::string program = resolve_program(options.command, env);
   if (program.empty())
     return Status::not_found("cannot run '" + options.command + "': not found in PATH");

@@ -16,8 +16,11 @@ namespace hermes::internal {
 struct ChildProcessOptions {
   std::string command;  // Looked up in PATH (the child's PATH) when it has no '/'.
   std::vector<std::string> args;
-  std::map<std::string, std::string> env;  // Added to (overriding) this process's.
-  std::string cwd;                         // Empty: this process's.
+  // Added to (overriding) this process's environment, of which the secrets are left out
+  // (is_secret_env) except those named in `env_passthrough`.
+  std::map<std::string, std::string> env;
+  std::string cwd;  // Empty: this process's.
+  std::vector<std::string> env_passthrough;
 };
 
 // Thread-safety: one owner. The pipe descriptors may be read and written from other

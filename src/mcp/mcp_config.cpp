@@ -111,6 +111,7 @@ bool is_known_key(const std::string& key) {
   static const char* const kKeys[] = {"command",
                                       "args",
                                       "env",
+                                      "env_passthrough",
                                       "cwd",
                                       "url",
                                       "headers",
@@ -183,6 +184,7 @@ Status read_server(const std::string& name, const Json& object, McpServerConfig&
   HERMES_RETURN_IF_ERROR(r.string("command", config.command));
   HERMES_RETURN_IF_ERROR(r.strings("args", config.args));
   HERMES_RETURN_IF_ERROR(r.string_map("env", config.env));
+  HERMES_RETURN_IF_ERROR(r.strings("env_passthrough", config.env_passthrough));
   HERMES_RETURN_IF_ERROR(r.string("cwd", config.cwd));
   HERMES_RETURN_IF_ERROR(r.string("url", config.url));
   HERMES_RETURN_IF_ERROR(r.string_map("headers", config.headers));

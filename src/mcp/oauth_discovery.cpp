@@ -50,14 +50,33 @@ Status read_string(const Json& doc, const char* key, const std::string& where, b
   return {};
 }
 
+Status insecure_url(const std::string& what, const std::string& url) {
+  return Status::failed_precondition(what + " " + excerpt(url, 120) +
+                                     " is not https; OAuth over plain http is allowed only to "
+                                     "a loopback address (localhost, 127.0.0.1, [::1])");
+}
+
+// An endpoint hermes will send requests (and so codes, tokens, secrets) to must be https.
 Status read_url(const Json& doc, const char* key, const std::string& where, bool required,
-                std::string& out) {
+                std::string& out, bool endpoint = true) {
   HERMES_RETURN_IF_ERROR(read_string(doc, key, where, required, out));
   if (!out.empty() && !split_url(out)) {
     return Status::failed_precondition(where + ": \"" + key +
                                        "\" is not an http(s) URL: " + excerpt(out, 120));
   }
+  if (endpoint && !out.empty() && !is_secure_oauth_url(out)) {
+    return insecure_url(where + ": \"" + key + "\"", out);
+  }
   return {};
+}
+
+// RFC 8414 §3.3: the issuer a metadata document names must be the one whose well-known
+// URI served it, or a server could pass off another authorization server's endpoints as
+// its own (a mix-up attack). Only a trailing slash may differ.
+bool same_issuer(std::string_view a, std::string_view b) {
+  if (!a.empty() && a.back() == '/') a.remove_suffix(1);
+  if (!b.empty() && b.back() == '/') b.remove_suffix(1);
+  return !a.empty() && a == b;
 }
 
 Status read_strings(const Json& doc, const char* key, const std::string& where,
@@ -125,6 +144,12 @@ Result<std::optional<AuthorizationServerMetadata>> find_server_metadata(
     auto parsed = parse_authorization_server_metadata(
         **text, "the authorization server metadata at " + url);
     if (!parsed.ok()) return parsed.status();
+    if (!same_issuer(parsed->issuer, issuer)) {
+      return Status::failed_precondition(
+          "the authorization server metadata at " + url + " names the issuer " +
+          (parsed->issuer.empty() ? std::string("(none)") : excerpt(parsed->issuer, 120)) +
+          ", not " + issuer + ", the issuer it was fetched for");
+    }
     return std::optional<AuthorizationServerMetadata>(std::move(*parsed));
   }
   return std::optional<AuthorizationServerMetadata>();
@@ -208,7 +233,8 @@ Result<ProtectedResourceMetadata> parse_protected_resource_metadata(std::string_
   if (!parsed.ok()) return parsed.status();
   const Json& doc = *parsed;
   ProtectedResourceMetadata metadata;
-  HERMES_RETURN_IF_ERROR(read_url(doc, "resource", where, /*required=*/true, metadata.resource));
+  HERMES_RETURN_IF_ERROR(
+      read_url(doc, "resource", where, /*required=*/true, metadata.resource, /*endpoint=*/false));
   HERMES_RETURN_IF_ERROR(
       read_strings(doc, "authorization_servers", where, metadata.authorization_servers));
   HERMES_RETURN_IF_ERROR(read_strings(doc, "scopes_supported", where, metadata.scopes_supported));
@@ -220,6 +246,7 @@ Result<ProtectedResourceMetadata> parse_protected_resource_metadata(std::string_
       return Status::failed_precondition(where + ": authorization server " + excerpt(server, 120) +
                                          " is not an http(s) URL");
     }
+    if (!is_secure_oauth_url(server)) return insecure_url(where + ": authorization server", server);
   }
   return metadata;
 }
@@ -274,6 +301,12 @@ AuthorizationServerMetadata default_authorization_server(std::string_view server
 Result<OAuthDiscovery> discover_authorization(const std::string& server_url,
                                               const BearerChallenge& challenge,
                                               const OAuthHttpLimits& limits) {
+  if (!is_secure_oauth_url(server_url)) return insecure_url("the server", server_url);
+  if (!challenge.resource_metadata.empty() && split_url(challenge.resource_metadata) &&
+      !is_secure_oauth_url(challenge.resource_metadata)) {
+    return insecure_url("the server's challenge names resource metadata at",
+                        challenge.resource_metadata);
+  }
   OAuthDiscovery found;
   auto resource = find_resource_metadata(server_url, challenge, limits);
   if (!resource.ok()) return resource.status();

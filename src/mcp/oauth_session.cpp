@@ -182,6 +182,14 @@ Result<std::string> OAuthSession::authorization_code(const OAuthDiscovery& found
         "the server requires authorization in a browser, and no authorization handler is set "
         "(McpOAuthConfig::on_authorize)");
   }
+  // The code comes back through the redirect URI: over plain http it crosses the network
+  // in the clear (custom schemes of native applications stay possible).
+  if (starts_with(lower_ascii(config.redirect_uri), "http://") &&
+      !is_secure_oauth_url(config.redirect_uri)) {
+    return Status::failed_precondition(
+        "the redirect URI " + excerpt(config.redirect_uri, 120) +
+        " is plain http to a host that is not loopback; use https or a loopback address");
+  }
   const AuthorizationServerMetadata& server = found.server;
   if (server.authorization_endpoint.empty()) {
     return Status::failed_precondition("the authorization server " + server.issuer +

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "common/json_text.hpp"
+#include "common/private_files.hpp"
 #include "safety/log.hpp"
 
 namespace hermes::internal {
@@ -142,10 +143,9 @@ std::optional<Json> OAuthTokenStore::read(const std::string& path) const {
 
 Status OAuthTokenStore::write(const std::string& path, const Json& doc) const {
   if (path.empty()) return {};
-  std::error_code error;
-  std::filesystem::create_directories(dir_, error);
-  if (error) return Status::io_error("cannot create " + dir_ + ": " + error.message());
-  ::chmod(dir_.c_str(), 0700);  // The directory holds credentials.
+  // The directory holds credentials; so does the hermes home it is usually in.
+  HERMES_RETURN_IF_ERROR(make_private_directories(dir_));
+  ::chmod(dir_.c_str(), kPrivateDirMode);
   const std::string temp = path + ".tmp";
   std::remove(temp.c_str());  // A leftover would keep its mode through O_TRUNC.
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);

@@ -55,6 +55,29 @@ std::optional<UrlParts> split_url(std::string_view url) {
   return parts;
 }
 
+bool is_secure_oauth_url(std::string_view url) {
+  auto parts = split_url(url);
+  if (!parts) return false;
+  if (starts_with(parts->origin, "https://")) return true;
+  std::string_view host = std::string_view(parts->origin).substr(7);  // After "http://".
+  if (const std::size_t at = host.rfind('@'); at != std::string_view::npos)
+    host.remove_prefix(at + 1);
+  if (starts_with(host, "[")) return host.substr(0, host.find(']') + 1) == "[::1]";
+  host = host.substr(0, host.find(':'));
+  if (host == "localhost") return true;
+  // 127.0.0.0/8, written as four decimal numbers.
+  if (!starts_with(host, "127.")) return false;
+  int dots = 0;
+  for (char c : host) {
+    if (c == '.') {
+      ++dots;
+    } else if (!is_ascii_digit(c)) {
+      return false;
+    }
+  }
+  return dots == 3 && host.back() != '.';
+}
+
 std::string canonical_resource(std::string_view url) {
   auto parts = split_url(url);
   if (!parts) return std::string(url);

@@ -21,6 +21,11 @@ struct UrlParts {
 // nullopt for anything but an absolute http or https URL.
 std::optional<UrlParts> split_url(std::string_view url);
 
+// Whether OAuth may talk to `url`: https, or plain http to a loopback host (localhost,
+// 127.0.0.0/8, [::1]), where nothing crosses a network. Codes, tokens and client secrets
+// sent in the clear are anyone's on the path.
+bool is_secure_oauth_url(std::string_view url);
+
 // The form of `url` that names a resource (RFC 8707): scheme and host in lower case, no
 // query, no fragment, no trailing slash. `url` itself when it cannot be split.
 std::string canonical_resource(std::string_view url);

@@ -85,7 +85,8 @@ std::unique_ptr<McpTransport> ServerConnection::make_transport() const {
   }
   StdioTransportOptions options;
   options.label = label_;
-  options.process = {config_.command, config_.args, config_.env, config_.cwd};
+  options.process = {config_.command, config_.args, config_.env, config_.cwd,
+                     config_.env_passthrough};
   options.max_message_bytes = config_.max_message_bytes;
   return std::make_unique<StdioTransport>(std::move(options));
 }
@@ -402,7 +403,7 @@ Result<std::string> ServerConnection::call_tool(const McpToolEntry& tool, const 
   if (!client) {
     std::lock_guard lock(mu_);
     std::string why = last_error_.ok() ? "" : " (" + last_error_.message() + ")";
-    return Status::unavailable(label_ + " is not connected" + why);
+    return Status::unavailable(redact_for_model(label_ + " is not connected" + why));
   }
   if (tool.destructive && config_.destructive_needs_approval) {
     HERMES_RETURN_IF_ERROR(approve(tool, arguments, context));
@@ -425,7 +426,8 @@ Result<std::string> ServerConnection::call_tool(const McpToolEntry& tool, const 
     const Status& s = raw.status();
     if (s.code() == StatusCode::kCancelled)
       return Status::cancelled("MCP call interrupted: user sent a new message");
-    return Status(s.code(), "MCP call to '" + tool.mcp_name + "' failed: " + s.message());
+    return Status(s.code(),
+                  redact_for_model("MCP call to '" + tool.mcp_name + "' failed: " + s.message()));
   }
   note_success();
   return render_call_result(*raw);

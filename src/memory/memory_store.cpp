@@ -11,6 +11,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/number_format.hpp"
+#include "common/private_files.hpp"
 #include "common/text_utils.hpp"
 #include "safety/threat_scan.hpp"
 #include "tools/tool_args.hpp"
@@ -23,7 +24,7 @@ namespace {
 class FileLock {
  public:
   explicit FileLock(const std::string& path)
-      : fd_(::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+      : fd_(::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, kPrivateFileMode)) {
     if (fd_ >= 0) {
       while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
       }
@@ -227,7 +228,8 @@ Json MemoryStore::add(MemoryTarget target, const std::string& raw_content) {
   if (content.empty()) return tool_failure("Content cannot be empty.");
   if (auto threat = first_threat_message(content)) return tool_failure(*threat);
   const std::string path = memory_file_path(home_, target);
-  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return tool_failure(s.message());
+  if (Status s = make_private_directories(home_ + "/memories"); !s.ok())
+    return tool_failure(s.message());
   FileLock lock(path);
   // Appending never rewrites other content, so the drift guard is not needed here.
   std::vector<std::string> entries = load(target, false).entries;
@@ -260,7 +262,8 @@ Json MemoryStore::replace(MemoryTarget target, const std::string& raw_old,
     return tool_failure("new_content cannot be empty. Use 'remove' to delete entries.");
   if (auto threat = first_threat_message(content)) return tool_failure(*threat);
   const std::string path = memory_file_path(home_, target);
-  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return tool_failure(s.message());
+  if (Status s = make_private_directories(home_ + "/memories"); !s.ok())
+    return tool_failure(s.message());
   FileLock lock(path);
   Snapshot snap = load(target, true);
   if (snap.drift) return *snap.drift;
@@ -296,7 +299,8 @@ Json MemoryStore::remove(MemoryTarget target, const std::string& raw_old) {
   const std::string old_text(trim_ascii(raw_old));
   if (old_text.empty()) return tool_failure("old_text cannot be empty.");
   const std::string path = memory_file_path(home_, target);
-  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return tool_failure(s.message());
+  if (Status s = make_private_directories(home_ + "/memories"); !s.ok())
+    return tool_failure(s.message());
   FileLock lock(path);
   Snapshot snap = load(target, true);
   if (snap.drift) return *snap.drift;
@@ -336,7 +340,8 @@ Json MemoryStore::apply_batch(MemoryTarget target, const Json& operations) {
     }
   }
   const std::string path = memory_file_path(home_, target);
-  if (Status s = make_directories(home_ + "/memories"); !s.ok()) return tool_failure(s.message());
+  if (Status s = make_private_directories(home_ + "/memories"); !s.ok())
+    return tool_failure(s.message());
   FileLock lock(path);
   Snapshot snap = load(target, true);
   if (snap.drift) return *snap.drift;

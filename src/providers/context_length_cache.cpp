@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "common/atomic_file.hpp"
 #include "common/json_text.hpp"
 #include "common/text_utils.hpp"
 #include "hermes/home.hpp"
@@ -59,23 +60,11 @@ bool known_underreport(std::string_view model, int64_t length) {
   return family && length <= 32'768;
 }
 
+// A truncating write killed midway would leave a file that reads as empty, losing every
+// entry; the atomic write replaces the old file whole or not at all, and keeps it private
+// like the rest of the home.
 bool write_atomically(const std::string& path, const std::string& text) {
-  static std::atomic<unsigned> counter{0};
-  std::error_code error;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
-  const std::string temporary =
-      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out << text;
-    if (!out.flush()) return false;
-  }
-  // A truncating write killed midway would leave a file that reads as empty, losing every
-  // entry; a rename replaces the old file whole or not at all.
-  std::filesystem::rename(temporary, path, error);
-  if (error) std::filesystem::remove(temporary, error);
-  return !error;
+  return internal::write_file_atomically(path, text).ok();
 }
 
 }  // namespace

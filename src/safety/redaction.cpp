@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "safety/private_keys.hpp"
 #include "safety/redaction_passes.hpp"
 #include "safety/regex_program.hpp"
 
@@ -221,15 +222,6 @@ std::string redact_headers_and_bot_tokens(std::string text) {
   return text;
 }
 
-std::string redact_private_keys(std::string text) {
-  static const Regex re =
-      Regex::builtin(R"(-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----)");
-  if (text.find("BEGIN") == std::string::npos || text.find("-----") == std::string::npos)
-    return text;
-  return substitute(text, re,
-                    [](const Regex::Match&) { return std::string("[REDACTED PRIVATE KEY]"); });
-}
-
 std::string redact_url_credentials(std::string text, bool code_file) {
   // No whitespace in user or password: a match never runs past the end of a line.
   static const Regex db = Regex::builtin(
@@ -343,6 +335,16 @@ std::string redact_phone_numbers(std::string text) {
 
 }  // namespace
 
+std::string redact_url_passwords(std::string_view text) {
+  // scheme://user:password@ with no whitespace, '/' or '@' inside the userinfo.
+  static const Regex re = Regex::builtin(R"(([A-Za-z][A-Za-z0-9+.\-]*://[^\s:@/]+:)([^\s@/]+)(@))");
+  if (text.find("://") == std::string_view::npos || text.find('@') == std::string_view::npos)
+    return std::string(text);
+  return substitute(text, re, [&](const Regex::Match& m) {
+    return std::string(m.group(text, 1)) + "***" + std::string(m.group(text, 3));
+  });
+}
+
 bool redaction_enabled() {
   static const bool enabled = [] {
     const char* v = std::getenv("HERMES_REDACT_SECRETS");
@@ -427,11 +429,13 @@ std::string redact_sensitive_text(std::string_view text, const RedactionOptions&
   std::string out(text);
   if (out.empty() || !(options.force || redaction_enabled())) return out;
   const bool code_file = (options.code_file || options.file_read) && !options.secret_file;
+  // Keys first: the token passes below would mask pieces of a key body (an AKIA or sk-
+  // run inside base64) and break the lines that show it is a key.
+  out = redact_private_keys(out);
   if (has_known_prefix(out)) out = redact_prefixed_tokens(out, options.file_read);
   if (out.find('.') != std::string::npos) out = redact_zhipu_keys(out, options.file_read);
   if (!code_file) out = redact_assignments(out, options.file_read);
   out = redact_headers_and_bot_tokens(std::move(out));
-  out = redact_private_keys(std::move(out));
   out = redact_url_credentials(std::move(out), code_file);
   out = redact_jwts(std::move(out));
   if (options.redact_url_credentials) out = redact_strict_url_credentials(std::move(out));

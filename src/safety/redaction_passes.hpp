@@ -48,6 +48,10 @@ std::string redact_terminal_output(std::string_view output, std::string_view com
 // config.yaml only inside a .hermes directory or `hermes_home`.
 bool is_secret_bearing_path(std::string_view path, std::string_view hermes_home);
 
+// The password of every URL's userinfo masked (https://user:***@host), whatever the
+// scheme; the user name stays. For text from outside hermes on its way to the model.
+std::string redact_url_passwords(std::string_view text);
+
 // Whether redaction is switched on (HERMES_REDACT_SECRETS, read once).
 bool redaction_enabled();
 

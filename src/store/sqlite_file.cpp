@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "common/private_files.hpp"
 #include "safety/log.hpp"
 
 namespace hermes::store {
@@ -20,19 +21,13 @@ std::string errno_text(int error) {
   return std::strerror(error);
 }
 
+// The directories hold private conversations: each one created is 0700.
 Status create_parent_directory(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (parent.empty()) return {};
   std::error_code ec;
   if (std::filesystem::is_directory(parent, ec)) return {};
-  std::filesystem::create_directories(parent, ec);
-  if (ec) {
-    return Status::io_error("cannot create directory " + parent.string() + ": " + ec.message());
-  }
-  // The directory holds private conversations.
-  std::filesystem::permissions(parent, std::filesystem::perms::owner_all,
-                               std::filesystem::perm_options::replace, ec);
-  return {};
+  return internal::make_private_directories(parent.string());
 }
 
 // chmod on the path, never on a descriptor: see prepare_database_file.

@@ -114,9 +114,10 @@ Result<std::string> resolve_for_write(const FileToolEnv& env, const std::string&
                                       ToolContext& ctx) {
   auto path = env.roots.resolve(raw);
   if (!path.ok()) return path.status();
-  switch (make_file_guard(ctx.home).check_write(*path)) {
+  const FileGuard guard = make_file_guard(ctx.home);
+  switch (guard.check_write(*path)) {
     case WriteVerdict::kDenied:
-      return Status::permission_denied(write_denied_message(*path));
+      return Status::permission_denied(guard.write_denial(*path).value_or("Write denied."));
     case WriteVerdict::kNeedsApproval: {
       ApprovalOutcome outcome = env.gate.ask(ctx.tool_name + " " + *path,
                                              "write to SSH config (can carry ProxyCommand)", ctx);

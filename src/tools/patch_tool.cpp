@@ -1,7 +1,11 @@
 // patch: targeted edits. mode "replace" swaps old_string for new_string through the fuzzy
 // matcher; mode "patch" applies a V4A patch that may touch several files, all or nothing.
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "common/atomic_file.hpp"
 #include "common/json_text.hpp"
@@ -71,7 +75,7 @@ Result<std::string> run_replace(const FileToolEnv& env, const Json& args, ToolCo
     }
     return dump_json(out);
   }
-  if (Status s = write_file_atomically(*path, r.content); !s.ok()) return s;
+  if (Status s = write_file_atomically(*path, r.content, FileOwner::kUser); !s.ok()) return s;
   note_patch_outcome(ctx, *path, false);
   remember_file_contents(ctx, *path);
   return dump_json({{"success", true},
@@ -81,6 +85,59 @@ Result<std::string> run_replace(const FileToolEnv& env, const Json& args, ToolCo
                     {"diff", unified_diff(*content, r.content, shown)}});
 }
 
+// One file of a V4A patch, patched in memory.
+struct V4aChange {
+  std::string path, shown, before, after;
+  bool remove = false;
+  std::optional<mode_t> mode;  // A moved file keeps its permission bits.
+};
+
+// Where a patch went wrong before anything was written: the model's error.
+std::string v4a_refusal(const std::string& why) {
+  return dump_json(tool_failure(why + " Nothing was changed."));
+}
+
+// Writes every new content, then removes what goes (deleted files, the sources of moves):
+// a move never loses its file, even when writing the destination fails. A failed write
+// puts back what the earlier writes of the patch replaced.
+Status apply_v4a_changes(const std::vector<V4aChange>& changes) {
+  struct Written {
+    const V4aChange* change;
+    bool existed;
+  };
+  std::vector<Written> written;
+  for (const V4aChange& c : changes) {
+    if (c.remove) continue;
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(c.path, ec);
+    Status s = write_file_atomically(c.path, c.after, FileOwner::kUser);
+    if (s.ok() && c.mode) ::chmod(c.path.c_str(), *c.mode);
+    if (s.ok()) {
+      written.push_back({&c, existed});
+      continue;
+    }
+    for (auto it = written.rbegin(); it != written.rend(); ++it) {
+      if (it->existed) {
+        (void)write_file_atomically(it->change->path, it->change->before, FileOwner::kUser);
+      } else {
+        std::filesystem::remove(it->change->path, ec);
+      }
+    }
+    return Status::io_error("cannot write " + c.shown + ": " + s.message() +
+                            ". Nothing was changed.");
+  }
+  for (const V4aChange& c : changes) {
+    if (!c.remove) continue;
+    std::error_code ec;
+    std::filesystem::remove(c.path, ec);
+    if (ec) {
+      return Status::io_error("cannot delete " + c.shown + ": " + ec.message() +
+                              " (the other changes of the patch were made)");
+    }
+  }
+  return {};
+}
+
 // Every file of the patch is resolved, read and patched in memory first; only then is
 // anything written, so a failing hunk leaves the tree as it was.
 Result<std::string> run_v4a(const FileToolEnv& env, const Json& args, ToolContext& ctx) {
@@ -88,18 +145,19 @@ Result<std::string> run_v4a(const FileToolEnv& env, const Json& args, ToolContex
   if (!text.ok()) return text.status();
   auto ops = parse_v4a_patch(*text);
   if (!ops.ok()) return ops.status();
-  struct Change {
-    std::string path, shown, before, after;
-    bool remove = false;
+  std::vector<V4aChange> changes;
+  auto claimed = [&](const std::string& path) {
+    return std::any_of(changes.begin(), changes.end(),
+                       [&](const V4aChange& c) { return c.path == path; });
   };
-  std::vector<Change> changes;
   for (const V4aFileOp& op : *ops) {
     auto path = resolve_for_write(env, op.path, ctx);
     if (!path.ok()) return path.status();
-    Change c{*path, env.roots.display(*path), "", "", false};
+    V4aChange c{*path, env.roots.display(*path), "", "", false, std::nullopt};
     if (op.kind == V4aFileOp::Kind::kAdd) {
-      if (std::filesystem::exists(*path))
-        return dump_json(tool_failure("Cannot add " + c.shown + ": it already exists."));
+      std::error_code ec;
+      if (std::filesystem::exists(*path, ec) || claimed(*path))
+        return v4a_refusal("Cannot add " + c.shown + ": it already exists.");
       c.after = op.content;
     } else {
       auto content = read_text_file(*path, c.shown);
@@ -121,25 +179,31 @@ Result<std::string> run_v4a(const FileToolEnv& env, const Json& args, ToolContex
       }
       c.after = std::move(r.content);
     }
-    changes.push_back(std::move(c));
     if (!op.move_to.empty()) {
       auto target = resolve_for_write(env, op.move_to, ctx);
       if (!target.ok()) return target.status();
-      Change moved{*target, env.roots.display(*target), "", changes.back().after, false};
-      changes.back().remove = true;
+      const std::string target_shown = env.roots.display(*target);
+      if (*target == c.path) return v4a_refusal("Cannot move " + c.shown + " onto itself.");
+      // Moving over a file would destroy it without the patch saying so.
+      std::error_code ec;
+      if (std::filesystem::exists(*target, ec) || claimed(*target)) {
+        return v4a_refusal("Cannot move " + c.shown + " to " + target_shown + ": " + target_shown +
+                           " already exists.");
+      }
+      struct stat source {};
+      V4aChange moved{*target, target_shown, "", c.after, false, std::nullopt};
+      if (::stat(c.path.c_str(), &source) == 0) moved.mode = source.st_mode & 07777;
+      c.remove = true;
+      changes.push_back(std::move(c));
       changes.push_back(std::move(moved));
+      continue;
     }
+    changes.push_back(std::move(c));
   }
+  if (Status s = apply_v4a_changes(changes); !s.ok()) return s;
   Json files = Json::array();
   std::string diff;
-  for (const Change& c : changes) {
-    std::error_code ec;
-    if (c.remove) {
-      std::filesystem::remove(c.path, ec);
-      if (ec) return Status::io_error("cannot delete " + c.shown + ": " + ec.message());
-    } else if (Status s = write_file_atomically(c.path, c.after); !s.ok()) {
-      return s;
-    }
+  for (const V4aChange& c : changes) {
     if (!c.remove) remember_file_contents(ctx, c.path);
     files.push_back(c.shown);
     diff += unified_diff(c.before, c.remove ? "" : c.after, c.shown);

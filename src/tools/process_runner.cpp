@@ -13,9 +13,8 @@
 #include <map>
 #include <thread>
 
+#include "safety/secret_env.hpp"
 #include "tools/output_buffer.hpp"
-
-extern char** environ;
 
 namespace hermes::internal {
 namespace {
@@ -82,13 +81,7 @@ bool drain(int fd, HeadTailBuffer& out) {
 
 std::vector<std::string> command_environment(const TerminalOptions& options) {
   std::map<std::string, std::string> env;
-  if (options.inherit_environment) {
-    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-      const std::string entry(*e);
-      const std::size_t eq = entry.find('=');
-      if (eq != std::string::npos) env[entry.substr(0, eq)] = entry.substr(eq + 1);
-    }
-  }
+  if (options.inherit_environment) env = inherited_environment(options.env_passthrough);
   env.emplace("PAGER", "cat");
   env.emplace("GIT_PAGER", "cat");
   env.emplace("GIT_TERMINAL_PROMPT", "0");

@@ -21,8 +21,9 @@ struct ShellCommand {
   std::vector<std::string> environment;  // Complete, as NAME=value.
 };
 
-// The environment commands run with: the process's own (when inherited), pagers disabled
-// so nothing waits for a keypress, then the configured variables.
+// The environment commands run with: the process's own without its secrets (when
+// inherited; see is_secret_env), pagers disabled so nothing waits for a keypress, then
+// the configured variables.
 std::vector<std::string> command_environment(const TerminalOptions& options);
 
 struct ChildProcess {

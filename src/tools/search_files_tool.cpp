@@ -10,6 +10,8 @@
 #include "common/json_text.hpp"
 #include "hermes/redaction.hpp"
 #include "safety/file_guard.hpp"
+#include "safety/private_keys.hpp"
+#include "safety/redaction_passes.hpp"
 #include "safety/regex.hpp"
 #include "tools/file_tools.hpp"
 #include "tools/tool_args.hpp"
@@ -134,6 +136,8 @@ Json search_contents(const SearchRequest& req, const Regex& re, const Walk& w,
     for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
     const std::string rel = roots.display(f.string());
     int64_t in_file = 0;
+    // A line from inside a key looks like any base64 on its own; the file says what it is.
+    std::optional<std::vector<bool>> key_lines;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (!re.search(lines[i])) continue;
       ++in_file;
@@ -147,8 +151,14 @@ Json search_contents(const SearchRequest& req, const Regex& re, const Walk& w,
                                    ? i - static_cast<std::size_t>(req.context)
                                    : 0;
       const std::size_t to = std::min(lines.size(), i + static_cast<std::size_t>(req.context) + 1);
+      if (!key_lines) {
+        key_lines =
+            redaction_enabled() ? private_key_lines(lines) : std::vector<bool>(lines.size(), false);
+      }
       for (std::size_t k = from; k < to; ++k) {
-        Json m = {{"path", rel}, {"line", k + 1}, {"text", clip(lines[k])}};
+        Json m = {{"path", rel},
+                  {"line", k + 1},
+                  {"text", (*key_lines)[k] ? "[REDACTED PRIVATE KEY]" : clip(lines[k])}};
         if (k != i) m["context"] = true;
         matches.push_back(std::move(m));
       }

@@ -93,7 +93,7 @@ Result<std::string> run_write(const FileToolEnv& env, const Json& args, ToolCont
       warning = "The file had changed since you last read it; those changes were overwritten.";
     }
   }
-  if (Status s = write_file_atomically(*path, text); !s.ok()) return s;
+  if (Status s = write_file_atomically(*path, text, FileOwner::kUser); !s.ok()) return s;
   remember_file_contents(ctx, *path);
   Json result = {{"success", true},
                  {"path", env.roots.display(*path)},

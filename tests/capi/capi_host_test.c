@@ -358,6 +358,59 @@ static void test_utilities(const char *home) {
   CHECK(hermes_estimate_tokens("a fairly long sentence of text") > 0);
 }
 
+/* The terminal tool: a secret-named variable of the host stays out of a command's
+ * environment unless the host passes it through by name. */
+static int env_probe_calls = 0;
+static int env_probe_saw_expected = 0;
+static int env_probe_saw_hidden = 0;
+static hermes_status_t env_probe_model(hermes_provider_call_t *call, void *user_data) {
+  const char *request = hermes_provider_call_request(call);
+  (void)user_data;
+  ++env_probe_calls;
+  if (strstr(request, "\"role\":\"tool\"") == NULL) {
+    return hermes_provider_call_set_response(
+        call,
+        "{\"message\":{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_env\",\"type\":\"function\","
+        "\"function\":{\"name\":\"terminal\",\"arguments\":\"{\\\"command\\\":"
+        "\\\"echo probe:[$HERMES_PROBE_API_KEY][$HERMES_PROBE_TOKEN]\\\"}\"}}]},"
+        "\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5},\"finish_reason\":\"tool_calls\"}");
+  }
+  env_probe_saw_expected = strstr(request, "probe:[][passed-value]") != NULL;
+  env_probe_saw_hidden = strstr(request, "hidden-value") != NULL;
+  return hermes_provider_call_set_response(
+      call, "{\"message\":{\"content\":\"Done.\"},\"usage\":{\"prompt_tokens\":20,"
+            "\"completion_tokens\":2},\"finish_reason\":\"stop\"}");
+}
+
+static void test_env_passthrough(const char *home) {
+  hermes_error_t *error = NULL;
+  hermes_agent_t *agent = NULL;
+  char *text = NULL;
+  hermes_agent_options_t *options = hermes_agent_options_new();
+  CHECK(setenv("HERMES_PROBE_API_KEY", "hidden-value", 1) == 0);
+  CHECK(setenv("HERMES_PROBE_TOKEN", "passed-value", 1) == 0);
+  CHECK(hermes_agent_options_set_provider_callback(options, "host", "host-model", env_probe_model,
+                                                   NULL, NULL) == HERMES_OK);
+  CHECK(hermes_agent_options_set_home(options, home) == HERMES_OK);
+  CHECK(hermes_agent_options_set_persist_sessions(options, 0) == HERMES_OK);
+  CHECK(hermes_agent_options_set_context_length(options, 64000) == HERMES_OK);
+  CHECK(hermes_agent_options_enable_toolset(options, "terminal") == HERMES_OK);
+  CHECK(hermes_agent_options_set_background_review(options, 0, 0, 0) == HERMES_OK);
+  CHECK(hermes_agent_options_pass_env(options, "HERMES_PROBE_TOKEN") == HERMES_OK);
+  CHECK(hermes_agent_options_pass_env(options, "") == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_pass_env(options, "A=B") == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_new(options, &agent, &error) == HERMES_OK);
+  CHECK(hermes_agent_chat(agent, "Probe the environment.", &text, &error) == HERMES_OK);
+  CHECK(env_probe_calls == 2);
+  CHECK(env_probe_saw_expected);
+  CHECK(!env_probe_saw_hidden);
+  hermes_free(text);
+  hermes_agent_free(agent);
+  hermes_agent_options_free(options);
+  unsetenv("HERMES_PROBE_API_KEY");
+  unsetenv("HERMES_PROBE_TOKEN");
+}
+
 static void test_option_validation(void) {
   hermes_agent_options_t *options = hermes_agent_options_new();
   CHECK(hermes_agent_options_add_fallback(options, "openrouter", NULL, NULL, NULL, NULL) == HERMES_ERR_INVALID_ARGUMENT);
@@ -401,6 +454,7 @@ int main(void) {
   test_context_dir(home);
   test_store(store);
   test_utilities(home);
+  test_env_passthrough(home);
 
   hermes_store_freep(&store);
   hermes_store_freep(&store); /* Harmless through the pointer form. */

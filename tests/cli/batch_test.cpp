@@ -1,11 +1,13 @@
 // hermes-batch run on files against the mock model server.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <set>
 #include <vector>
 
 #include "cli/cli_harness.hpp"
 #include "cli/pty_session.hpp"
+#include "support/scoped_env.hpp"
 
 namespace hermes::testing {
 namespace {
@@ -66,6 +68,46 @@ TEST_CASE("each prompt becomes one ShareGPT trajectory line with its tool calls 
              {"value", "<think>\n</think>\nYour list has one item: pack the picnic basket."}});
   CHECK(lines[1]["id"] == "capital");
   CHECK(lines[1]["conversations"].size() == 3);
+}
+
+TEST_CASE("trajectories are written with secrets masked, to a file only the user can read") {
+  CliHarness h;
+  h.script("secret_in_answer.json");
+  write_text(h.home.file("prompts.jsonl"),
+             "{\"id\": \"keys\", \"prompt\": \"Rotate the key ghp_abcdefghij0123456789ABCD\"}\n");
+  const std::string out = h.home.file("out.jsonl");
+  {
+    ScopedUmask open_umask(0);
+    CHECK(run_batch(h, {"--input", h.home.file("prompts.jsonl"), "--output", out, "--toolsets",
+                        "todo"}) == 0);
+  }
+  const std::string text = read_text(out);
+  for (const char* secret : {"ghp_1234567890abcdefghijklmnopqrst", "ghp_abcdefghij0123456789ABCD",
+                             "sk-proj-abcdefghijklmnopqrstuvwx1234", "Hunter2Hunter2"}) {
+    CAPTURE(secret);
+    CHECK(text.find(secret) == std::string::npos);
+  }
+  CHECK(text.find("Rotated. The old key was sk-pro") != std::string::npos);
+  struct stat info {};
+  REQUIRE(::stat(out.c_str(), &info) == 0);
+  CHECK((info.st_mode & 0777) == 0600);
+}
+
+TEST_CASE("by default a batch offers no shell, no file tools and no memory") {
+  CliHarness h;
+  h.script("plain_answer.json");
+  write_text(h.home.file("prompts.jsonl"), "{\"id\": \"only\", \"prompt\": \"hello\"}\n");
+  const std::string out = h.home.file("out.jsonl");
+  CHECK(run_batch(h, {"--input", h.home.file("prompts.jsonl"), "--output", out}) == 0);
+  std::vector<Json> lines = read_lines(out);
+  REQUIRE(lines.size() == 1);
+  const std::string system = lines[0]["conversations"][0]["value"].get<std::string>();
+  CHECK(system.find("\"name\":\"todo_list\"") != std::string::npos);
+  for (const char* tool : {"terminal", "process_manage", "write_file", "patch", "read_file",
+                           "memory", "delegate_task"}) {
+    CAPTURE(tool);
+    CHECK(system.find(std::string("\"name\":\"") + tool + "\"") == std::string::npos);
+  }
 }
 
 TEST_CASE("a batch resumes: prompts already in the output are not run again") {

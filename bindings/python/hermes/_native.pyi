@@ -244,12 +244,15 @@ class SkillsSettings(TypedDict, total=False):
     template_vars: bool  # Fill ${HERMES_SKILL_DIR} and ${HERMES_SESSION_ID}; default True.
 
 class McpServerSettings(TypedDict, total=False):
-    """One MCP server, as in mcp.json: a command (with args, env, cwd) or a url (with
-    headers); enabled, tools ({"include": [...], "exclude": [...]}), timeout and
-    connect_timeout in seconds, destructive_needs_approval, parallel."""
+    """One MCP server, as in mcp.json: a command (with args, env, cwd, env_passthrough)
+    or a url (with headers); enabled, tools ({"include": [...], "exclude": [...]}),
+    timeout and connect_timeout in seconds, destructive_needs_approval, parallel. A
+    command does not inherit the secrets of this process's environment (*_API_KEY,
+    *_TOKEN, *SECRET*, ...) except those named in env_passthrough."""
     command: str
     args: list[str]
     env: dict[str, str]
+    env_passthrough: list[str]
     cwd: str
     url: str
     headers: dict[str, str]
@@ -325,6 +328,7 @@ class Agent:
         mcp_authorize: Optional[Callable[[str], str]] = None,
         enabled_toolsets: Optional[Sequence[str]] = None,
         disabled_toolsets: Optional[Sequence[str]] = None,
+        env_passthrough: Optional[Sequence[str]] = None,
         session_id: Optional[str] = None,
         persist_sessions: bool = True,
         session_store: Optional[SessionStore] = None,

@@ -186,12 +186,14 @@ void read_skills(KwargReader& kw, AgentOptions& o) {
 }
 
 // The built-in tools in a registry of the agent's own, for tools of the caller to join.
-// They follow the agent's memory and skills settings, as the library's own registry does.
+// They follow the agent's memory, skills and env_passthrough settings, as the library's
+// own registry does.
 std::shared_ptr<ToolRegistry> own_registry(const AgentOptions& o) {
   auto registry = std::make_shared<ToolRegistry>();
   BuiltinToolOptions builtins;
   builtins.memory = o.memory_limits;
   builtins.skills = o.skills;
+  builtins.terminal.env_passthrough = o.env_passthrough;
   if (Status s = register_builtin_tools(*registry, builtins); !s.ok()) raise_status(s);
   if (Status s = register_session_search_tool(*registry); !s.ok()) raise_status(s);
   return registry;
@@ -394,6 +396,7 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   if (o.max_tool_workers < 1) throw py::value_error("max_tool_workers: must be at least 1");
   read_review(kw, o);  // Before the tools too: the built-in memory tool follows its limits.
   read_skills(kw, o);  // Before the tools: the built-in skills tools follow it.
+  kw.strings("env_passthrough", o.env_passthrough);  // And the terminal this.
   read_tools(kw, o);
   kw.strings("enabled_toolsets", o.enabled_toolsets);
   kw.strings("disabled_toolsets", o.disabled_toolsets);

@@ -20,6 +20,10 @@ ADD_SCHEMA = {
 }
 
 
+def tool_results(result):
+    return [m["content"] for m in result["messages"] if m["role"] == "tool"]
+
+
 def make_agent(server, tmp_path, **kwargs):
     kwargs.setdefault("home", str(tmp_path))
     return hermes.Agent(model="mock-model", base_url=server.base_url, api_key="sk-test", **kwargs)
@@ -223,6 +227,26 @@ def test_memory_limits_reach_the_memory_tool(mock_server, tmp_path):
     assert "50" in tool_rows[0]["content"] and "error" in tool_rows[0]["content"].lower()
     assert not (tmp_path / "memories" / "MEMORY.md").exists() or \
         "x" * 80 not in (tmp_path / "memories" / "MEMORY.md").read_text()
+
+
+@pytest.mark.parametrize("passthrough, expected", [
+    (None, "probe:[][]"),
+    (["HERMES_PROBE_TOKEN"], "probe:[][passed-value]"),
+])
+def test_terminal_commands_get_secrets_only_when_passed_through(mock_server, tmp_path, monkeypatch,
+                                                                passthrough, expected):
+    monkeypatch.setenv("HERMES_PROBE_API_KEY", "hidden-value")
+    monkeypatch.setenv("HERMES_PROBE_TOKEN", "passed-value")
+    mock_server.enqueue(
+        {"chat_tool_calls": [{"id": "t1", "name": "terminal", "arguments": {
+            "command": "echo probe:[$HERMES_PROBE_API_KEY][$HERMES_PROBE_TOKEN]"}}]},
+        {"chat_text": "Done."})
+    agent = make_agent(mock_server, tmp_path, enabled_toolsets=["terminal"],
+                       env_passthrough=passthrough, persist_sessions=False,
+                       background_review=False)
+    output = json.loads(tool_results(agent.run_conversation("Probe."))[0])["output"]
+    assert output == expected
+    assert "hidden-value" not in output
 
 
 @pytest.mark.parametrize("kwargs, name", [

@@ -105,6 +105,23 @@ TEST_CASE("text, structured, image and error results reach the model as text") {
   CHECK(fail.status().message() == "it broke");
 }
 
+TEST_CASE("results and errors reach the model with credentials masked") {
+  FakeServers c({fake_server("fake")});
+  auto echo = call_tool(*c.registry, "mcp_fake_echo",
+                        {{"text",
+                          "fetch https://ci:Sup3rS3cret@registry.example/v2 with "
+                          "sk-ant-api03-abcdefghijklmnopqrstuvwx"}});
+  REQUIRE(echo.ok());
+  CHECK(echo->find("Sup3rS3cret") == std::string::npos);
+  CHECK(echo->find("abcdefghijklmnopqrstuvwx") == std::string::npos);
+  CHECK(json_of(*echo)["result"].get<std::string>().find("https://ci:***@registry.example/v2") !=
+        std::string::npos);
+  auto fail = call_tool(*c.registry, "mcp_fake_fail",
+                        {{"why", "login refused for https://ci:Sup3rS3cret@registry.example"}});
+  REQUIRE_FALSE(fail.ok());
+  CHECK(fail.status().message() == "login refused for https://ci:***@registry.example");
+}
+
 TEST_CASE("progress notifications are reported through on_status while a call runs") {
   FakeServers c({fake_server("fake")});
   ProgressRecorder progress;

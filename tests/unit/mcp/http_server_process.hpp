@@ -29,7 +29,7 @@ class HttpServerProcess {
     auto server = std::make_unique<HttpServerProcess>();
     std::vector<std::string> args{std::string(HERMES_FIXTURES_DIR) + "/mcp/" + script};
     args.insert(args.end(), flags.begin(), flags.end());
-    REQUIRE(server->process_.spawn({HERMES_TEST_PYTHON, args, {}, ""}).ok());
+    REQUIRE(server->process_.spawn({HERMES_TEST_PYTHON, args, {}, "", {}}).ok());
     server->port_ = std::stoi(server->read_line());
     server->drain();
     return server;
@@ -42,11 +42,13 @@ class HttpServerProcess {
     if (script.empty()) return nullptr;
     auto server = std::make_unique<HttpServerProcess>();
     server->port_ = free_port();
-    REQUIRE(
-        server->process_
-            .spawn(
-                {"node", {script, "streamableHttp"}, {{"PORT", std::to_string(server->port_)}}, ""})
-            .ok());
+    REQUIRE(server->process_
+                .spawn({"node",
+                        {script, "streamableHttp"},
+                        {{"PORT", std::to_string(server->port_)}},
+                        "",
+                        {}})
+                .ok());
     server->drain();
     REQUIRE(eventually([&] { return server->accepts_connections(); }));
     return server;

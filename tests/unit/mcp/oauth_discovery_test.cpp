@@ -9,6 +9,7 @@
 
 #include "common/json_text.hpp"
 #include "mcp/oauth_session.hpp"
+#include "mcp/oauth_url.hpp"
 
 using namespace hermes;
 using namespace hermes::internal;
@@ -144,4 +145,54 @@ TEST_CASE("a server without metadata is authorized at /authorize, /token and /re
   CHECK(m.authorization_endpoint == "http://localhost:3000/authorize");
   CHECK(m.token_endpoint == "http://localhost:3000/token");
   CHECK(m.registration_endpoint == "http://localhost:3000/register");
+}
+
+TEST_CASE("OAuth talks https, or plain http only to a loopback address") {
+  for (const char* url :
+       {"https://auth.example/token", "HTTPS://Auth.Example", "http://127.0.0.1:8080/t",
+        "http://127.3.4.5/t", "http://localhost:3000/mcp", "http://[::1]:9/cb",
+        "http://user@localhost/x"}) {
+    CAPTURE(url);
+    CHECK(internal::is_secure_oauth_url(url));
+  }
+  for (const char* url : {"http://auth.example/token", "http://127.0.0.1.evil.example/t",
+                          "http://localhost.evil.example/", "http://[::2]/", "http://10.0.0.1/t",
+                          "http://localhost@evil.example/", "ftp://127.0.0.1/", "not a url"}) {
+    CAPTURE(url);
+    CHECK_FALSE(internal::is_secure_oauth_url(url));
+  }
+}
+
+TEST_CASE("metadata naming plain-http endpoints off loopback is refused, naming the field") {
+  auto server = parse_authorization_server_metadata(
+      R"({"issuer": "https://auth.example", "authorization_endpoint": "https://auth.example/a",
+          "token_endpoint": "http://auth.example/t"})",
+      "asm");
+  REQUIRE_FALSE(server.ok());
+  CHECK(server.status().message() ==
+        "asm: \"token_endpoint\" http://auth.example/t is not https; OAuth over plain http is "
+        "allowed only to a loopback address (localhost, 127.0.0.1, [::1])");
+  CHECK(parse_authorization_server_metadata(
+            R"({"issuer": "http://127.0.0.1:7", "token_endpoint": "http://127.0.0.1:7/t"})", "asm")
+            .ok());
+  auto resource = parse_protected_resource_metadata(
+      R"({"resource": "https://x.example/mcp", "authorization_servers": ["http://auth.example"]})",
+      "prm");
+  REQUIRE_FALSE(resource.ok());
+  CHECK(resource.status().message().find("authorization server http://auth.example is not https") !=
+        std::string::npos);
+}
+
+TEST_CASE("discovery refuses a plain-http server before sending it anything") {
+  OAuthHttpLimits limits;
+  auto found = discover_authorization("http://mcp.example/mcp", BearerChallenge{}, limits);
+  REQUIRE_FALSE(found.ok());
+  CHECK(found.status().message().find("the server http://mcp.example/mcp is not https") !=
+        std::string::npos);
+  BearerChallenge challenge;
+  challenge.resource_metadata = "http://evil.example/.well-known/oauth-protected-resource";
+  found = discover_authorization("https://mcp.example/mcp", challenge, limits);
+  REQUIRE_FALSE(found.ok());
+  CHECK(found.status().message().find("resource metadata at http://evil.example") !=
+        std::string::npos);
 }

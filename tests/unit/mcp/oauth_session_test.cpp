@@ -143,6 +143,7 @@ TEST_CASE("bad answers from the authorization side fail the connection with a na
       {{"--token-garbage"}, "not JSON"},
       {{"--token-error"}, "invalid_grant (code expired)"},
       {{"--wrong-resource"}, "http://elsewhere.example/mcp"},
+      {{"--wrong-issuer"}, "names the issuer https://other.example, not http://127.0.0.1:"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.flags.front());
@@ -153,6 +154,18 @@ TEST_CASE("bad answers from the authorization side fail the connection with a na
     CHECK(error.find("MCP server 'guarded'") != std::string::npos);
     CHECK(error.find(c.reason) != std::string::npos);
   }
+}
+
+TEST_CASE("a redirect URI in plain http to another host is refused before the user is asked") {
+  auto server = HttpServerProcess::fixture("fake_oauth_server.py");
+  TempDir dir;
+  FakeUser user;
+  McpServerConfig config = oauth_config(*server, dir, user);
+  config.oauth.redirect_uri = "http://callback.example/cb";
+  const std::string error = connect_error(config);
+  CHECK(error.find("the redirect URI http://callback.example/cb is plain http") !=
+        std::string::npos);
+  CHECK(user.visits == 0);
 }
 
 TEST_CASE("a failing or missing authorization handler fails only its own server") {

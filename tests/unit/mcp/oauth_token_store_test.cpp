@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes::internal;
@@ -82,4 +83,21 @@ TEST_CASE("a store without a directory keeps nothing") {
   const OAuthTokenStore store("", "s");
   CHECK(store.save_tokens({"at", "Bearer", "", "", 0, ""}).ok());
   CHECK_FALSE(store.load_tokens().has_value());
+}
+
+TEST_CASE("the token directory and the home it is created in are private under umask 0") {
+  TempDir base;
+  hermes::testing::ScopedUmask open_umask(0);
+  const OAuthTokenStore store(base.file("home/mcp-tokens"), "github");
+  OAuthTokens tokens;
+  tokens.access_token = "at";
+  REQUIRE(store.save_tokens(tokens).ok());
+  struct stat info {};
+  for (const char* dir : {"home", "home/mcp-tokens"}) {
+    CAPTURE(dir);
+    REQUIRE(::stat(base.file(dir).c_str(), &info) == 0);
+    CHECK((info.st_mode & 0777) == 0700);
+  }
+  REQUIRE(::stat(base.file("home/mcp-tokens/github.json").c_str(), &info) == 0);
+  CHECK((info.st_mode & 0777) == 0600);
 }

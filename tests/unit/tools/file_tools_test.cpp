@@ -119,7 +119,7 @@ TEST_CASE("read_file masks secrets and refuses environment files") {
         "redacted:ghp_\xE2\x80\xA6\xC2\xBB\n");
   testing::put_file(w.file(".env"), "API_KEY=abc\n");
   CHECK(testing::has_text(w.raw_call("read_file", {{"path", ".env"}}).status().message(),
-                          "Read blocked"));
+                          "Read denied"));
 }
 
 TEST_CASE("repeating the same read gets a stub, then a block") {
@@ -166,7 +166,8 @@ TEST_CASE("write_file refuses line-numbered text, missing content and protected 
   auto denied = w.h.call(hermes::testing::spec_named(tools, "write_file"),
                          {{"path", "state.db"}, {"content", "x"}});
   CHECK(denied.status().message() ==
-        "Write denied: '" + home_root.root + "/state.db' is a protected system/credential file.");
+        "Write denied: '" + home_root.root +
+            "/state.db' is one of <hermes home>/state.db* (the session database).");
 }
 
 TEST_CASE("overwriting a file never read, or changed since, carries a warning") {

@@ -11,12 +11,16 @@
 
 namespace hermes::testing {
 
-inline Json load_fixture_json(const std::string& relative_path) {
+inline std::string load_fixture_text(const std::string& relative_path) {
   std::ifstream in(std::string(HERMES_FIXTURES_DIR) + "/" + relative_path, std::ios::binary);
   REQUIRE_MESSAGE(in.good(), "missing fixture " << relative_path);
   std::ostringstream text;
   text << in.rdbuf();
-  return Json::parse(text.str());
+  return text.str();
+}
+
+inline Json load_fixture_json(const std::string& relative_path) {
+  return Json::parse(load_fixture_text(relative_path));
 }
 
 }  // namespace hermes::testing
