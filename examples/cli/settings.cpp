@@ -30,7 +30,6 @@ void layer(T& slot, const std::optional<T>& option, const std::optional<T>& conf
   }
 }
 
-
 }  // namespace
 
 Settings resolve_settings(const CliOptions& cli) {
@@ -49,8 +48,8 @@ Settings resolve_settings(const CliOptions& cli) {
   layer(s.stream, cli.stream, file.stream);
   layer(s.quiet, cli.quiet, file.quiet);
   if (file.approval_mode) {
-    s.approvals.mode =
-        hermes::approval_mode_from_name(*file.approval_mode).value_or(hermes::ApprovalMode::kManual);
+    s.approvals.mode = hermes::approval_mode_from_name(*file.approval_mode)
+                           .value_or(hermes::ApprovalMode::kManual);
   }
   s.approvals.allowed_commands = file.allowed_commands;
   if (file.approval_timeout_seconds) {

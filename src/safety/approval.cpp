@@ -139,7 +139,8 @@ void warn_about_legacy_entries(const std::string& home, const CommandApprovals& 
 std::optional<std::string> policy_description(const ApprovalOptions& options,
                                               const std::string& command,
                                               const std::vector<HomeFold>& folds) {
-  if (options.mode == ApprovalMode::kAsk) return std::string("every command needs approval (ask mode)");
+  if (options.mode == ApprovalMode::kAsk)
+    return std::string("every command needs approval (ask mode)");
   if (options.mode != ApprovalMode::kAllowlist) return std::nullopt;
   auto unlisted = first_unlisted_program(command, folds, options.allowed_commands);
   if (!unlisted) return std::nullopt;

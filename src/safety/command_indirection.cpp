@@ -23,8 +23,7 @@ bool shell_reads_stdin(const std::vector<std::string>& w, std::size_t first) {
     if (a == "-" || a == "-s" || a == "/dev/stdin") return true;
     if (a == "--") return i + 1 >= w.size();
     if (a.size() < 2 || (a[0] != '-' && a[0] != '+')) return false;  // A script file.
-    if (a == "-o" || a == "+o" || a == "-O" || a == "+O" || a == "--rcfile" ||
-        a == "--init-file") {
+    if (a == "-o" || a == "+o" || a == "-O" || a == "+O" || a == "--rcfile" || a == "--init-file") {
       ++i;
       continue;
     }
@@ -89,11 +88,10 @@ std::optional<std::string> stdin_program_finding(const ParsedShell& parsed,
   }
   if (!reads) return std::nullopt;
   if (cmd.stage > 0) {
-    const bool remote = std::any_of(parsed.commands.begin(), parsed.commands.end(),
-                                    [&](const SimpleCommand& other) {
-                                      return other.pipeline == cmd.pipeline &&
-                                             other.stage < cmd.stage && downloads(other);
-                                    });
+    const bool remote = std::any_of(
+        parsed.commands.begin(), parsed.commands.end(), [&](const SimpleCommand& other) {
+          return other.pipeline == cmd.pipeline && other.stage < cmd.stage && downloads(other);
+        });
     return std::string(remote ? "pipe remote content to interpreter"
                               : "interpreter reads its program from a pipe");
   }
@@ -108,7 +106,8 @@ std::optional<std::string> command_finding(const ParsedShell& parsed, const Simp
   const auto p = command_program_index(cmd);
   if (!p) return std::nullopt;
   const std::string& raw = cmd.raw[*p];
-  if (contains(raw, "$'")) return std::string("ANSI-C quoted command word (hides the program name)");
+  if (contains(raw, "$'"))
+    return std::string("ANSI-C quoted command word (hides the program name)");
   if (raw_word_expands(raw))
     return std::string("command word is a variable or expansion (hides the program)");
   const std::string name = program_basename(cmd.words[*p]);
@@ -144,8 +143,8 @@ std::vector<std::string> find_exec_commands(const std::vector<std::string>& w, s
 }  // namespace
 
 bool is_shell_program(std::string_view name) {
-  static constexpr std::array<std::string_view, 8> kShells = {"sh",  "bash", "zsh", "ksh",
-                                                              "dash", "ash", "fish", "mksh"};
+  static constexpr std::array<std::string_view, 8> kShells = {"sh",   "bash", "zsh",  "ksh",
+                                                              "dash", "ash",  "fish", "mksh"};
   return std::find(kShells.begin(), kShells.end(), name) != kShells.end();
 }
 

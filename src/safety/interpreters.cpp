@@ -16,11 +16,11 @@ bool version_suffix(std::string_view rest) {
 
 // An option of `interp` that takes a value and has it attached (`-Wignore`, `-I./lib`).
 bool has_attached_value(const Interpreter& interp, std::string_view option) {
-  return std::any_of(
-      interp.options_with_argument.begin(), interp.options_with_argument.end(),
-      [&](std::string_view o) {
-        return !starts_with(o, "--") && starts_with(option, o) && option.size() > o.size();
-      });
+  return std::any_of(interp.options_with_argument.begin(), interp.options_with_argument.end(),
+                     [&](std::string_view o) {
+                       return !starts_with(o, "--") && starts_with(option, o) &&
+                              option.size() > o.size();
+                     });
 }
 
 }  // namespace
@@ -101,8 +101,8 @@ bool interpreter_reads_program_from_stdin(const Interpreter& interp,
                                           const std::vector<std::string>& args, std::size_t first) {
   // Runners with subcommands (bun run, deno run) and PowerShell read stdin only when told
   // to with `-`; hermes does not model their subcommands.
-  const bool subcommands = interp.family == "bun" || interp.family == "deno" ||
-                           interp.family == "powershell";
+  const bool subcommands =
+      interp.family == "bun" || interp.family == "deno" || interp.family == "powershell";
   if (interpreter_runs_inline_code(interp, args, first)) return false;
   for (std::size_t i = first; i < args.size(); ++i) {
     const std::string& token = args[i];

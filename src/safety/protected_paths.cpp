@@ -20,7 +20,8 @@ bool ends_with_path(std::string_view path, std::string_view tail) {
 
 std::string canonical_path(std::string_view word) {
   std::string p = lower_ascii(trim_ascii(word));
-  for (const auto& [from, to] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
+  for (const auto& [from, to] :
+       std::initializer_list<std::pair<std::string_view, std::string_view>>{
            {"${hermes_home}", "~/.hermes"},
            {"$hermes_home", "~/.hermes"},
            {"${home}", "~"},
@@ -77,20 +78,19 @@ std::vector<std::string> operands(const Words& args, std::size_t first) {
 
 // Whether a short-option cluster or a long option of `args` turns on in-place editing.
 bool edits_in_place(const Words& args, std::size_t first) {
-  return std::any_of(args.begin() + static_cast<std::ptrdiff_t>(first), args.end(),
-                     [](const std::string& a) {
-                       return starts_with(a, "--in-place") ||
-                              (a.size() > 1 && a[0] == '-' && a[1] != '-' &&
-                               a.find('i') != std::string::npos);
-                     });
+  return std::any_of(
+      args.begin() + static_cast<std::ptrdiff_t>(first), args.end(), [](const std::string& a) {
+        return starts_with(a, "--in-place") ||
+               (a.size() > 1 && a[0] == '-' && a[1] != '-' && a.find('i') != std::string::npos);
+      });
 }
 
 // The paths a command (program `name`, arguments from `first`) writes to.
 std::vector<std::string> program_write_targets(const std::string& name, const Words& w,
                                                std::size_t first) {
   static constexpr std::array<std::string_view, 15> kAllOperands = {
-      "tee",  "truncate", "touch",  "chmod", "chown",  "chgrp", "chattr", "setfacl",
-      "rm",   "unlink",   "shred",  "rmdir", "mkdir",  "mv",    "sqlite3"};
+      "tee", "truncate", "touch", "chmod", "chown", "chgrp", "chattr", "setfacl",
+      "rm",  "unlink",   "shred", "rmdir", "mkdir", "mv",    "sqlite3"};
   std::vector<std::string> out;
   auto add = [&out](std::vector<std::string> more) {
     out.insert(out.end(), more.begin(), more.end());
@@ -112,8 +112,8 @@ std::vector<std::string> program_write_targets(const std::string& name, const Wo
     add(option_values(w, first, {"-o", "--output", "--output-dir"}));
   } else if (name == "wget") {
     add(option_values(w, first,
-                      {"-O", "--output-document", "-P", "--directory-prefix", "-o",
-                       "--output-file", "-a", "--append-output"}));
+                      {"-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file",
+                       "-a", "--append-output"}));
   } else if (name == "sort") {
     add(option_values(w, first, {"-o", "--output"}));
   } else if (name == "tar") {
@@ -153,9 +153,9 @@ constexpr int kSendsSecret = 2;
 
 bool is_network_program(std::string_view name) {
   static constexpr std::array<std::string_view, 23> kNetwork = {
-      "curl",  "wget", "nc",      "ncat",  "netcat",   "socat", "telnet", "ssh",
-      "scp",   "sftp", "rsync",   "ftp",   "tftp",     "openssl", "http", "https",
-      "xh",    "httpie", "curlie", "mail", "mailx",    "sendmail", "mutt"};
+      "curl", "wget",   "nc",     "ncat", "netcat", "socat",    "telnet", "ssh",
+      "scp",  "sftp",   "rsync",  "ftp",  "tftp",   "openssl",  "http",   "https",
+      "xh",   "httpie", "curlie", "mail", "mailx",  "sendmail", "mutt"};
   return std::find(kNetwork.begin(), kNetwork.end(), name) != kNetwork.end();
 }
 
@@ -182,10 +182,9 @@ int network_arguments_send(const std::string& name, const Words& w, std::size_t 
   int sends = 0;
   auto check = [&sends](const std::string& path) { sends |= path_secret(path); };
   if (name == "curl") {
-    for (const std::string& v :
-         option_values(w, first,
-                       {"-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode",
-                        "--json", "-F", "--form"})) {
+    for (const std::string& v : option_values(w, first,
+                                              {"-d", "--data", "--data-binary", "--data-ascii",
+                                               "--data-urlencode", "--json", "-F", "--form"})) {
       check(data_file(v));
     }
     for (const std::string& v : option_values(w, first, {"-T", "--upload-file"})) check(v);
@@ -198,7 +197,8 @@ int network_arguments_send(const std::string& name, const Words& w, std::size_t 
     // Identity files and configs (-i, -F) authenticate; they are not sent.
     Words args(w.begin(), w.end());
     for (std::size_t i = first; i + 1 < args.size(); ++i) {
-      if (args[i] == "-i" || args[i] == "-F" || args[i] == "-o" || args[i] == "-e") args[i + 1] = "";
+      if (args[i] == "-i" || args[i] == "-F" || args[i] == "-o" || args[i] == "-e")
+        args[i + 1] = "";
     }
     for (const std::string& op : operands(args, first)) {
       check(op);
@@ -284,14 +284,13 @@ std::optional<ProtectedPath> classify_protected_path(std::string_view word) {
     return ProtectedPath::kSsh;
   }
   static constexpr std::array<std::string_view, 9> kStartup = {
-      ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".bash_login", ".zshenv",
-      ".zlogin", ".bash_logout"};
+      ".bashrc",     ".zshrc",  ".profile", ".bash_profile", ".zprofile",
+      ".bash_login", ".zshenv", ".zlogin",  ".bash_logout"};
   if (std::find(kStartup.begin(), kStartup.end(), base) != kStartup.end())
     return ProtectedPath::kShellStartup;
   static constexpr std::array<std::string_view, 6> kCredentialFiles = {
       ".netrc", "_netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials"};
-  if (std::find(kCredentialFiles.begin(), kCredentialFiles.end(), base) !=
-          kCredentialFiles.end() ||
+  if (std::find(kCredentialFiles.begin(), kCredentialFiles.end(), base) != kCredentialFiles.end() ||
       ends_with_path(p, ".aws/credentials") || ends_with_path(p, ".docker/config.json") ||
       ends_with_path(p, ".kube/config") || ends_with_path(p, ".config/gh/hosts.yml")) {
     return ProtectedPath::kCredentials;

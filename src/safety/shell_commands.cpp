@@ -327,8 +327,7 @@ class ShellParser {
     std::size_t j = i;
     while (j < s.size() && is_ascii_digit(s[j])) ++j;
     if (c == '&') j = i;
-    const bool redirect = j < s.size() &&
-                          (s[j] == '<' || s[j] == '>' || (s[j] == '&' && j == i)) &&
+    const bool redirect = j < s.size() && (s[j] == '<' || s[j] == '>' || (s[j] == '&' && j == i)) &&
                           !(j + 1 < s.size() && s[j + 1] == '(');
     if (redirect) return read_redirect(s, j);
     const std::size_t end = scanner_.word_end(s, i, subs_);
@@ -353,9 +352,7 @@ class ShellParser {
   }
 
   // The substitutions just read belong to the command being read.
-  void own_new_substitutions() {
-    owners_.resize(subs_.size(), out_.commands.size());
-  }
+  void own_new_substitutions() { owners_.resize(subs_.size(), out_.commands.size()); }
 
   void finish() {
     if (!current_.raw.empty() || !current_.redirects.empty()) {
@@ -389,8 +386,8 @@ class ShellParser {
 
 bool is_reserved_word(std::string_view w) {
   static constexpr std::array<std::string_view, 14> kReserved = {
-      "if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "fi", "done", "esac",
-      "time"};
+      "if", "then", "else", "elif", "do",   "while", "until",
+      "!",  "{",    "}",    "fi",   "done", "esac",  "time"};
   return std::find(kReserved.begin(), kReserved.end(), w) != kReserved.end();
 }
 

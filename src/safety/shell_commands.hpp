@@ -12,8 +12,8 @@
 namespace hermes::internal {
 
 struct ShellRedirect {
-  std::string op;      // "<", ">", ">>", ">|", "<>", "<<", "<<-", "<<<", "<&", ">&", "&>", "&>>"
-  std::string target;  // The target word without quotes (a heredoc's delimiter).
+  std::string op;       // "<", ">", ">>", ">|", "<>", "<<", "<<-", "<<<", "<&", ">&", "&>", "&>>"
+  std::string target;   // The target word without quotes (a heredoc's delimiter).
   bool writes() const;  // Opens its target for writing.
 };
 

@@ -130,9 +130,10 @@ TEST_CASE(
     Json started = loop.sent("start");
     REQUIRE(text_contains(started["session_id"], "proc_"));
     const std::string id = started["session_id"];
-    loop.run({{manage("rm", {{"action", "submit"}, {"session_id", id}, {"data", "rm -rf ~/something"}})},
-              {manage("exit", {{"action", "submit"}, {"session_id", id}, {"data", "exit 0"}})},
-              {manage("wait", {{"action", "wait"}, {"session_id", id}, {"timeout", 30}})}});
+    loop.run(
+        {{manage("rm", {{"action", "submit"}, {"session_id", id}, {"data", "rm -rf ~/something"}})},
+         {manage("exit", {{"action", "submit"}, {"session_id", id}, {"data", "exit 0"}})},
+         {manage("wait", {{"action", "wait"}, {"session_id", id}, {"timeout", 30}})}});
 
     Json rm = loop.sent("rm");
     CHECK(rm["written"] == false);

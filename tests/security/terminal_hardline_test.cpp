@@ -76,15 +76,19 @@ TEST_CASE("hardline text sent to a background shell never runs in any mode, even
       CHECK(r["error"].get<std::string>().find("hardline") != std::string::npos);
     }
     // Pieces: harmless alone, hardline together.
-    CHECK(h.call_json(manage, {{"action", "write"}, {"session_id", id}, {"data", "touch ran.marker; mk"}})
-              ["written"] == true);
-    CHECK(h.call_json(manage, {{"action", "submit"}, {"session_id", id},
-                               {"data", "fs.ext4 /dev/hermes-no-such-device"}})["status"] == "blocked");
+    CHECK(h.call_json(manage, {{"action", "write"},
+                               {"session_id", id},
+                               {"data", "touch ran.marker; mk"}})["written"] == true);
+    CHECK(h.call_json(manage, {{"action", "submit"},
+                               {"session_id", id},
+                               {"data", "fs.ext4 /dev/hermes-no-such-device"}})["status"] ==
+          "blocked");
     h.call_json(manage, {{"action", "close"}, {"session_id", id}});
     h.call_json(manage, {{"action", "wait"}, {"session_id", id}, {"timeout", 20}});
     // The unfinished `touch ran.marker; mk` runs at end of input: the marker may exist now,
     // which is what it was approved for; mkfs never ran because it was never sent.
-    CHECK(h.call_json(manage, {{"action", "log"}, {"session_id", id}})["output"].get<std::string>().find(
-              "mkfs") == std::string::npos);
+    CHECK(h.call_json(manage, {{"action", "log"}, {"session_id", id}})["output"]
+              .get<std::string>()
+              .find("mkfs") == std::string::npos);
   }
 }

@@ -368,8 +368,10 @@ void read_approvals(KwargReader& kw, AgentOptions& o) {
   if (mode) {
     auto parsed = approval_mode_from_name(*mode);
     if (!parsed) {
-      throw py::value_error("approval_mode: expected 'manual', 'smart', 'off', 'ask' or "
-                            "'allowlist', got '" + *mode + "'");
+      throw py::value_error(
+          "approval_mode: expected 'manual', 'smart', 'off', 'ask' or "
+          "'allowlist', got '" +
+          *mode + "'");
     }
     o.approvals.mode = *parsed;
   }

@@ -152,7 +152,8 @@ TEST_CASE("always approval of a command is persisted in the hermes home") {
   CHECK(f.asked == 2);
 }
 
-TEST_CASE("approving rm -r build for always approves neither rm -r /home/x nor other recursive deletes") {
+TEST_CASE(
+    "approving rm -r build for always approves neither rm -r /home/x nor other recursive deletes") {
   GateFixture f;
   f.answer(ApprovalDecision::kAlways);
   auto gate = f.gate();
@@ -174,10 +175,11 @@ TEST_CASE("approving rm -r build for always approves neither rm -r /home/x nor o
 TEST_CASE("allowlists written by older versions are read without harm and approve nothing") {
   GateFixture f;
   const std::string path = f.home.file("command_allowlist.json");
-  for (const char* text :
-       {R"({"command_allowlist": ["recursive delete", 7, null]})", "not json", "[]", "",
-        R"({"approved_commands": "rm -r build"})",
-        R"({"approved_commands": [1, {"rule": 1, "command": "x"}, {"rule": "recursive delete"}]})"}) {
+  for (
+      const char* text :
+      {R"({"command_allowlist": ["recursive delete", 7, null]})", "not json", "[]", "",
+       R"({"approved_commands": "rm -r build"})",
+       R"({"approved_commands": [1, {"rule": 1, "command": "x"}, {"rule": "recursive delete"}]})"}) {
     CAPTURE(text);
     testing::put_file(path, text);
     f.answer(ApprovalDecision::kDeny);

@@ -133,12 +133,14 @@ const Json& hidden_commands() {
 
 }  // namespace
 
-TEST_CASE("a command whose program is hidden or wrapped is dangerous, and wrappers hide no hardline") {
+TEST_CASE(
+    "a command whose program is hidden or wrapped is dangerous, and wrappers hide no hardline") {
   ScopedHomes homes("/home/alice", "/home/alice/.hermes");
   CHECK(check_hidden_group(hidden_commands().at("hidden")) >= 40);
 }
 
-TEST_CASE("any command writing to hermes state, SSH keys, start-up or credentials files is dangerous") {
+TEST_CASE(
+    "any command writing to hermes state, SSH keys, start-up or credentials files is dangerous") {
   ScopedHomes homes("/home/alice", "/home/alice/.hermes");
   CHECK(check_hidden_group(hidden_commands().at("writes")) >= 15);
 }
@@ -155,8 +157,8 @@ TEST_CASE("ordinary commands with variables, loops, pipes and substitutions stay
 
 TEST_CASE("writes into the hermes home the agent actually uses count wherever it lives") {
   ScopedHomes homes("/srv/users/bob", "/srv/agents/hermes-7");
-  CHECK(detect_dangerous_command("echo x > /srv/agents/hermes-7/command_allowlist.json").description ==
-        "write to hermes state or home (~/.hermes, state.db, allowlist)");
+  CHECK(detect_dangerous_command("echo x > /srv/agents/hermes-7/command_allowlist.json")
+            .description == "write to hermes state or home (~/.hermes, state.db, allowlist)");
   CHECK(detect_dangerous_command("cp a /srv/agents/hermes-7/config.json").description ==
         "write to hermes state or home (~/.hermes, state.db, allowlist)");
   CHECK_FALSE(detect_dangerous_command("cat /srv/agents/hermes-7/config.json").found);

@@ -41,8 +41,8 @@ TEST_CASE("words keep their quotes as written and lose them once unquoted") {
   ParsedShell p = parse_shell_commands(R"x(echo "a b" 'c$d' e\ f $'\x41' "$(date)")x");
   REQUIRE(p.commands.size() == 2);  // echo, and the date inside $(...).
   const SimpleCommand& echo = p.commands[0];
-  CHECK(echo.raw == std::vector<std::string>{"echo", "\"a b\"", "'c$d'", "e\\ f", "$'\\x41'",
-                                             "\"$(date)\""});
+  CHECK(echo.raw ==
+        std::vector<std::string>{"echo", "\"a b\"", "'c$d'", "e\\ f", "$'\\x41'", "\"$(date)\""});
   CHECK(echo.words == std::vector<std::string>{"echo", "a b", "c$d", "e f", "A", "$(date)"});
   CHECK(p.commands[1].words == std::vector<std::string>{"date"});
   CHECK(p.commands[1].depth == 1);
@@ -70,13 +70,13 @@ TEST_CASE("redirections are parsed with their operators and targets") {
 }
 
 TEST_CASE("heredoc bodies are data, not commands") {
-  ParsedShell p = parse_shell_commands("cat <<EOF > notes\nrm -rf x\nEOF\nls\ncat <<-'END'\n\tid\n\tEND\n");
+  ParsedShell p =
+      parse_shell_commands("cat <<EOF > notes\nrm -rf x\nEOF\nls\ncat <<-'END'\n\tid\n\tEND\n");
   CHECK(programs_of(p) == std::vector<std::string>{"cat", "ls", "cat"});
 }
 
 TEST_CASE("commands inside substitutions of every kind are found") {
-  ParsedShell p = parse_shell_commands(
-      "x=$(a) y=`b` echo \"${z:-$(c)}\" <(d) $((1 + $(e))) >(f)");
+  ParsedShell p = parse_shell_commands("x=$(a) y=`b` echo \"${z:-$(c)}\" <(d) $((1 + $(e))) >(f)");
   std::vector<std::string> programs = programs_of(p);
   for (const char* name : {"a", "b", "c", "d", "e", "f"}) {
     CAPTURE(name);
@@ -89,8 +89,7 @@ TEST_CASE("the program is found past reserved words, assignments and wrappers") 
   ParsedShell p = parse_shell_commands(
       "if true; then X=1 sudo -u bob timeout -s KILL 5 nice -n 2 rm x; fi; for f in *; do "
       "xargs -I{} echo {}; done; command -v git");
-  CHECK(programs_of(p) ==
-        std::vector<std::string>{"true", "rm", "-", "-", "echo", "-", "-"});
+  CHECK(programs_of(p) == std::vector<std::string>{"true", "rm", "-", "-", "echo", "-", "-"});
 }
 
 TEST_CASE("expansions are told apart from literal dollars") {

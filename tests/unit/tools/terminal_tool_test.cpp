@@ -277,7 +277,7 @@ TEST_CASE("a command split across writes is checked whole, line continuations in
   // Each piece alone is harmless; what the shell would run is not.
   CHECK(b.send("write", "r")["written"] == true);
   CHECK(b.send("write", "m -rf victim\n")["status"] == "blocked");
-  CHECK(b.send("write", "\n")["written"] == true);  // The shell runs `r`: not found.
+  CHECK(b.send("write", "\n")["written"] == true);    // The shell runs `r`: not found.
   CHECK(b.send("submit", "r\\")["written"] == true);  // A continuation keeps the line open.
   CHECK(b.send("submit", "m -rf victim")["status"] == "blocked");
   CHECK(b.send("submit", "")["written"] == true);
@@ -323,7 +323,8 @@ TEST_CASE("an approved line for a background shell runs, and the human sees wher
   CHECK(requests[0].description == "recursive delete");
 }
 
-TEST_CASE("an interpreter reading its program from stdin needs approval to start in the background") {
+TEST_CASE(
+    "an interpreter reading its program from stdin needs approval to start in the background") {
   Shell s;
   Json python = s.run({{"command", "python3"}, {"background", true}});
   CHECK(python["status"] == "blocked");
