@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 #include "common/text_utils.hpp"
 #include "safety/interpreters.hpp"
@@ -73,8 +74,10 @@ bool downloads(const SimpleCommand& cmd) {
 // Whether the program of `cmd` (a shell or interpreter) takes its program from stdin, and
 // why that is a finding: piped or redirected, or (for interpreters) even bare, because a
 // background process's stdin is whatever the model writes later.
-std::optional<std::string> stdin_program_finding(const ParsedShell& parsed,
-                                                 const SimpleCommand& cmd, std::size_t p) {
+// `downloading` holds the pipelines with a download stage, and the first such stage.
+std::optional<std::string> stdin_program_finding(
+    const std::unordered_map<std::size_t, std::size_t>& downloading, const SimpleCommand& cmd,
+    std::size_t p) {
   const std::string name = program_basename(cmd.words[p]);
   const Interpreter* interp = interpreter_for(name);
   const bool shell = is_shell_program(name);
@@ -88,10 +91,8 @@ std::optional<std::string> stdin_program_finding(const ParsedShell& parsed,
   }
   if (!reads) return std::nullopt;
   if (cmd.stage > 0) {
-    const bool remote = std::any_of(
-        parsed.commands.begin(), parsed.commands.end(), [&](const SimpleCommand& other) {
-          return other.pipeline == cmd.pipeline && other.stage < cmd.stage && downloads(other);
-        });
+    const auto it = downloading.find(cmd.pipeline);
+    const bool remote = it != downloading.end() && it->second < cmd.stage;
     return std::string(remote ? "pipe remote content to interpreter"
                               : "interpreter reads its program from a pipe");
   }
@@ -102,7 +103,8 @@ std::optional<std::string> stdin_program_finding(const ParsedShell& parsed,
   return std::nullopt;
 }
 
-std::optional<std::string> command_finding(const ParsedShell& parsed, const SimpleCommand& cmd) {
+std::optional<std::string> command_finding(
+    const std::unordered_map<std::size_t, std::size_t>& downloading, const SimpleCommand& cmd) {
   const auto p = command_program_index(cmd);
   if (!p) return std::nullopt;
   const std::string& raw = cmd.raw[*p];
@@ -125,7 +127,7 @@ std::optional<std::string> command_finding(const ParsedShell& parsed, const Simp
   }
   if (is_awk(name) && awk_runs_commands(cmd.words, *p + 1))
     return std::string("awk runs shell commands (system, pipes)");
-  return stdin_program_finding(parsed, cmd, *p);
+  return stdin_program_finding(downloading, cmd, *p);
 }
 
 // The words of every -exec/-execdir/-ok/-okdir of a find command, up to `;` or `+`.
@@ -150,8 +152,12 @@ bool is_shell_program(std::string_view name) {
 
 std::optional<std::string> indirection_finding(const ParsedShell& parsed) {
   if (parsed.too_deep) return std::string("command nesting too deep to inspect");
+  std::unordered_map<std::size_t, std::size_t> downloading;
   for (const SimpleCommand& cmd : parsed.commands) {
-    if (auto finding = command_finding(parsed, cmd)) return finding;
+    if (downloads(cmd)) downloading.emplace(cmd.pipeline, cmd.stage);  // The first one.
+  }
+  for (const SimpleCommand& cmd : parsed.commands) {
+    if (auto finding = command_finding(downloading, cmd)) return finding;
   }
   return std::nullopt;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <unordered_map>
 #include <vector>
 
 #include "common/text_utils.hpp"
@@ -334,14 +335,13 @@ std::optional<std::string> exfiltration_finding(const ParsedShell& parsed) {
     if (cmds[i].parent != SimpleCommand::kNoParent && cmds[i].parent < i)
       emits[cmds[i].parent] |= emits[i];
   }
+  // What earlier stages of a pipeline emit flows into the later ones; stages of one
+  // pipeline are stored in order.
+  std::unordered_map<std::size_t, int> upstream;
   for (std::size_t i = 0; i < cmds.size(); ++i) {
-    if (!network[i]) continue;
-    if (emits[i] != 0) return exfiltration_description(emits[i]);
-    // What earlier stages of the same pipeline emit flows into this one.
-    for (std::size_t j = 0; j < i; ++j) {
-      if (cmds[j].pipeline == cmds[i].pipeline && cmds[j].stage < cmds[i].stage && emits[j] != 0)
-        return exfiltration_description(emits[j]);
-    }
+    int& before = upstream[cmds[i].pipeline];
+    if (network[i] && (emits[i] | before) != 0) return exfiltration_description(emits[i] | before);
+    before |= emits[i];
   }
   return std::nullopt;
 }
