@@ -127,8 +127,9 @@ def test_ask_mode_asks_about_a_harmless_command_and_a_denial_keeps_it_from_runni
         asked.append((command, description))
         return "deny"
 
-    agent = make_agent(mock_server, tmp_path, enabled_toolsets=["terminal"], approval_mode="ask",
-                       approval_timeout=30, approval_callback=deny)
+    # The marker lies outside the hermes home: writes into the home are dangerous anyway.
+    agent = make_agent(mock_server, tmp_path, home=str(tmp_path / "home"), enabled_toolsets=["terminal"],
+                       approval_mode="ask", approval_timeout=30, approval_callback=deny)
     result = agent.run_conversation("Touch it.")
     assert result["completed"] is True
     assert asked == [("touch %s" % marker, "every command needs approval (ask mode)")]
