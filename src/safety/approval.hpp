@@ -1,6 +1,8 @@
-// The approval gate in front of the terminal tool: floors that nothing bypasses, then the
-// dangerous-command check and, for a match, a human decision through
-// Callbacks::on_approval (once / session / always / deny; no answer is a denial).
+// The approval gate in front of the terminal tool and of what process_manage writes to a
+// background process: floors that nothing bypasses, then the dangerous-command check (and,
+// in the ask and allow-list modes, the mode's own policy) and, when it asks, a human
+// decision through Callbacks::on_approval (once / session / always / deny; no answer is
+// a denial).
 #pragma once
 
 #include <mutex>
