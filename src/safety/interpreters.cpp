@@ -114,6 +114,7 @@ bool interpreter_reads_program_from_stdin(const Interpreter& interp,
     if (subcommands) continue;
     const std::string option = token.substr(0, token.find('='));
     if (list_contains(interp.no_script_flags, option)) return false;
+    if (interp.family == "python" && starts_with(option, "-m")) return false;  // -mjson.tool
     if (list_contains(interp.options_with_argument, option) && token.find('=') == std::string::npos)
       ++i;
   }
