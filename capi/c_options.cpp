@@ -256,6 +256,48 @@ hermes_status_t hermes_agent_options_set_idle_compaction(hermes_agent_options_t*
   return HERMES_OK;
 }
 
+hermes_status_t hermes_agent_options_set_approval_mode(hermes_agent_options_t* o, int32_t mode) {
+  if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  switch (mode) {
+    case HERMES_APPROVAL_MODE_MANUAL:
+      o->options.approvals.mode = hermes::ApprovalMode::kManual;
+      break;
+    case HERMES_APPROVAL_MODE_SMART:
+      o->options.approvals.mode = hermes::ApprovalMode::kSmart;
+      break;
+    case HERMES_APPROVAL_MODE_OFF:
+      o->options.approvals.mode = hermes::ApprovalMode::kOff;
+      break;
+    case HERMES_APPROVAL_MODE_ASK:
+      o->options.approvals.mode = hermes::ApprovalMode::kAsk;
+      break;
+    case HERMES_APPROVAL_MODE_ALLOWLIST:
+      o->options.approvals.mode = hermes::ApprovalMode::kAllowlist;
+      break;
+    default:
+      return HERMES_ERR_INVALID_ARGUMENT;
+  }
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_add_allowed_command(hermes_agent_options_t* o,
+                                                         const char* program) {
+  if (o == nullptr || program == nullptr || *program == '\0') return HERMES_ERR_INVALID_ARGUMENT;
+  try {
+    o->options.approvals.allowed_commands.emplace_back(program);
+  } catch (...) {
+    return HERMES_ERR_RESOURCE_EXHAUSTED;
+  }
+  return HERMES_OK;
+}
+
+hermes_status_t hermes_agent_options_set_approval_timeout_ms(hermes_agent_options_t* o,
+                                                             int64_t milliseconds) {
+  if (o == nullptr || milliseconds < 0) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.approvals.timeout = std::chrono::milliseconds(milliseconds);
+  return HERMES_OK;
+}
+
 hermes_status_t hermes_agent_options_set_max_tool_workers(hermes_agent_options_t* o, int32_t workers) {
   if (o == nullptr || workers < 1) return HERMES_ERR_INVALID_ARGUMENT;
   o->options.max_tool_workers = workers;

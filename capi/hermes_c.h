@@ -322,6 +322,27 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_clarify_callback(
 typedef int32_t (*hermes_approval_fn)(const char *request_json, void *user_data);
 HERMES_C_API hermes_status_t hermes_agent_options_set_approval_callback(
     hermes_agent_options_t *options, hermes_approval_fn callback, void *user_data, hermes_destroy_fn destroy);
+
+/* How commands of the built-in terminal tools, and text written to the stdin of their
+ * background processes, are approved. The guard is a best-effort check of command text,
+ * not a sandbox: run tools in a container or as a separate user where a mistake would be
+ * costly (see hermes/safety.hpp). Hardline commands (root wipe, mkfs, ...) never run. */
+#define HERMES_APPROVAL_MODE_MANUAL 0    /* Ask about dangerous commands (the default). */
+#define HERMES_APPROVAL_MODE_SMART 1     /* As manual, for now. */
+#define HERMES_APPROVAL_MODE_OFF 2       /* Run dangerous commands without asking. */
+#define HERMES_APPROVAL_MODE_ASK 3       /* Ask about every command. */
+#define HERMES_APPROVAL_MODE_ALLOWLIST 4 /* Ask unless every program run is allowed and
+                                          * nothing is dangerous. */
+/* Applies to the built-ins the agent registers itself (no registry set with
+ * hermes_agent_options_set_tools). An unknown mode is HERMES_ERR_INVALID_ARGUMENT. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_approval_mode(hermes_agent_options_t *options, int32_t mode);
+/* Adds a program (a base name such as "ls" or "git") that HERMES_APPROVAL_MODE_ALLOWLIST
+ * lets run without asking. */
+HERMES_C_API hermes_status_t hermes_agent_options_add_allowed_command(hermes_agent_options_t *options,
+                                                                      const char *program);
+/* How long to wait for the approval callback (default 300000); silence denies. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_approval_timeout_ms(hermes_agent_options_t *options,
+                                                                          int64_t milliseconds);
 /* The provider rejected the credential (401, or a 403 not about billing): `request_json` is
  * {"provider", "base_url", "model", "http_status", "message"}. Set a fresh credential with
  * hermes_answer_set and the call is retried with it; set nothing and the agent rotates keys

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "hermes/json.hpp"
+#include "hermes/safety.hpp"
 
 namespace hermes_cli {
 namespace {
@@ -114,13 +115,16 @@ void read_approvals(const Json& object, const std::string& name, ConfigFile& out
   KeyReader r(object, name + ": approvals: ", out.problems);
   std::optional<std::string> mode;
   r.text("mode", mode);
-  if (mode && *mode != "manual" && *mode != "smart" && *mode != "off") {
-    out.problems.push_back(name +
-                           ": approvals: \"mode\" must be manual, smart or off; using manual");
+  if (mode && !hermes::approval_mode_from_name(*mode)) {
+    out.problems.push_back(
+        name + ": approvals: \"mode\" must be manual, smart, off, ask or allowlist; using manual");
     mode.reset();
   }
   out.approval_mode = mode;
   r.positive("timeout_seconds", out.approval_timeout_seconds);
+  std::optional<std::vector<std::string>> allowed;
+  r.names("allowed_commands", allowed);
+  if (allowed) out.allowed_commands = *allowed;
   r.report_unknown();
 }
 

@@ -27,8 +27,9 @@ struct ConfigFile {
   std::optional<bool> stream;
   std::optional<bool> quiet;
   std::optional<std::string> reasoning_effort;
-  std::optional<std::string> approval_mode;  // manual, smart, off
+  std::optional<std::string> approval_mode;  // manual, smart, off, ask, allowlist
   std::optional<int> approval_timeout_seconds;
+  std::vector<std::string> allowed_commands;  // What allowlist mode runs without asking.
   std::vector<std::string> skill_dirs;
   std::vector<std::string> disabled_skills;
 

@@ -30,12 +30,6 @@ void layer(T& slot, const std::optional<T>& option, const std::optional<T>& conf
   }
 }
 
-hermes::ApprovalMode approval_mode(const std::string& name) {
-  if (name == "off") return hermes::ApprovalMode::kOff;
-  if (name == "smart") return hermes::ApprovalMode::kSmart;
-  return hermes::ApprovalMode::kManual;
-}
-
 }  // namespace
 
 Settings resolve_settings(const CliOptions& cli) {
@@ -53,7 +47,11 @@ Settings resolve_settings(const CliOptions& cli) {
   layer(s.max_iterations, cli.max_iterations, file.max_iterations);
   layer(s.stream, cli.stream, file.stream);
   layer(s.quiet, cli.quiet, file.quiet);
-  if (file.approval_mode) s.approvals.mode = approval_mode(*file.approval_mode);
+  if (file.approval_mode) {
+    s.approvals.mode = hermes::approval_mode_from_name(*file.approval_mode)
+                           .value_or(hermes::ApprovalMode::kManual);
+  }
+  s.approvals.allowed_commands = file.allowed_commands;
   if (file.approval_timeout_seconds) {
     s.approvals.timeout = std::chrono::seconds(*file.approval_timeout_seconds);
   }

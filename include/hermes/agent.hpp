@@ -30,6 +30,7 @@
 #include "hermes/memory.hpp"
 #include "hermes/message.hpp"
 #include "hermes/provider.hpp"
+#include "hermes/safety.hpp"
 #include "hermes/session_store.hpp"
 #include "hermes/skills.hpp"
 #include "hermes/status.hpp"
@@ -99,6 +100,12 @@ struct AgentOptions {
   // built-in tools the agent registers when `tools` is null; a registry of the caller's
   // carries its own TerminalOptions.
   std::vector<std::string> env_passthrough;
+  // How the terminal tools' commands (and what is written to background processes) are
+  // approved: manual by default; kAsk and kAllowlist for a default-deny posture. Like
+  // memory_limits, it configures the built-ins the agent registers when `tools` is null;
+  // a registry you build passes BuiltinToolOptions::approvals instead. The guard is a
+  // best-effort check, not a sandbox: see hermes/safety.hpp.
+  ApprovalOptions approvals;
 
   // --- Sub-agents (the delegate_task tool of the "delegation" toolset) ---
   // Each task of a delegate_task call runs in a fresh agent with the same provider and

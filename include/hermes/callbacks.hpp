@@ -38,11 +38,16 @@ struct ToolOutcome {
   std::string result;
 };
 
-// A dangerous command waiting for a human decision.
+// A command waiting for a human decision: a terminal command, or text for the stdin of a
+// background process (tool_name "process_manage"; `command` then holds the unfinished line
+// already sent with the new text after it).
 struct ApprovalRequest {
   std::string command;
-  std::string description;  // Why it is dangerous, e.g. "recursive delete".
-  std::string pattern_key;  // The key a session/always approval is remembered under.
+  std::string description;  // Why it needs approval, e.g. "recursive delete".
+  // What a session/always approval covers: "<description>: <command>". It approves this
+  // exact command (trimmed) for this reason again, nothing broader: approving
+  // `rm -r build` never approves `rm -r /home/x`.
+  std::string pattern_key;
   std::string tool_name;
 };
 
@@ -58,8 +63,8 @@ struct AuthRefreshRequest {
 enum class ApprovalDecision {
   kDeny,
   kOnce,     // Run this one command.
-  kSession,  // Allow this pattern for the rest of the session.
-  kAlways,   // Allow this pattern permanently.
+  kSession,  // Allow this command (its pattern_key) for the rest of the session.
+  kAlways,   // Allow this command permanently (<home>/command_allowlist.json).
 };
 
 // The callbacks of a turn. Every member may be empty. Callbacks run on the thread of the
@@ -90,7 +95,7 @@ struct Callbacks {
   std::function<std::optional<std::string>(const std::string& question,
                                            const std::vector<std::string>& choices)>
       on_clarify;
-  // A dangerous command needs approval. Without this callback such commands are denied.
+  // A command needs approval (see ApprovalMode). Without this callback it is denied.
   std::function<ApprovalDecision(const ApprovalRequest& request)> on_approval;
   // The provider rejected the credential. Return a fresh one (an OAuth token just
   // refreshed, a key re-read from a vault) and the call is retried with it at once; return

@@ -92,16 +92,21 @@ std::shared_ptr<ToolRegistry> default_tool_registry() {
 // passed-through variables need their own built-ins; otherwise the shared default does.
 Result<std::shared_ptr<ToolRegistry>> builtin_tool_registry(const AgentOptions& o) {
   const MemoryLimits defaults;
+  const ApprovalOptions default_approvals;
+  const bool custom_approvals = o.approvals.mode != default_approvals.mode ||
+                                o.approvals.timeout != default_approvals.timeout ||
+                                !o.approvals.deny.empty() || !o.approvals.allowed_commands.empty();
   const bool custom = o.memory_limits.memory_chars != defaults.memory_chars ||
                       o.memory_limits.user_chars != defaults.user_chars ||
                       !o.skills.external_dirs.empty() || !o.skills.disabled.empty() ||
-                      !o.skills.template_vars || !o.env_passthrough.empty();
+                      !o.skills.template_vars || !o.env_passthrough.empty() || custom_approvals;
   if (!custom) return default_tool_registry();
   auto registry = std::make_shared<ToolRegistry>();
   BuiltinToolOptions builtins;
   builtins.memory = o.memory_limits;
   builtins.skills = o.skills;
   builtins.terminal.env_passthrough = o.env_passthrough;
+  builtins.approvals = o.approvals;
   HERMES_RETURN_IF_ERROR(register_builtin_tools(*registry, builtins));
   HERMES_RETURN_IF_ERROR(register_session_search_tool(*registry));
   return registry;
@@ -127,6 +132,9 @@ Status validate(const AgentOptions& o) {
   if (o.delegation.max_iterations < 1 || o.delegation.max_concurrent_children < 1) {
     return Status::invalid_argument(
         "delegation: max_iterations and max_concurrent_children must be at least 1");
+  }
+  if (o.approvals.timeout.count() < 0) {
+    return Status::invalid_argument("approvals.timeout: must not be negative");
   }
   if (o.review_max_iterations < 1) {
     return Status::invalid_argument("review_max_iterations: must be at least 1");

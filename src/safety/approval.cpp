@@ -8,6 +8,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "safety/command_guard.hpp"
 #include "safety/log.hpp"
 #include "safety/regex.hpp"
@@ -121,29 +122,90 @@ std::string allowlist_path(const std::string& home) {
   return home + "/command_allowlist.json";
 }
 
-}  // namespace
-
-std::set<std::string> load_command_allowlist(const std::string& home) {
-  std::set<std::string> keys;
-  if (home.empty()) return keys;
-  auto text = read_whole_file(allowlist_path(home), 1u << 20);
-  if (!text.ok()) return keys;
-  auto json = parse_json(*text);
-  if (!json || !json->is_object()) return keys;
-  const Json& list = json->value("command_allowlist", Json::array());
-  for (const Json& k : list) {
-    if (k.is_string()) keys.insert(k.get<std::string>());
-  }
-  return keys;
+// Older versions approved whole rules; say once per home that those entries are ignored.
+void warn_about_legacy_entries(const std::string& home, const CommandApprovals& approvals) {
+  if (approvals.legacy.empty()) return;
+  static std::mutex mu;
+  static std::set<std::string> warned;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!warned.insert(home).second) return;
+  HERMES_LOG_WARN(
+      "{}: {} entries written by an older version approve whole rules (such as '{}'); they are "
+      "kept but no longer approve anything. Approve the individual commands again.",
+      allowlist_path(home), approvals.legacy.size(), approvals.legacy.front());
 }
 
-Status add_to_command_allowlist(const std::string& home, const std::string& key) {
-  if (home.empty()) return Status::failed_precondition("no hermes home to keep the allowlist in");
+// What the ask and allow-list modes ask about when the command is not dangerous.
+std::optional<std::string> policy_description(const ApprovalOptions& options,
+                                              const std::string& command,
+                                              const std::vector<HomeFold>& folds) {
+  if (options.mode == ApprovalMode::kAsk)
+    return std::string("every command needs approval (ask mode)");
+  if (options.mode != ApprovalMode::kAllowlist) return std::nullopt;
+  auto unlisted = first_unlisted_program(command, folds, options.allowed_commands);
+  if (!unlisted) return std::nullopt;
+  return "command not on the allow-list (" + *unlisted + ")";
+}
+
+}  // namespace
+
+ApprovalKey approval_key(const std::string& description, const std::string& command) {
+  return {description, std::string(trim_ascii(command))};
+}
+
+std::string approval_key_text(const ApprovalKey& key) {
+  return key.first + ": " + key.second;
+}
+
+CommandApprovals load_command_approvals(const std::string& home) {
+  CommandApprovals out;
+  if (home.empty()) return out;
+  auto text = read_whole_file(allowlist_path(home), 4u << 20);
+  if (!text.ok()) return out;
+  auto json = parse_json(*text);
+  if (!json || !json->is_object()) {
+    HERMES_LOG_WARN("{} is not a JSON object; it approves nothing", allowlist_path(home));
+    return out;
+  }
+  if (auto legacy = json->find("command_allowlist"); legacy != json->end() && legacy->is_array()) {
+    for (const Json& k : *legacy) {
+      if (k.is_string()) out.legacy.push_back(k.get<std::string>());
+    }
+  }
+  if (auto approved = json->find("approved_commands");
+      approved != json->end() && approved->is_array()) {
+    for (const Json& entry : *approved) {
+      if (!entry.is_object()) continue;
+      auto rule = entry.find("rule");
+      auto command = entry.find("command");
+      if (rule == entry.end() || command == entry.end() || !rule->is_string() ||
+          !command->is_string()) {
+        continue;
+      }
+      out.approved.insert(approval_key(rule->get<std::string>(), command->get<std::string>()));
+    }
+  }
+  return out;
+}
+
+Status add_command_approval(const std::string& home, const ApprovalKey& key) {
+  if (home.empty()) return Status::failed_precondition("no hermes home to keep approvals in");
   std::lock_guard<std::mutex> lock(allowlist_mutex());
-  std::set<std::string> keys = load_command_allowlist(home);
-  if (!keys.insert(key).second) return {};
-  Json doc = {{"command_allowlist", Json(keys)}};
-  return write_file_atomically(allowlist_path(home), dump_json_pretty(doc) + "\n");
+  const std::string path = allowlist_path(home);
+  Json doc = Json::object();
+  if (auto text = read_whole_file(path, 4u << 20); text.ok()) {
+    auto json = parse_json(*text);
+    if (json && json->is_object()) doc = std::move(*json);  // Legacy entries stay as they are.
+  }
+  const CommandApprovals current = load_command_approvals(home);
+  if (current.approved.count(key)) return {};
+  Json list = Json::array();
+  for (const ApprovalKey& k : current.approved) {
+    list.push_back({{"rule", k.first}, {"command", k.second}});
+  }
+  list.push_back({{"rule", key.first}, {"command", key.second}});
+  doc["approved_commands"] = std::move(list);
+  return write_file_atomically(path, dump_json_pretty(doc) + "\n");
 }
 
 ApprovalGate::ApprovalGate(ApprovalOptions options, std::string home)
@@ -172,10 +234,12 @@ ApprovalOutcome ApprovalGate::check_command(const std::string& command, ToolCont
                 std::string(kDoNotRetry),
             "operator deny rule"};
   }
-  if (options_.mode == ApprovalMode::kOff) return {true, "", ""};
-  CommandFinding finding = detect_dangerous(command, folds);
-  if (!finding) return {true, "", ""};
-  return decide(command, finding.description, ctx);
+  if (options_.mode == ApprovalMode::kOff || is_blank(command)) return {true, "", ""};
+  if (CommandFinding finding = detect_dangerous(command, folds))
+    return decide(command, finding.description, ctx);
+  if (auto policy = policy_description(options_, command, folds))
+    return decide(command, *policy, ctx);
+  return {true, "", ""};
 }
 
 ApprovalOutcome ApprovalGate::ask(const std::string& subject, const std::string& description,
@@ -186,20 +250,22 @@ ApprovalOutcome ApprovalGate::ask(const std::string& subject, const std::string&
 
 ApprovalOutcome ApprovalGate::decide(const std::string& subject, const std::string& description,
                                      ToolContext& ctx) const {
+  const ApprovalKey key = approval_key(description, subject);
   std::shared_ptr<SessionApprovals> session;
   if (ctx.state != nullptr)
     session = ctx.state->get_or_create<SessionApprovals>("safety.session_approvals");
   if (session) {
     std::lock_guard<std::mutex> lock(session->mu);
-    if (session->keys.count(description)) return {true, "", description};
+    if (session->keys.count(key)) return {true, "", description};
   }
-  if (load_command_allowlist(allowlist_home(ctx)).count(description))
-    return {true, "", description};
+  const CommandApprovals stored = load_command_approvals(allowlist_home(ctx));
+  warn_about_legacy_entries(allowlist_home(ctx), stored);
+  if (stored.approved.count(key)) return {true, "", description};
 
   if (ctx.callbacks == nullptr || !ctx.callbacks->on_approval) {
     return {false, no_channel_message(description), description};
   }
-  ApprovalRequest request{subject, description, description, ctx.tool_name};
+  ApprovalRequest request{subject, description, approval_key_text(key), ctx.tool_name};
   ApprovalDecision decision = ApprovalDecision::kDeny;
   switch (wait_for_human(*ctx.callbacks, request, ctx.cancel, options_.timeout, decision)) {
     case WaitResult::kTimedOut:
@@ -216,11 +282,11 @@ ApprovalOutcome ApprovalGate::decide(const std::string& subject, const std::stri
   if ((decision == ApprovalDecision::kSession || decision == ApprovalDecision::kAlways) &&
       session) {
     std::lock_guard<std::mutex> lock(session->mu);
-    session->keys.insert(description);
+    session->keys.insert(key);
   }
   if (decision == ApprovalDecision::kAlways) {
-    if (Status s = add_to_command_allowlist(allowlist_home(ctx), description); !s.ok()) {
-      HERMES_LOG_WARN("could not save the permanent approval of '{}': {}", description,
+    if (Status s = add_command_approval(allowlist_home(ctx), key); !s.ok()) {
+      HERMES_LOG_WARN("could not save the permanent approval of '{}': {}", approval_key_text(key),
                       s.message());
     }
   }
@@ -231,3 +297,31 @@ ApprovalOutcome ApprovalGate::decide(const std::string& subject, const std::stri
 }
 
 }  // namespace hermes::internal
+
+namespace hermes {
+
+std::string_view approval_mode_name(ApprovalMode mode) {
+  switch (mode) {
+    case ApprovalMode::kManual:
+      return "manual";
+    case ApprovalMode::kSmart:
+      return "smart";
+    case ApprovalMode::kOff:
+      return "off";
+    case ApprovalMode::kAsk:
+      return "ask";
+    case ApprovalMode::kAllowlist:
+      return "allowlist";
+  }
+  return "manual";
+}
+
+std::optional<ApprovalMode> approval_mode_from_name(std::string_view name) {
+  for (ApprovalMode mode : {ApprovalMode::kManual, ApprovalMode::kSmart, ApprovalMode::kOff,
+                            ApprovalMode::kAsk, ApprovalMode::kAllowlist}) {
+    if (internal::iequals(name, approval_mode_name(mode))) return mode;
+  }
+  return std::nullopt;
+}
+
+}  // namespace hermes

@@ -1,11 +1,15 @@
-// The approval gate in front of the terminal tool: floors that nothing bypasses, then the
-// dangerous-command check and, for a match, a human decision through
-// Callbacks::on_approval (once / session / always / deny; no answer is a denial).
+// The approval gate in front of the terminal tool and of what process_manage writes to a
+// background process: floors that nothing bypasses, then the dangerous-command check (and,
+// in the ask and allow-list modes, the mode's own policy) and, when it asks, a human
+// decision through Callbacks::on_approval (once / session / always / deny; no answer is
+// a denial).
 #pragma once
 
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "hermes/safety.hpp"
 #include "hermes/tool.hpp"
@@ -19,10 +23,20 @@ struct ApprovalOutcome {
   std::string description;  // The finding that needed approval, if any.
 };
 
-// Pattern keys approved "for the session" by one agent; kept in its ToolSessionState.
+// What an approval for the session or for always covers: one rule's finding on one
+// command, exactly as the human saw it (trimmed). Approving `rm -r build` approves that
+// command again, never `rm -r /home/x`, which only shares the rule.
+using ApprovalKey = std::pair<std::string, std::string>;  // {rule description, command}
+
+ApprovalKey approval_key(const std::string& description, const std::string& command);
+
+// The key as ApprovalRequest::pattern_key shows it: "description: command".
+std::string approval_key_text(const ApprovalKey& key);
+
+// Keys approved "for the session" by one agent; kept in its ToolSessionState.
 struct SessionApprovals {
   std::mutex mu;
-  std::set<std::string> keys;
+  std::set<ApprovalKey> keys;
 };
 
 class ApprovalGate {
@@ -46,8 +60,17 @@ class ApprovalGate {
   std::string home_;  // Where "always" approvals are stored; empty: the tool context's home.
 };
 
-// The permanent allowlist, `<home>/command_allowlist.json`.
-std::set<std::string> load_command_allowlist(const std::string& home);
-Status add_to_command_allowlist(const std::string& home, const std::string& key);
+// The permanent approvals, `<home>/command_allowlist.json`:
+//   {"approved_commands": [{"rule": "...", "command": "..."}, ...],
+//    "command_allowlist": ["recursive delete", ...]}
+// `command_allowlist` is what older versions wrote: whole rule descriptions. Such entries
+// are read (a malformed file or entry is skipped, never fatal) and kept in the file, but
+// approve nothing: each would approve every command its rule matches.
+struct CommandApprovals {
+  std::set<ApprovalKey> approved;
+  std::vector<std::string> legacy;  // Entries of the old `command_allowlist` list.
+};
+CommandApprovals load_command_approvals(const std::string& home);
+Status add_command_approval(const std::string& home, const ApprovalKey& key);
 
 }  // namespace hermes::internal

@@ -8,7 +8,11 @@
 
 #include "common/text_utils.hpp"
 #include "hermes/home.hpp"
+#include "safety/command_indirection.hpp"
 #include "safety/command_rules.hpp"
+#include "safety/interpreters.hpp"
+#include "safety/protected_paths.hpp"
+#include "safety/shell_commands.hpp"
 #include "safety/shell_lexer.hpp"
 
 namespace hermes::internal {
@@ -19,84 +23,6 @@ constexpr std::size_t kMaxSeparatorFreeChars = 4096;
 constexpr std::size_t kMaxSeparators = 25000;
 constexpr std::string_view kParserLimit = "command parser limit exceeded";
 constexpr std::string_view kSelfTermination = "kill hermes/gateway process (self-termination)";
-
-// ---- Interpreters and programs that run code given on their command line ----
-
-struct Interpreter {
-  std::string_view family;
-  std::vector<std::string_view> exec_flags;
-  std::vector<std::string_view> options_with_argument;
-};
-
-const Interpreter* interpreter_for(std::string_view name) {
-  static const std::array<Interpreter, 8> kInterpreters = {{
-      {"python", {"-c"}, {"-W", "-X", "--check-hash-based-pycs"}},
-      {"node",
-       {"-e", "--eval", "-p", "--print"},
-       {"-C", "--conditions", "--import", "--loader", "--require", "--title"}},
-      {"perl", {"-e", "-E", "--eval"}, {"-0", "-F", "-I", "-M", "-m", "-x"}},
-      {"ruby", {"-e"}, {"-C", "-E", "-F", "-I", "-K", "-r"}},
-      {"php", {"-r"}, {"-c", "-d", "-z"}},
-      {"powershell",
-       {"-command", "-c", "-file", "-f"},
-       {"-executionpolicy", "-version", "-windowstyle", "-workingdirectory"}},
-      {"bun", {"-e", "--eval"}, {"--config", "--cwd", "--env-file", "--preload", "--require"}},
-      {"deno", {"eval", "-e", "--eval"}, {"-L", "--log-level"}},
-  }};
-  auto is_version = [](std::string_view rest) {
-    return std::all_of(rest.begin(), rest.end(),
-                       [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
-  };
-  std::string_view family;
-  if (name == "py" || (starts_with(name, "python") && is_version(name.substr(6))))
-    family = "python";
-  else if (name == "node" || name == "nodejs")
-    family = "node";
-  else if (starts_with(name, "perl") && is_version(name.substr(4)))
-    family = "perl";
-  else if (starts_with(name, "ruby") && is_version(name.substr(4)))
-    family = "ruby";
-  else if (name == "php")
-    family = "php";
-  else if (name == "powershell" || name == "pwsh" || name == "powershell.exe" || name == "pwsh.exe")
-    family = "powershell";
-  else if (name == "bun")
-    family = "bun";
-  else if (name == "deno")
-    family = "deno";
-  for (const auto& i : kInterpreters) {
-    if (i.family == family) return &i;
-  }
-  return nullptr;
-}
-
-// Whether `args` carry a code-running option of `interp` before the script operand.
-bool interpreter_runs_inline_code(const Interpreter& interp, const std::vector<std::string>& args,
-                                  std::size_t first) {
-  const bool powershell = interp.family == "powershell";
-  for (std::size_t i = first; i < args.size(); ++i) {
-    const std::string& token = args[i];
-    if (token.empty() || token == "--" || (!powershell && token[0] != '-')) {
-      return interp.family == "deno" && token == "eval";
-    }
-    std::string option = token.substr(0, token.find('='));
-    if (powershell) option = program_basename(option);  // Lower-cases.
-    if (list_contains(interp.exec_flags, option)) return true;
-    const bool attached_value = std::any_of(
-        interp.options_with_argument.begin(), interp.options_with_argument.end(),
-        [&](std::string_view o) {
-          return !starts_with(o, "--") && starts_with(option, o) && option.size() > o.size();
-        });
-    if (!powershell && !starts_with(option, "--") && option.size() > 2 && !attached_value) {
-      for (char c : option.substr(1)) {
-        if (list_contains(interp.exec_flags, std::string{'-', c})) return true;  // -pe, -uc
-      }
-    }
-    if (list_contains(interp.options_with_argument, option) && token.find('=') == std::string::npos)
-      ++i;
-  }
-  return false;
-}
 
 // The payload of `sh -c PAYLOAD` (short options may be bundled: -lc, -ec).
 std::optional<std::optional<std::string>> shell_c_payload(const std::vector<std::string>& args,
@@ -245,6 +171,7 @@ std::vector<std::string> command_detection_variants(std::string_view command,
     add_unique(variants, normalize_command_for_detection(mask_quoted_newlines(slashed), folds));
   }
   // What `sh -c`, `rg --pre` and friends will run is checked like a command of its own.
+  std::vector<std::string> payloads;
   std::vector<std::string> pending{normalized};
   for (int depth = 0; depth < 4 && !pending.empty(); ++depth) {
     std::vector<std::string> next;
@@ -254,6 +181,7 @@ std::vector<std::string> command_detection_variants(std::string_view command,
           continue;
         add_unique(variants, *f.payload);
         add_unique(variants, mark_shell_command_starts(*f.payload));
+        payloads.push_back(*f.payload);
         next.push_back(std::move(*f.payload));
       }
     }
@@ -264,6 +192,27 @@ std::vector<std::string> command_detection_variants(std::string_view command,
   add_unique(variants,
              normalize_command_for_detection(mark_shell_command_starts(masked, " \n"), folds));
   add_unique(variants, unquote_command_words(normalized));
+  // Last, so the reasons given for plain commands stay as they were: the commands behind
+  // wrappers (timeout, nohup, xargs, watch), eval and find -exec, and what those run.
+  pending = unwrapped_commands(parse_shell_commands(prepare_command_for_parsing(masked, folds)));
+  for (const std::string& payload : payloads) {
+    for (std::string& inner : unwrapped_commands(parse_shell_commands(payload)))
+      pending.push_back(std::move(inner));
+  }
+  for (int depth = 0; depth < 4 && !pending.empty(); ++depth) {
+    std::vector<std::string> next;
+    for (const std::string& text : pending) {
+      if (std::find(variants.begin(), variants.end(), text) != variants.end()) continue;
+      add_unique(variants, text);
+      add_unique(variants, mark_shell_command_starts(text));
+      for (ExecutionFinding& f : execution_findings(text)) {
+        if (f.payload) next.push_back(std::move(*f.payload));
+      }
+      for (std::string& inner : unwrapped_commands(parse_shell_commands(text)))
+        next.push_back(std::move(inner));
+    }
+    pending = std::move(next);
+  }
   return variants;
 }
 
@@ -298,7 +247,57 @@ CommandFinding detect_dangerous(std::string_view command, const std::vector<Home
   const std::string normalized = normalize_command_for_detection(command, folds);
   for (const ExecutionFinding& f : execution_findings(normalized)) return {true, f.description};
   if (kills_this_process(normalized)) return {true, std::string(kSelfTermination)};
+  // The structure of the command as the shell will read it (quotes intact).
+  const ParsedShell parsed =
+      parse_shell_commands(prepare_command_for_parsing(mask_quoted_newlines(command), folds));
+  if (auto hidden = indirection_finding(parsed)) return {true, *hidden};
+  if (auto write = protected_write_finding(parsed)) return {true, *write};
+  if (auto leak = exfiltration_finding(parsed)) return {true, *leak};
   return {};
+}
+
+std::optional<std::string> first_unlisted_program(std::string_view command,
+                                                  const std::vector<HomeFold>& folds,
+                                                  const std::vector<std::string>& allowed) {
+  std::vector<std::string> listed;
+  for (const std::string& a : allowed) listed.push_back(program_basename(trim_ascii(a)));
+  auto unlisted = [&listed](const std::string& word) {
+    return std::find(listed.begin(), listed.end(), program_basename(word)) == listed.end();
+  };
+  std::vector<std::string> pending{
+      prepare_command_for_parsing(mask_quoted_newlines(command), folds)};
+  for (int depth = 0; depth < 4 && !pending.empty(); ++depth) {
+    std::vector<std::string> next;
+    for (const std::string& text : pending) {
+      const ParsedShell parsed = parse_shell_commands(text);
+      if (parsed.too_deep) return std::string("(nesting too deep to inspect)");
+      for (const SimpleCommand& cmd : parsed.commands) {
+        const std::size_t first = command_first_word_index(cmd);
+        const auto program = command_program_index(cmd);
+        if (!program) {
+          // Nothing runs (x=1, for ...), or a wrapper only asks (command -v x).
+          if (first < cmd.words.size() && is_command_wrapper(program_basename(cmd.words[first])) &&
+              unlisted(cmd.words[first])) {
+            return program_basename(cmd.words[first]);
+          }
+          continue;
+        }
+        if (raw_word_expands(cmd.raw[*program]) || contains(cmd.raw[*program], "$'"))
+          return std::string("(computed command word)");
+        for (std::size_t i = first; i <= *program; ++i) {
+          const bool wrapper = i == *program || is_command_wrapper(program_basename(cmd.words[i]));
+          if (wrapper && unlisted(cmd.words[i])) return program_basename(cmd.words[i]);
+        }
+      }
+      for (std::string& inner : unwrapped_commands(parsed)) next.push_back(std::move(inner));
+      for (ExecutionFinding& f : execution_findings(normalize_command_for_detection(text, {}))) {
+        if (f.payload) next.push_back(std::move(*f.payload));
+      }
+    }
+    pending = std::move(next);
+  }
+  if (!pending.empty()) return std::string("(nesting too deep to inspect)");
+  return std::nullopt;
 }
 
 }  // namespace hermes::internal

@@ -28,6 +28,14 @@ struct ExecutionFinding {
 };
 std::vector<ExecutionFinding> execution_findings(std::string_view command);
 
+// For the allow-list approval mode: the first program `command` runs (wrappers included,
+// in pipelines, substitutions, sh -c and eval payloads, find -exec) whose base name is not
+// in `allowed`, or a placeholder in parentheses for one that cannot be known (a command
+// word held in a variable); nullopt when every one is listed.
+std::optional<std::string> first_unlisted_program(std::string_view command,
+                                                  const std::vector<HomeFold>& folds,
+                                                  const std::vector<std::string>& allowed);
+
 // Commands too long or too fragmented to inspect are treated as hardline.
 bool command_exceeds_parser_limits(std::string_view command);
 

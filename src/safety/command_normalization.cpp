@@ -7,6 +7,7 @@
 #include "common/text_utils.hpp"
 #include "safety/ansi_escape.hpp"
 #include "safety/regex_program.hpp"
+#include "safety/shell_commands.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -127,14 +128,54 @@ std::string fold_compatibility_characters(std::string_view text) {
   return out;
 }
 
-std::string normalize_command_for_detection(std::string_view command,
-                                            const std::vector<HomeFold>& folds) {
+std::string prepare_command_for_parsing(std::string_view command,
+                                        const std::vector<HomeFold>& folds) {
   std::string s = strip_ansi(command);
   s.erase(std::remove(s.begin(), s.end(), '\0'), s.end());
   s = fold_compatibility_characters(s);
-  // Line continuations first: the escape strip below would leave their backslash behind.
+  // Line continuations first: the escape strip of normalisation would leave their
+  // backslash behind.
   replace_all(s, "\\\r\n", "");
   replace_all(s, "\\\n", "");
+  for (const HomeFold& fold : folds) apply_home_fold(s, fold);
+  return s;
+}
+
+std::string decode_ansi_c_strings(std::string_view s) {
+  if (s.find("$'") == std::string_view::npos) return std::string(s);
+  std::string out;
+  out.reserve(s.size());
+  char quote = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (quote == 0 && c == '$' && i + 1 < s.size() && s[i + 1] == '\'') {
+      std::size_t end = i + 2;
+      while (end < s.size() && s[end] != '\'') end += s[end] == '\\' ? 2 : 1;
+      std::string text = decode_ansi_c_body(s.substr(i + 2, std::min(end, s.size()) - i - 2));
+      text.erase(std::remove(text.begin(), text.end(), '\''), text.end());
+      const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) ||
+               std::string_view("_./~+:=,@%-").find(ch) != std::string_view::npos;
+      });
+      out += plain ? text : "'" + text + "'";
+      i = std::min(end, s.size() - 1);
+      continue;
+    }
+    if (quote != '\'' && c == '\\' && i + 1 < s.size()) {
+      out += c;
+      out += s[++i];
+      continue;
+    }
+    if ((c == '\'' && quote != '"') || (c == '"' && quote != '\'')) quote = quote ? 0 : c;
+    out += c;
+  }
+  return out;
+}
+
+std::string normalize_command_for_detection(std::string_view command,
+                                            const std::vector<HomeFold>& folds) {
+  std::string s = decode_ansi_c_strings(prepare_command_for_parsing(command, folds));
+  // Decoding may have spelled out a home path.
   for (const HomeFold& fold : folds) apply_home_fold(s, fold);
   std::string unescaped;
   unescaped.reserve(s.size());

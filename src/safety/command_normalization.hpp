@@ -1,7 +1,7 @@
 // Normalisation of a shell command before the guards match it: the command that runs is
 // never changed, but the copy the patterns see has every spelling trick folded away
-// (escape codes, NUL bytes, fullwidth letters, `r\m`, `r''m`, `${IFS}`, line
-// continuations, absolute home paths).
+// (escape codes, NUL bytes, fullwidth letters, `r\m`, `r''m`, `$'\x72\x6d'`, `${IFS}`,
+// line continuations, absolute home paths).
 #pragma once
 
 #include <string>
@@ -25,6 +25,16 @@ std::vector<HomeFold> default_home_folds(const std::string& hermes_home);
 // (U+FF01..U+FF5E), the ideographic space and the other Unicode spaces, and ligatures
 // such as U+FB01. (A subset of NFKC; hermes carries no Unicode tables.)
 std::string fold_compatibility_characters(std::string_view text);
+
+// The first half of normalisation, which keeps the shell's quoting intact for the parser:
+// escape codes, NUL bytes and compatibility characters folded, line continuations joined,
+// absolute home paths folded to ~ and ~/.hermes.
+std::string prepare_command_for_parsing(std::string_view command,
+                                        const std::vector<HomeFold>& folds);
+
+// `command` with every $'...' string (outside other quotes) replaced by its decoded text,
+// bare when it is a plain word and single-quoted otherwise: `$'\x72\x6d'` -> `rm`.
+std::string decode_ansi_c_strings(std::string_view command);
 
 // The detection copy of `command` (see the file comment).
 std::string normalize_command_for_detection(std::string_view command,

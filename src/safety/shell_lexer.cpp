@@ -382,14 +382,18 @@ std::string program_basename(std::string_view word) {
   return base;
 }
 
-std::optional<std::size_t> shell_program_index(const std::vector<std::string>& words) {
-  struct Wrapper {
-    std::string_view name;
-    std::array<std::string_view, 8> options_with_argument;
-    int positional;  // Operands before the wrapped program (timeout's duration, ...).
-  };
-  static const std::array<Wrapper, 15> kWrappers = {{
+namespace {
+
+struct Wrapper {
+  std::string_view name;
+  std::array<std::string_view, 8> options_with_argument;
+  int positional;  // Operands before the wrapped program (timeout's duration, ...).
+};
+
+const Wrapper* find_wrapper(std::string_view name) {
+  static const std::array<Wrapper, 21> kWrappers = {{
       {"sudo", {"-u", "-g", "-h", "-p", "-c", "--user", "--group", "--prompt"}, 0},
+      {"doas", {"-u", "-C"}, 0},
       {"env", {"-u", "-C", "-a", "--unset", "--chdir", "--argv0"}, 0},
       {"exec", {"-a"}, 0},
       {"nohup", {}, 0},
@@ -404,7 +408,26 @@ std::optional<std::size_t> shell_program_index(const std::vector<std::string>& w
       {"chrt", {}, 1},
       {"taskset", {}, 1},
       {"chroot", {"--userspec", "--groups"}, 1},
+      // watch runs its words through sh -c every few seconds; xargs runs its command on
+      // every input line; the multi-call binaries run the applet named next.
+      {"watch", {"-n", "--interval"}, 0},
+      {"xargs", {"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"}, 0},
+      {"busybox", {}, 0},
+      {"toybox", {}, 0},
+      {"unbuffer", {}, 0},
   }};
+  auto it = std::find_if(kWrappers.begin(), kWrappers.end(),
+                         [&](const Wrapper& wr) { return wr.name == name; });
+  return it == kWrappers.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+bool is_command_wrapper(std::string_view name) {
+  return find_wrapper(name) != nullptr;
+}
+
+std::optional<std::size_t> shell_program_index(const std::vector<std::string>& words) {
   const Wrapper* wrapper = nullptr;
   int positional = 0;
   for (std::size_t i = 0; i < words.size(); ++i) {
@@ -429,12 +452,10 @@ std::optional<std::size_t> shell_program_index(const std::vector<std::string>& w
                     [](unsigned char ch) { return std::isalnum(ch) || ch == '_'; })) {
       continue;  // NAME=value
     }
-    const std::string base = program_basename(w);
-    auto it = std::find_if(kWrappers.begin(), kWrappers.end(),
-                           [&](const Wrapper& wr) { return wr.name == base; });
-    if (it == kWrappers.end()) return i;
-    wrapper = &*it;
-    positional = it->positional;
+    const Wrapper* found = find_wrapper(program_basename(w));
+    if (found == nullptr) return i;
+    wrapper = found;
+    positional = found->positional;
   }
   return std::nullopt;
 }

@@ -50,6 +50,10 @@ std::optional<std::vector<std::string>> shell_words(std::string_view segment);
 // (or a wrapper only queries, like `command -v`).
 std::optional<std::size_t> shell_program_index(const std::vector<std::string>& words);
 
+// Whether `name` (a lower-cased base name) runs the program named after it: sudo, env,
+// nohup, timeout, nice, xargs, watch, busybox, ...
+bool is_command_wrapper(std::string_view name);
+
 // The last path component of `word`, lower-cased.
 std::string program_basename(std::string_view word);
 

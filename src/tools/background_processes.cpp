@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <random>
 
+#include "safety/shell_lexer.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -24,6 +26,16 @@ std::string new_process_id() {
   std::snprintf(id, sizeof id, "proc_%012llx",
                 static_cast<unsigned long long>(rng() & 0xFFFFFFFFFFFFull));
   return id;
+}
+
+// Whether a shell reading `text` has a complete command: it ends in a newline that is not
+// a line continuation, and no quote is left open.
+bool completes_line(const std::string& text) {
+  if (text.empty() || text.back() != '\n') return false;
+  std::size_t backslashes = 0;
+  for (std::size_t i = text.size() - 1; i > 0 && text[i - 1] == '\\'; --i) ++backslashes;
+  if (backslashes % 2 == 1) return false;
+  return shell_words(text).has_value();
 }
 
 }  // namespace
@@ -134,9 +146,16 @@ bool BackgroundProcess::wait(std::chrono::milliseconds timeout,
   return exited_;
 }
 
+std::string BackgroundProcess::unfinished_input() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return unfinished_input_;
+}
+
 Status BackgroundProcess::write_input(const std::string& data) {
   std::unique_lock<std::mutex> lock(mu_);
   if (child_.input_fd < 0) return Status::failed_precondition("the process's input is closed");
+  std::string sent = unfinished_input_ + data;
+  unfinished_input_ = completes_line(sent) ? std::string() : std::move(sent);
   std::string_view rest = data;
   const auto deadline = Clock::now() + std::chrono::seconds(2);
   while (!rest.empty()) {

@@ -49,6 +49,11 @@ class BackgroundProcess {
   // Blocks until the process exits, `timeout` passes, or `cancelled` says stop.
   bool wait(std::chrono::milliseconds timeout, const std::function<bool()>& cancelled);
 
+  // The text sent to stdin since the last complete line: a shell has not run it yet, so
+  // what is written next is checked together with it (`rm -r` then `f ~/x\n`).
+  std::string unfinished_input() const;
+  // Writes `data`, which joins unfinished_input() unless it completes the line (ends in a
+  // newline that is no line continuation, outside quotes).
   Status write_input(const std::string& data);
   Status close_input();
   // Stops the process group (SIGTERM, grace, SIGKILL).
@@ -68,6 +73,7 @@ class BackgroundProcess {
   std::condition_variable exited_cv_;
   RollingBuffer output_{kOutputWindow};
   std::size_t poll_offset_ = 0;
+  std::string unfinished_input_;
   bool exited_ = false;
   bool reaped_ = false;
   int wait_status_ = 0;

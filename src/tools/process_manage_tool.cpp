@@ -2,7 +2,9 @@
 #include <algorithm>
 
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 #include "safety/ansi_escape.hpp"
+#include "safety/approval.hpp"
 #include "safety/redaction_passes.hpp"
 #include "tools/background_processes.hpp"
 #include "tools/terminal_tools.hpp"
@@ -37,7 +39,33 @@ Json with_new_output(BackgroundProcess& p) {
   return j;
 }
 
-Result<std::string> run_manage(const TerminalOptions& options, const Json& args, ToolContext& ctx) {
+// Text for a process's stdin goes through the same gate as a terminal command: a shell
+// (or anything else) started in the background runs what it reads, so `bash` followed by
+// submit "rm -rf ~" must be refused or approved exactly like `rm -rf ~` itself. The check
+// covers the unfinished line already sent, so a command split across writes is seen whole.
+Result<std::string> write_to_process(const ApprovalGate& gate, BackgroundProcess& proc,
+                                     const std::string& id, const std::string& data,
+                                     ToolContext& ctx) {
+  const std::string pending = proc.unfinished_input() + data;
+  std::string approval_note;
+  if (!is_blank(pending)) {
+    const ApprovalOutcome approval = gate.check_command(pending, ctx);
+    if (!approval.approved) {
+      return dump_json({{"session_id", id},
+                        {"written", false},
+                        {"status", "blocked"},
+                        {"error", approval.message}});
+    }
+    approval_note = approval.message;
+  }
+  if (Status s = proc.write_input(data); !s.ok()) return s;
+  Json result = {{"session_id", id}, {"written", true}};
+  if (!approval_note.empty()) result["approval"] = approval_note;
+  return dump_json(result);
+}
+
+Result<std::string> run_manage(const TerminalOptions& options, const ApprovalGate& gate,
+                               const Json& args, ToolContext& ctx) {
   if (ctx.state == nullptr)
     return Status::failed_precondition("background processes need per-agent state");
   auto registry = ctx.state->get_or_create<BackgroundProcesses>(kBackgroundProcessesKey);
@@ -83,8 +111,7 @@ Result<std::string> run_manage(const TerminalOptions& options, const Json& args,
   if (*action == "write" || *action == "submit") {
     auto data = arg_string(args, "data");
     if (!data.ok()) return data.status();
-    if (Status s = proc->write_input(*action == "submit" ? *data + "\n" : *data); !s.ok()) return s;
-    return dump_json({{"session_id", *id}, {"written", true}});
+    return write_to_process(gate, *proc, *id, *action == "submit" ? *data + "\n" : *data, ctx);
   }
   if (*action == "close") {
     if (Status s = proc->close_input(); !s.ok()) return s;
@@ -96,7 +123,8 @@ Result<std::string> run_manage(const TerminalOptions& options, const Json& args,
 
 }  // namespace
 
-ToolSpec process_manage_tool(const TerminalOptions& options) {
+ToolSpec process_manage_tool(const TerminalOptions& options,
+                             std::shared_ptr<const ApprovalGate> gate) {
   ToolSpec spec;
   spec.name = "process_manage";
   spec.toolset = "terminal";
@@ -105,7 +133,8 @@ ToolSpec process_manage_tool(const TerminalOptions& options) {
       "poll: status and "
       "output since the last poll. log: the recent output. wait: block until it exits (timeout "
       "seconds, default "
-      "30). kill: stop it. write/submit: send data (submit adds a newline) to its input. close: "
+      "30). kill: stop it. write/submit: send data (submit adds a newline) to its input; what "
+      "is sent is checked like a terminal command and may need the user's approval. close: "
       "close its input.";
   spec.parameters = Json::parse(R"({
     "type": "object",
@@ -118,8 +147,8 @@ ToolSpec process_manage_tool(const TerminalOptions& options) {
     },
     "required": ["action"]
   })");
-  spec.handler = [options](const Json& args, ToolContext& ctx) {
-    return run_manage(options, args, ctx);
+  spec.handler = [options, gate](const Json& args, ToolContext& ctx) {
+    return run_manage(options, *gate, args, ctx);
   };
   spec.parallel_safe = false;
   return spec;

@@ -176,7 +176,7 @@ std::optional<std::string> exit_code_meaning(const std::string& program, int cod
   }
 }
 
-ToolSpec terminal_tool(const TerminalOptions& options, const ApprovalOptions& approvals) {
+ToolSpec terminal_tool(const TerminalOptions& options, std::shared_ptr<const ApprovalGate> gate) {
   ToolSpec spec;
   spec.name = "terminal";
   spec.toolset = "terminal";
@@ -198,7 +198,6 @@ ToolSpec terminal_tool(const TerminalOptions& options, const ApprovalOptions& ap
     },
     "required": ["command"]
   })");
-  auto gate = std::make_shared<const ApprovalGate>(approvals, "");
   spec.handler = [options, gate](const Json& args, ToolContext& ctx) {
     return run_terminal(options, *gate, args, ctx);
   };
@@ -208,7 +207,8 @@ ToolSpec terminal_tool(const TerminalOptions& options, const ApprovalOptions& ap
 
 std::vector<ToolSpec> terminal_tools(const TerminalOptions& options,
                                      const ApprovalOptions& approvals) {
-  return {terminal_tool(options, approvals), process_manage_tool(options)};
+  auto gate = std::make_shared<const ApprovalGate>(approvals, "");
+  return {terminal_tool(options, gate), process_manage_tool(options, gate)};
 }
 
 }  // namespace hermes::internal

@@ -162,6 +162,62 @@ static void test_two_step_conversation(const char *server, const char *script) {
   mock_process_stop(&mock);
 }
 
+static int approvals_asked = 0;
+static int32_t deny_and_count(const char *request_json, void *user_data) {
+  (void)user_data;
+  ++approvals_asked;
+  CHECK(strstr(request_json, "\"command\":\"echo hermes-ask-mode\"") != NULL);
+  CHECK(strstr(request_json, "every command needs approval") != NULL);
+  return HERMES_APPROVAL_DENY;
+}
+
+/* Ask mode: even a harmless command goes to the approval callback, and a denial keeps it
+ * from running. */
+static void test_ask_mode(const char *server, const char *script) {
+  mock_process_t mock;
+  hermes_error_t *error = NULL;
+  hermes_agent_t *agent = NULL;
+  hermes_agent_options_t *options = hermes_agent_options_new();
+  char *result = NULL;
+
+  CHECK(hermes_agent_options_set_approval_mode(options, 99) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_approval_mode(NULL, HERMES_APPROVAL_MODE_ASK) ==
+        HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_add_allowed_command(options, "") == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_add_allowed_command(options, "ls") == HERMES_OK);
+  CHECK(hermes_agent_options_set_approval_timeout_ms(options, -1) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_approval_timeout_ms(options, 30000) == HERMES_OK);
+  CHECK(hermes_agent_options_set_approval_mode(options, HERMES_APPROVAL_MODE_ASK) == HERMES_OK);
+  if (mock_process_start(&mock, server, script) != 0) {
+    fprintf(stderr, "could not start the mock server %s\n", server);
+    ++failures;
+    hermes_agent_options_free(options);
+    return;
+  }
+  hermes_agent_options_set_model(options, "mock-model");
+  hermes_agent_options_set_base_url(options, mock.base_url);
+  hermes_agent_options_set_api_key(options, "sk-test");
+  hermes_agent_options_set_persist_sessions(options, 0);
+  hermes_agent_options_set_background_review(options, 0, 0, 0);
+  hermes_agent_options_enable_toolset(options, "terminal");
+  hermes_agent_options_set_approval_callback(options, deny_and_count, NULL, NULL);
+
+  CHECK(hermes_agent_new(options, &agent, &error) == HERMES_OK);
+  if (agent != NULL) {
+    CHECK(hermes_agent_run_conversation(agent, "Say hi.", NULL, NULL, NULL, &result, &error) ==
+          HERMES_OK);
+    CHECK(result != NULL && strstr(result, "\"completed\":true") != NULL);
+    CHECK(result != NULL && strstr(result, "BLOCKED") != NULL);
+    CHECK(approvals_asked == 1);
+  }
+  if (error != NULL) fprintf(stderr, "error: %s\n", hermes_error_message(error));
+  hermes_error_free(error);
+  hermes_free(result);
+  hermes_agent_freep(&agent);
+  hermes_agent_options_free(options);
+  mock_process_stop(&mock);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: capi_test <mock-server> <fixtures-dir>\n");
@@ -173,6 +229,8 @@ int main(int argc, char **argv) {
     test_versions();
     test_bad_input();
     test_two_step_conversation(argv[1], script);
+    snprintf(script, sizeof script, "%s/scripts/terminal_echo.json", argv[2]);
+    test_ask_mode(argv[1], script);
   }
   if (failures != 0) {
     fprintf(stderr, "%d check(s) failed\n", failures);

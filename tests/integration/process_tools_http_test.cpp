@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
+#include <vector>
 
 #include "integration/tool_loop.hpp"
 
@@ -99,4 +101,55 @@ TEST_CASE(
   }
   CHECK(text_contains(loop.sent("detached")["error"], "background=true"));
   CHECK(text_contains(loop.sent("unknown_id")["error"], "proc_000000000000"));
+}
+
+TEST_CASE(
+    "a model that starts bash in the background cannot run rm -rf ~/something through its stdin") {
+  for (const bool human : {true, false}) {
+    CAPTURE(human);
+    ToolLoop loop({"terminal"});
+    // What ~ means to the shell the model starts: never the real home, even if the guard
+    // failed.
+    TempDir fake_home;
+    fs::create_directories(fake_home.file("something/keep"));
+    BuiltinToolOptions builtins;
+    builtins.file.root = loop.project.path();
+    builtins.terminal.environment = {{"HOME", fake_home.path()}};
+    REQUIRE(register_builtin_tools(*loop.tools, builtins).ok());
+    std::mutex mu;
+    std::vector<ApprovalRequest> asked;
+    if (human) {
+      loop.options.callbacks.on_approval = [&](const ApprovalRequest& request) {
+        std::lock_guard<std::mutex> lock(mu);
+        asked.push_back(request);
+        return ApprovalDecision::kDeny;
+      };
+    }
+
+    loop.run({{tool_call("start", "terminal", {{"command", "bash"}, {"background", true}})}});
+    Json started = loop.sent("start");
+    REQUIRE(text_contains(started["session_id"], "proc_"));
+    const std::string id = started["session_id"];
+    loop.run(
+        {{manage("rm", {{"action", "submit"}, {"session_id", id}, {"data", "rm -rf ~/something"}})},
+         {manage("exit", {{"action", "submit"}, {"session_id", id}, {"data", "exit 0"}})},
+         {manage("wait", {{"action", "wait"}, {"session_id", id}, {"timeout", 30}})}});
+
+    Json rm = loop.sent("rm");
+    CHECK(rm["written"] == false);
+    CHECK(rm["status"] == "blocked");
+    CHECK(loop.sent("exit")["written"] == true);
+    CHECK(loop.sent("wait")["status"] == "exited");
+    CHECK(fs::exists(fake_home.file("something/keep")));
+    std::lock_guard<std::mutex> lock(mu);
+    if (human) {
+      REQUIRE(asked.size() == 1);  // Starting bash and sending `exit` needed nobody.
+      CHECK(asked[0].tool_name == "process_manage");
+      CHECK(asked[0].command == "rm -rf ~/something\n");
+      CHECK(asked[0].description == "recursive delete");
+      CHECK(text_contains(rm["error"], "denied"));
+    } else {
+      CHECK(text_contains(rm["error"], "no approval channel"));
+    }
+  }
 }

@@ -22,7 +22,8 @@ TEST_CASE("hardline commands never run in any approval mode, even when the human
       "touch ran.marker && sh -c 'mkfs.ext4 /dev/hermes-no-such-device'",
       "touch ran.marker\nmkfs.ext4 /dev/hermes-no-such-device",
   };
-  for (ApprovalMode mode : {ApprovalMode::kManual, ApprovalMode::kSmart, ApprovalMode::kOff}) {
+  for (ApprovalMode mode : {ApprovalMode::kManual, ApprovalMode::kSmart, ApprovalMode::kOff,
+                            ApprovalMode::kAsk, ApprovalMode::kAllowlist}) {
     TempDir workdir;
     ToolRegistry tools;
     BuiltinToolOptions o;
@@ -45,5 +46,49 @@ TEST_CASE("hardline commands never run in any approval mode, even when the human
       CHECK_FALSE(fs::exists(workdir.file("ran.marker")));
     }
     CHECK(asked == 0);
+  }
+}
+
+TEST_CASE("hardline text sent to a background shell never runs in any mode, even when approved") {
+  for (ApprovalMode mode : {ApprovalMode::kManual, ApprovalMode::kSmart, ApprovalMode::kOff,
+                            ApprovalMode::kAsk, ApprovalMode::kAllowlist}) {
+    CAPTURE(static_cast<int>(mode));
+    TempDir workdir;
+    ToolRegistry tools;
+    BuiltinToolOptions o;
+    o.toolsets = {"terminal"};
+    o.terminal.workdir = fs::canonical(workdir.path()).string();
+    o.approvals.mode = mode;
+    o.approvals.allowed_commands = {"sh", "touch", "mkfs.ext4", "exit"};
+    REQUIRE(register_builtin_tools(tools, o).ok());
+    ToolHarness h;
+    h.callbacks.on_approval = [](const ApprovalRequest&) { return ApprovalDecision::kAlways; };
+    Json started = h.call_json(*tools.find("terminal"), {{"command", "sh"}, {"background", true}});
+    REQUIRE(started.contains("session_id"));
+    const std::string id = started["session_id"];
+    const ToolSpec& manage = *tools.find("process_manage");
+    for (const std::string& data :
+         {std::string("touch ran.marker; mkfs.ext4 /dev/hermes-no-such-device"),
+          std::string("touch ran.marker && sh -c 'mkfs.ext4 /dev/hermes-no-such-device'")}) {
+      CAPTURE(data);
+      Json r = h.call_json(manage, {{"action", "submit"}, {"session_id", id}, {"data", data}});
+      CHECK(r["status"] == "blocked");
+      CHECK(r["error"].get<std::string>().find("hardline") != std::string::npos);
+    }
+    // Pieces: harmless alone, hardline together.
+    CHECK(h.call_json(manage, {{"action", "write"},
+                               {"session_id", id},
+                               {"data", "touch ran.marker; mk"}})["written"] == true);
+    CHECK(h.call_json(manage, {{"action", "submit"},
+                               {"session_id", id},
+                               {"data", "fs.ext4 /dev/hermes-no-such-device"}})["status"] ==
+          "blocked");
+    h.call_json(manage, {{"action", "close"}, {"session_id", id}});
+    h.call_json(manage, {{"action", "wait"}, {"session_id", id}, {"timeout", 20}});
+    // The unfinished `touch ran.marker; mk` runs at end of input: the marker may exist now,
+    // which is what it was approved for; mkfs never ran because it was never sent.
+    CHECK(h.call_json(manage, {{"action", "log"}, {"session_id", id}})["output"]
+              .get<std::string>()
+              .find("mkfs") == std::string::npos);
   }
 }

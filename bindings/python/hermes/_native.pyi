@@ -102,6 +102,10 @@ class PreviousTool(TypedDict):
     result: str
 
 ApprovalAnswer = Literal["deny", "once", "session", "always"]
+# manual: ask about dangerous commands; smart: as manual for now; off: run them (hardline
+# commands still never run); ask: ask about every command; allowlist: ask unless every
+# program the command runs is in allowed_commands and it is not dangerous.
+ApprovalMode = Literal["manual", "smart", "off", "ask", "allowlist"]
 
 class ConversationResult(TypedDict, total=False):
     """What run_conversation() returns (the upstream runtime's result keys)."""
@@ -364,6 +368,9 @@ class Agent:
         step_callback: Optional[Callable[[int, list[PreviousTool]], Any]] = None,
         clarify_callback: Optional[Callable[[str, list[str]], Optional[str]]] = None,
         approval_callback: Optional[Callable[[str, str], ApprovalAnswer]] = None,
+        approval_mode: ApprovalMode = "manual",
+        allowed_commands: Sequence[str] = (),
+        approval_timeout: float = 300,
         auth_refresh_callback: Optional[Callable[[dict[str, Any]], Optional[str]]] = None,
         hooks: Optional[Sequence[object]] = None,
         tool_use_enforcement: Optional[bool] = None,

@@ -194,6 +194,7 @@ std::shared_ptr<ToolRegistry> own_registry(const AgentOptions& o) {
   builtins.memory = o.memory_limits;
   builtins.skills = o.skills;
   builtins.terminal.env_passthrough = o.env_passthrough;
+  builtins.approvals = o.approvals;
   if (Status s = register_builtin_tools(*registry, builtins); !s.ok()) raise_status(s);
   if (Status s = register_session_search_tool(*registry); !s.ok()) raise_status(s);
   return registry;
@@ -361,6 +362,31 @@ void read_review(KwargReader& kw, AgentOptions& o) {
   }
 }
 
+// approval_mode="manual"|"smart"|"off"|"ask"|"allowlist", allowed_commands=[...] (the
+// allow-list mode's programs), approval_timeout=seconds.
+void read_approvals(KwargReader& kw, AgentOptions& o) {
+  std::optional<std::string> mode;
+  kw.text("approval_mode", mode);
+  if (mode) {
+    auto parsed = approval_mode_from_name(*mode);
+    if (!parsed) {
+      throw py::value_error(
+          "approval_mode: expected 'manual', 'smart', 'off', 'ask' or "
+          "'allowlist', got '" +
+          *mode + "'");
+    }
+    o.approvals.mode = *parsed;
+  }
+  kw.strings("allowed_commands", o.approvals.allowed_commands);
+  std::optional<double> timeout;
+  kw.real("approval_timeout", timeout);
+  if (timeout) {
+    if (!std::isfinite(*timeout) || *timeout < 0 || *timeout > 366.0 * 86400)
+      throw py::value_error("approval_timeout: must be between 0 and a year of seconds");
+    o.approvals.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000));
+  }
+}
+
 PythonCallbacks read_callbacks(KwargReader& kw) {
   PythonCallbacks fns;
   fns.stream = kw.callable("stream_callback");
@@ -397,6 +423,7 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   read_review(kw, o);  // Before the tools too: the built-in memory tool follows its limits.
   read_skills(kw, o);  // Before the tools: the built-in skills tools follow it.
   kw.strings("env_passthrough", o.env_passthrough);  // And the terminal this.
+  read_approvals(kw, o);  // Before the tools: the built-in terminal tools follow it.
   read_tools(kw, o);
   kw.strings("enabled_toolsets", o.enabled_toolsets);
   kw.strings("disabled_toolsets", o.disabled_toolsets);

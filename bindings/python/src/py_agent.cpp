@@ -284,11 +284,17 @@ its tools); like a hook, a method that raises is reported and skipped. Callbacks
 stream_callback(delta), reasoning_callback(delta), tool_progress_callback(event),
 status_callback(kind, message), step_callback(api_call_count, previous_tools),
 clarify_callback(question, choices) -> str | None, approval_callback(command,
-description) -> "deny" | "once" | "session" | "always", auth_refresh_callback(request)
+description) -> "deny" | "once" | "session" | "always" (session and always cover that exact
+command again, nothing broader), auth_refresh_callback(request)
 -> str | None (a fresh credential after a 401/403; request has provider, base_url, model,
 http_status, message). Callbacks run on the turn's
 threads; an exception raised in one goes to sys.unraisablehook and never into the turn
-(a failed clarify counts as no answer, a failed approval as a denial). Plugins: hooks, a
+(a failed clarify counts as no answer, a failed approval as a denial). Approvals of the
+terminal tools and of text written to background processes: approval_mode "manual" (the
+default: ask about dangerous commands), "smart" (as manual), "off", "ask" (ask about every
+command) or "allowlist" (ask unless every program run is in allowed_commands and nothing
+is dangerous); approval_timeout seconds of silence deny. The guard is a best-effort check,
+not a sandbox. Plugins: hooks, a
 list of objects whose methods named after hook points are called with keyword arguments
 (accept **kwargs): pre_llm_call(session_id, user_message) -> str | None (added to the
 turn's user message), pre_api_request(request), post_api_request(request, response),

@@ -116,6 +116,44 @@ def test_anything_but_an_approval_denies_the_command(mock_server, tmp_path, appr
     assert "BLOCKED" in tool_results(result)[0] or "denied" in tool_results(result)[0].lower()
 
 
+def test_ask_mode_asks_about_a_harmless_command_and_a_denial_keeps_it_from_running(mock_server, tmp_path):
+    marker = tmp_path / "ran.marker"
+    mock_server.enqueue({"chat_tool_calls": [{"name": "terminal",
+                                              "arguments": {"command": "touch %s" % marker}}]},
+                        {"chat_text": "Not allowed."})
+    asked = []
+
+    def deny(command, description):
+        asked.append((command, description))
+        return "deny"
+
+    # The marker lies outside the hermes home: writes into the home are dangerous anyway.
+    agent = make_agent(mock_server, tmp_path, home=str(tmp_path / "home"), enabled_toolsets=["terminal"],
+                       approval_mode="ask", approval_timeout=30, approval_callback=deny)
+    result = agent.run_conversation("Touch it.")
+    assert result["completed"] is True
+    assert asked == [("touch %s" % marker, "every command needs approval (ask mode)")]
+    assert not marker.exists()
+
+
+def test_allowlist_mode_runs_listed_programs_without_asking(mock_server, tmp_path):
+    mock_server.enqueue({"chat_tool_calls": [{"name": "terminal", "arguments": {"command": "echo listed"}}]},
+                        {"chat_tool_calls": [{"name": "terminal", "arguments": {"command": "id"}}]},
+                        {"chat_text": "Done."})
+    asked = []
+    agent = make_agent(mock_server, tmp_path, enabled_toolsets=["terminal"], approval_mode="allowlist",
+                       allowed_commands=["echo"],
+                       approval_callback=lambda c, d: asked.append((c, d)) or "deny")
+    result = agent.run_conversation("Go.")
+    assert "listed" in tool_results(result)[0]
+    assert asked == [("id", "command not on the allow-list (id)")]
+
+
+def test_an_unknown_approval_mode_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="approval_mode"):
+        hermes.Agent(model="m", home=str(tmp_path), persist_sessions=False, approval_mode="yolo")
+
+
 def test_an_exception_in_any_callback_never_reaches_the_turn(mock_server, tmp_path):
     mock_server.enqueue(
         {"chat_error": {"status": 500, "message": "a retry makes a status notice"}},

@@ -11,6 +11,7 @@
 
 #include "hermes/safety.hpp"
 #include "safety/command_guard.hpp"
+#include "safety/command_normalization.hpp"
 #include "unit/tools/fixture_file.hpp"
 
 using namespace hermes;
@@ -108,4 +109,67 @@ TEST_CASE("sh -c payloads are inspected as commands of their own") {
   REQUIRE(findings[0].payload.has_value());
   CHECK(*findings[0].payload == "rm -rf /tmp/x");
   CHECK(detect_hardline_command("sh -c 'shutdown now'").description == "system shutdown/reboot");
+}
+
+namespace {
+
+// Checks every case of one group of hidden_commands.json; returns how many there were.
+int check_hidden_group(const Json& cases) {
+  int count = 0;
+  for (const Json& c : cases) {
+    const std::string command = c.at("command").get<std::string>();
+    CAPTURE(command);
+    CHECK(verdict(detect_dangerous_command(command)) == expected(c.at("dangerous")));
+    CHECK(verdict(detect_hardline_command(command)) == expected(c.at("hardline")));
+    ++count;
+  }
+  return count;
+}
+
+const Json& hidden_commands() {
+  static const Json cases = hermes::testing::load_fixture_json("safety/hidden_commands.json");
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a command whose program is hidden or wrapped is dangerous, and wrappers hide no hardline") {
+  ScopedHomes homes("/home/alice", "/home/alice/.hermes");
+  CHECK(check_hidden_group(hidden_commands().at("hidden")) >= 40);
+}
+
+TEST_CASE(
+    "any command writing to hermes state, SSH keys, start-up or credentials files is dangerous") {
+  ScopedHomes homes("/home/alice", "/home/alice/.hermes");
+  CHECK(check_hidden_group(hidden_commands().at("writes")) >= 15);
+}
+
+TEST_CASE("the environment or a credentials file sent to the network is exfiltration") {
+  ScopedHomes homes("/home/alice", "/home/alice/.hermes");
+  CHECK(check_hidden_group(hidden_commands().at("exfiltration")) >= 10);
+}
+
+TEST_CASE("ordinary commands with variables, loops, pipes and substitutions stay safe") {
+  ScopedHomes homes("/home/alice", "/home/alice/.hermes");
+  CHECK(check_hidden_group(hidden_commands().at("safe")) >= 40);
+}
+
+TEST_CASE("writes into the hermes home the agent actually uses count wherever it lives") {
+  ScopedHomes homes("/srv/users/bob", "/srv/agents/hermes-7");
+  CHECK(detect_dangerous_command("echo x > /srv/agents/hermes-7/command_allowlist.json")
+            .description == "write to hermes state or home (~/.hermes, state.db, allowlist)");
+  CHECK(detect_dangerous_command("cp a /srv/agents/hermes-7/config.json").description ==
+        "write to hermes state or home (~/.hermes, state.db, allowlist)");
+  CHECK_FALSE(detect_dangerous_command("cat /srv/agents/hermes-7/config.json").found);
+  CHECK_FALSE(detect_dangerous_command("cp a /srv/agents/other/config.json").found);
+}
+
+TEST_CASE("ANSI-C strings are decoded for the rules, and what they decode to stays valid text") {
+  CHECK(internal::decode_ansi_c_strings("$'\\x72\\x6d' -rf x") == "rm -rf x");
+  CHECK(internal::decode_ansi_c_strings("$'\\162\\155' -rf x") == "rm -rf x");
+  CHECK(internal::decode_ansi_c_strings("echo $'a b\\n'") == "echo 'a b '");
+  CHECK(internal::decode_ansi_c_strings("echo '$'\\''x'") == "echo '$'\\''x'");  // Quoted: literal.
+  // Bytes outside ASCII become '?', control characters spaces; text after \c stays whole.
+  CHECK(internal::decode_ansi_c_strings("$'\\xff\\u00e9\\c\xc3\xa9'") == "'?? \xc3\xa9'");
 }

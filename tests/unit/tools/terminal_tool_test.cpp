@@ -232,3 +232,120 @@ TEST_CASE("a background process's last output is there as soon as wait reports i
     CHECK(waited["output"] == "first\nlast line\n");
   }
 }
+
+namespace {
+
+// A background `sh` reading the model's input, and a directory it could delete.
+struct BackgroundShell {
+  Shell s;
+  std::string id;
+  std::string victim;
+
+  explicit BackgroundShell(ApprovalOptions approvals = {}) : s(approvals) {
+    victim = s.dir.file("victim");
+    fs::create_directories(victim + "/inner");
+    Json started = s.run({{"command", "sh"}, {"background", true}});
+    REQUIRE(started["output"] == "Background process started");
+    id = started["session_id"];
+  }
+  Json send(const std::string& action, const std::string& data) {
+    return s.manage({{"action", action}, {"session_id", id}, {"data", data}});
+  }
+  // Lets the shell finish what it was sent, so nothing it ran can still be on its way.
+  void finish() {
+    CHECK(send("submit", "exit 0")["written"] == true);
+    Json waited = s.manage({{"action", "wait"}, {"session_id", id}, {"timeout", 20}});
+    CHECK(waited["status"] == "exited");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("text for a background shell is checked like a command: a dangerous line is refused") {
+  BackgroundShell b;  // No approval callback: dangerous means denied.
+  Json blocked = b.send("submit", "rm -rf victim");
+  CHECK(blocked["written"] == false);
+  CHECK(blocked["status"] == "blocked");
+  CHECK(testing::has_text(blocked["error"], "recursive delete"));
+  CHECK(b.send("submit", "echo still-here")["written"] == true);
+  b.finish();
+  CHECK(fs::exists(b.victim + "/inner"));
+}
+
+TEST_CASE("a command split across writes is checked whole, line continuations included") {
+  BackgroundShell b;
+  // Each piece alone is harmless; what the shell would run is not.
+  CHECK(b.send("write", "r")["written"] == true);
+  CHECK(b.send("write", "m -rf victim\n")["status"] == "blocked");
+  CHECK(b.send("write", "\n")["written"] == true);    // The shell runs `r`: not found.
+  CHECK(b.send("submit", "r\\")["written"] == true);  // A continuation keeps the line open.
+  CHECK(b.send("submit", "m -rf victim")["status"] == "blocked");
+  CHECK(b.send("submit", "")["written"] == true);
+  b.finish();
+  CHECK(fs::exists(b.victim + "/inner"));
+}
+
+TEST_CASE("hardline text never reaches a background process, even in mode off with a yes-man") {
+  ApprovalOptions off;
+  off.mode = ApprovalMode::kOff;
+  BackgroundShell b(off);
+  int asked = 0;
+  b.s.h.callbacks.on_approval = [&asked](const ApprovalRequest&) {
+    ++asked;
+    return ApprovalDecision::kAlways;
+  };
+  const std::string marker = b.s.dir.file("ran.marker");
+  Json blocked = b.send("submit", "touch '" + marker + "'; mkfs.ext4 /dev/hermes-no-such-device");
+  CHECK(blocked["status"] == "blocked");
+  CHECK(testing::has_text(blocked["error"], "hardline"));
+  CHECK(b.send("submit", "rm -rf victim")["written"] == true);  // Off: dangerous runs.
+  b.finish();
+  CHECK(asked == 0);
+  CHECK_FALSE(fs::exists(marker));
+  CHECK_FALSE(fs::exists(b.victim));
+}
+
+TEST_CASE("an approved line for a background shell runs, and the human sees where it came from") {
+  BackgroundShell b;
+  std::vector<ApprovalRequest> requests;
+  b.s.h.callbacks.on_approval = [&requests](const ApprovalRequest& r) {
+    requests.push_back(r);
+    return ApprovalDecision::kOnce;
+  };
+  Json written = b.send("submit", "rm -rf victim");
+  CHECK(written["written"] == true);
+  CHECK(testing::has_text(written["approval"], "approved"));
+  b.finish();
+  CHECK_FALSE(fs::exists(b.victim));
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].tool_name == "process_manage");
+  CHECK(requests[0].command == "rm -rf victim\n");
+  CHECK(requests[0].description == "recursive delete");
+}
+
+TEST_CASE(
+    "an interpreter reading its program from stdin needs approval to start in the background") {
+  Shell s;
+  Json python = s.run({{"command", "python3"}, {"background", true}});
+  CHECK(python["status"] == "blocked");
+  CHECK(testing::has_text(python["error"], "interpreter reads its program from stdin"));
+  Json script = s.run({{"command", "cat"}, {"background", true}});  // Data, not code.
+  CHECK(script["output"] == "Background process started");
+}
+
+TEST_CASE("ask mode asks about every line sent to a background process") {
+  ApprovalOptions ask;
+  ask.mode = ApprovalMode::kAsk;
+  Shell s(ask);
+  std::vector<std::string> asked;
+  s.h.callbacks.on_approval = [&asked](const ApprovalRequest& r) {
+    asked.push_back(r.command);
+    return ApprovalDecision::kOnce;
+  };
+  const std::string id = s.run({{"command", "sh"}, {"background", true}})["session_id"];
+  CHECK(s.manage({{"action", "submit"}, {"session_id", id}, {"data", "echo hi"}})["written"] ==
+        true);
+  CHECK(s.manage({{"action", "submit"}, {"session_id", id}, {"data", "exit"}})["written"] == true);
+  CHECK(asked == std::vector<std::string>{"sh", "echo hi\n", "exit\n"});
+  CHECK(s.manage({{"action", "wait"}, {"session_id", id}, {"timeout", 20}})["output"] == "hi\n");
+}
