@@ -84,7 +84,7 @@ TEST_CASE("the allow-list and other state files are private under umask 0") {
   TempDir base;
   const std::string home = base.file("home");
   ScopedUmask open_umask(0);
-  REQUIRE(internal::add_to_command_allowlist(home, "recursive delete").ok());
+  REQUIRE(internal::add_command_approval(home, {"recursive delete", "rm -r build"}).ok());
   CHECK(mode_of(home) == 0700);
   CHECK(mode_of(home + "/command_allowlist.json") == 0600);
 
