@@ -134,8 +134,12 @@ Result<std::optional<ProtectedResourceMetadata>> find_resource_metadata(
   return std::optional<ProtectedResourceMetadata>();
 }
 
+// `issuer` is an issuer identifier the metadata must name exactly (RFC 8414 §3.3) when
+// `exact`; otherwise it is the MCP server's origin, which 2025-03-26 servers without
+// resource metadata use as their authorization server: the metadata may then name an
+// issuer with a path on that origin, but not another origin.
 Result<std::optional<AuthorizationServerMetadata>> find_server_metadata(
-    const std::string& issuer, const OAuthHttpLimits& limits) {
+    const std::string& issuer, bool exact, const OAuthHttpLimits& limits) {
   for (const std::string& url : authorization_server_metadata_urls(issuer)) {
     if (limits.cancel.cancelled()) return Status::cancelled("OAuth discovery was cancelled");
     auto text = fetch_document(url, limits);
@@ -144,11 +148,15 @@ Result<std::optional<AuthorizationServerMetadata>> find_server_metadata(
     auto parsed = parse_authorization_server_metadata(
         **text, "the authorization server metadata at " + url);
     if (!parsed.ok()) return parsed.status();
-    if (!same_issuer(parsed->issuer, issuer)) {
+    const auto named = split_url(parsed->issuer);
+    const bool matches = exact ? same_issuer(parsed->issuer, issuer)
+                               : parsed->issuer.empty() || (named && named->origin == issuer);
+    if (!matches) {
       return Status::failed_precondition(
           "the authorization server metadata at " + url + " names the issuer " +
           (parsed->issuer.empty() ? std::string("(none)") : excerpt(parsed->issuer, 120)) +
-          ", not " + issuer + ", the issuer it was fetched for");
+          ", not " + issuer +
+          (exact ? ", the issuer it was fetched for" : ", the origin it was fetched from"));
     }
     return std::optional<AuthorizationServerMetadata>(std::move(*parsed));
   }
@@ -327,7 +335,7 @@ Result<OAuthDiscovery> discover_authorization(const std::string& server_url,
     // 2025-03-26: the server's own origin is the authorization server.
     issuer = split_url(server_url) ? split_url(server_url)->origin : server_url;
   }
-  auto server = find_server_metadata(issuer, limits);
+  auto server = find_server_metadata(issuer, found.has_resource_metadata, limits);
   if (!server.ok()) return server.status();
   if (*server) {
     found.server = std::move(**server);
