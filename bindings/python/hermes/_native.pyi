@@ -1,7 +1,7 @@
 """Type stubs of hermes._native, the native part of the hermes package."""
 from os import PathLike
 from types import TracebackType
-from typing import (Any, Callable, Iterator, Literal, Mapping, Optional, Sequence, Tuple, TypedDict,
+from typing import (Any, Callable, Dict, Iterator, Literal, Mapping, Optional, Sequence, Tuple, TypedDict,
                     Union)
 
 __version__: str
@@ -492,6 +492,8 @@ class ApiErrorClassification(TypedDict):
     status_code: Optional[int]
     message: str
     error_code: str
+    error_context: Dict[str, Any]
+    billing_unverified: bool
     retry_after: Optional[float]
 
 def classify_api_error(
@@ -505,6 +507,7 @@ def classify_api_error(
     approx_tokens: int = 0,
     context_length: int = 0,
     num_messages: int = 0,
+    retry_after: Optional[float] = None,
 ) -> ApiErrorClassification:
     """Classifies a failed model call the way the agent does."""
 
