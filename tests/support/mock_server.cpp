@@ -50,8 +50,9 @@ std::shared_ptr<const PreparedResponse> not_scripted_response() {
   return prepare_response(response);
 }
 
-// The endpoints clients probe for a model's metadata (context window): /models lists,
-// llama.cpp's /props, Ollama's /api/show. Only responses scripted for their path serve
+// The endpoints clients probe for a model's metadata (context window) and a local
+// server's kind: /models lists, llama.cpp's /props, Ollama's /api/show and /api/tags,
+// vLLM's /version. Only responses scripted for their path serve
 // them, so a probe never eats a scripted model answer.
 bool is_metadata_probe(std::string_view path) {
   path = path.substr(0, path.find('?'));
@@ -59,7 +60,8 @@ bool is_metadata_probe(std::string_view path) {
     return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
   };
   return ends_with("/models") || path.find("/models/") != std::string_view::npos ||
-         ends_with("/props") || ends_with("/api/show");
+         ends_with("/props") || ends_with("/api/show") || ends_with("/api/tags") ||
+         ends_with("/version");
 }
 
 // The <key> of a /c/<key>/... path, or "" for any other path.

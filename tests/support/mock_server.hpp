@@ -10,10 +10,10 @@
 // Requests whose path starts with /_mock/ are control requests (the API of the
 // hermes-mock-server executable, see mock_server_main.cpp); they are answered by the
 // server itself, never consume a scripted response and are not recorded. Metadata probes
-// (GET .../models, .../props, POST /api/show) are served only by responses scripted with
-// a matching path_prefix (queued, or the default response when it has one); otherwise
-// they get 404 and are not recorded, so that a client
-// resolving a model's context window does not eat the scripted model answers.
+// (GET .../models, .../props, /api/tags, /version, POST /api/show) are served only by
+// responses scripted with a matching path_prefix (queued, or the default response when it
+// has one); otherwise they get 404 and are not recorded, so that a client resolving a
+// model's context window does not eat the scripted model answers.
 //
 // Thread-safety: every method may be called from any thread while the server runs.
 #pragma once

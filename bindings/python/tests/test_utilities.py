@@ -109,6 +109,15 @@ def test_an_unknown_model_on_a_dead_endpoint_gets_the_default(tmp_path):
     assert length == 256000
 
 
+def test_current_model_families_and_spellings_resolve_from_the_table(tmp_path):
+    home = str(tmp_path)
+    for model, window in [("deepseek/deepseek-v4-flash", 1_000_000), ("z-ai/glm-5.2:free", 256_000),
+                          ("z-ai/glm-5.3", 1_310_720), ("gemma4:31b-cloud", 256_000),
+                          ("local:claude-opus-4.8", 1_000_000), ("x-ai/grok-4.6", 500_000),
+                          ("", 256_000)]:
+        assert hermes.get_model_context_length(model, home=home) == window, model
+
+
 def test_dangerous_commands_are_detected_and_harmless_ones_are_not():
     dangerous, description = hermes.detect_dangerous_command("rm -rf /tmp/build")
     assert dangerous is True
