@@ -546,6 +546,17 @@ def is_thinking_only_assistant(message: Message) -> bool:
 def sanitize_surrogates(text: str) -> str:
     """`text` with invalid UTF-8 and lone surrogates replaced by U+FFFD."""
 
+def sanitize_messages_surrogates(messages: Sequence[Message]) -> list[Message]:
+    """A copy of `messages` with lone surrogates in every string replaced by U+FFFD."""
+
+def repair_tool_call_arguments(raw: Optional[str]) -> str:
+    """Tool-call argument text a provider will parse ("{}" when past repair)."""
+
+def close_interrupted_tool_sequence(
+    messages: Sequence[Message], final_response: Optional[str] = None
+) -> list[Message]:
+    """A copy of `messages` closed with an assistant turn when it ends on a tool result."""
+
 def coerce_tool_name(name: str, available: Sequence[str]) -> Optional[str]:
     """The available tool a model meant by `name`, or None."""
 
