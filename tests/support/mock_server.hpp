@@ -103,6 +103,10 @@ class MockServer {
   // gets HTTP 500 with {"error":{"message":"mock server: no scripted response left"}}.
   void set_default(std::optional<MockResponse> response);
 
+  // Answers every request whose body is longer than `max_bytes` with `refusal`, without
+  // taking a scripted response (a model server refusing prompts over its window). The
+  // request is recorded. 0 turns the limit off.
+  void refuse_bodies_over(std::size_t max_bytes, MockResponse refusal);
   // When on, a served response goes back to the end of the queue, so the script repeats
   // forever (benchmarks and demos). Off by default.
   void set_looping(bool looping);

@@ -425,6 +425,7 @@ class CompressionReport(TypedDict):
     tokens_before: int  # Rough estimates.
     tokens_after: int
     pruned_tool_results: int
+    shortened_tool_results: int  # Cuts made to tool results too large for the window.
     summarized_messages: int
     savings_percent: float
 
@@ -432,6 +433,24 @@ CONTEXT_SUMMARY_PREFIX: str
 """The first line of every compaction summary message."""
 CONTEXT_SUMMARY_END_MARKER: str
 """The last line of every compaction summary message."""
+SUMMARY_PREFIX: str
+"""CONTEXT_SUMMARY_PREFIX under the upstream runtime's name."""
+LEGACY_SUMMARY_PREFIX: str
+"""The prefix of summaries written by the earliest releases."""
+COMPRESSED_SUMMARY_METADATA_KEY: str
+"""The private key that marks a summary message ("_compressed_summary")."""
+COMPRESSION_CONTINUATION_USER_CONTENT: str
+"""The user message a compaction adds when no human user turn survived."""
+DUPLICATE_TOOL_OUTPUT: str
+"""What replaces an older copy of a repeated tool result."""
+SCREENSHOT_REMOVED: str
+"""What replaces an old screenshot in a tool result."""
+SUMMARIZED_RESULT_STUB: str
+"""The result given to a tool call whose result was summarised away."""
+_SUMMARY_END_MARKER: str
+_MERGED_PRIOR_CONTEXT_HEADER: str
+_MERGED_SUMMARY_DELIMITER: str
+_PRUNED_TOOL_PLACEHOLDER: str
 
 def is_context_summary(message: Message) -> bool:
     """Whether a message is a compaction summary, on its own or merged into another one."""
@@ -465,7 +484,22 @@ class ContextCompressor:
         *,
         force: bool = False,
     ) -> list[Message]:
-        """Head + summary message + tail; unchanged when there is nothing to summarise."""
+        """Head + summary message + tail, oversized tool results shortened; unchanged when
+        nothing could be done."""
+    def find_tail_cut_by_tokens(
+        self, messages: Sequence[Message], head_end: int, token_budget: Optional[int] = None
+    ) -> int:
+        """The index where the protected tail starts after a head of `head_end` messages."""
+    def prune_old_tool_results(
+        self,
+        messages: Sequence[Message],
+        protect_tail_count: int = 20,
+        protect_tail_tokens: Optional[int] = None,
+    ) -> Tuple[list[Message], int]:
+        """(pruned copy, number of messages changed), without a model call."""
+    @staticmethod
+    def truncate_tool_call_args_json(args: str, head_chars: int = 200) -> str:
+        """`args` with long strings inside its JSON cut; unchanged when it is not JSON."""
     @property
     def context_length(self) -> int: ...
     @property
