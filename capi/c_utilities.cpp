@@ -34,6 +34,9 @@ hermes::Result<hermes::ApiErrorFacts> facts_from_json(const hermes::Json& j) {
     facts.approx_tokens = j.value("approx_tokens", int64_t{0});
     if (const int64_t window = j.value("context_length", int64_t{0}); window > 0) facts.context_length = window;
     facts.num_messages = j.value("num_messages", int64_t{0});
+    if (j.contains("retry_after") && !j["retry_after"].is_null()) {
+      facts.retry_after_seconds = j["retry_after"].get<double>();
+    }
   } catch (const hermes::Json::exception& e) {
     return hermes::Status::invalid_argument(std::string("facts_json: ") + e.what());
   }
@@ -59,7 +62,11 @@ hermes_status_t hermes_classify_api_error(const char* facts_json, char** out_jso
                      {"should_rotate_credential", e.should_rotate_credential},
                      {"should_fallback", e.should_fallback},
                      {"message", e.message},
-                     {"retry_after", e.retry_after_seconds ? hermes::Json(*e.retry_after_seconds) : hermes::Json()}};
+                     {"error_code", e.error_code},
+                     {"error_context", e.error_context},
+                     {"billing_unverified", e.billing_unverified()},
+                     {"retry_after", e.retry_after_seconds ? hermes::Json(*e.retry_after_seconds)
+                                                           : hermes::Json()}};
     return hermes::capi::return_string(hermes::capi::to_json_text(out), out_json, out_error);
   });
 }

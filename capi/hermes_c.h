@@ -588,9 +588,11 @@ HERMES_C_API void hermes_mcp_servers_freep(hermes_mcp_servers_t **servers);
 /* Classifies a failed model call as the agent does. `facts_json`: {"status_code",
  * "message", "body" (text or JSON), "transport" ("", "timeout", "connect", "ssl",
  * "disconnect"), "provider", "model", "approx_tokens", "context_length",
- * "num_messages"}, every key optional. *out_json: {"reason", "retryable",
- * "should_compress", "should_rotate_credential", "should_fallback", "message",
- * "retry_after"}. */
+ * "num_messages", "retry_after" (the response's Retry-After in seconds)}, every key
+ * optional. *out_json: {"reason", "retryable", "should_compress",
+ * "should_rotate_credential", "should_fallback", "message", "error_code",
+ * "error_context" (an object: "upstream_provider", "billing_unverified", ...),
+ * "billing_unverified", "retry_after"}. */
 HERMES_C_API hermes_status_t hermes_classify_api_error(const char *facts_json, char **out_json,
                                                        hermes_error_t **out_error);
 /* The context window an error message states; HERMES_ERR_NOT_FOUND when it states none. */

@@ -5,6 +5,8 @@
 // not JSON, a synthetic conversation whose texts are the raw input bytes (JSON parsing
 // would reject invalid UTF-8 before the sanitiser saw it).
 //
+// Also: repair_tool_call_arguments of any input parses as JSON.
+//
 // Invariants of sanitize_api_messages: every text it promises to clean is valid UTF-8,
 // every tool call's arguments parse as JSON, each assistant's tool calls are answered by
 // exactly the tool results that follow it (orphans gone, missing ones stubbed), and the
@@ -87,6 +89,8 @@ void check_json_forms(const Json& value) {
   reject_only_as_invalid(hermes::repair_message_sequence(value).status());
   reject_only_as_invalid(hermes::drop_thinking_only_and_merge_users(value).status());
   reject_only_as_invalid(hermes::sanitize_api_messages(value).status());
+  reject_only_as_invalid(hermes::close_interrupted_tool_sequence(value, "done").status());
+  reject_only_as_invalid(hermes::sanitize_messages_surrogates(value).status());
   if (value.is_array() && !value.empty()) {
     reject_only_as_invalid(hermes::is_thinking_only_assistant(value.front()).status());
   }
@@ -97,6 +101,10 @@ void check_json_forms(const Json& value) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view input = hermes::fuzz::as_text(data, size);
   hermes::fuzz::no_throw("message repairs", [&] {
+    // Whatever a model wrote as arguments, the repair is JSON a provider parses.
+    const std::string arguments = hermes::repair_tool_call_arguments(input);
+    require(hermes::internal::parse_json(arguments).has_value(),
+            "repaired tool call arguments do not parse", arguments);
     const std::optional<Json> parsed = hermes::internal::parse_json(input);
     if (!parsed) {
       check_sanitized(synthetic_conversation(input));

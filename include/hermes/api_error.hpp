@@ -3,40 +3,43 @@
 // another provider, or stop with a clear reason.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "hermes/export.hpp"
+#include "hermes/json.hpp"
+
 namespace hermes {
 
 // Why a provider call failed. The names (failover_reason_name) are the upstream runtime's.
 enum class FailoverReason {
-  kAuth,                             // "auth"
-  kAuthPermanent,                    // "auth_permanent"
-  kBilling,                          // "billing"
-  kRateLimit,                        // "rate_limit"
-  kUpstreamRateLimit,                // "upstream_rate_limit"
-  kOverloaded,                       // "overloaded"
-  kServerError,                      // "server_error"
-  kTimeout,                          // "timeout"
-  kSslCertVerification,              // "ssl_cert_verification"
-  kContextOverflow,                  // "context_overflow"
-  kPayloadTooLarge,                  // "payload_too_large"
-  kImageTooLarge,                    // "image_too_large"
-  kModelNotFound,                    // "model_not_found"
-  kProviderPolicyBlocked,            // "provider_policy_blocked"
-  kContentPolicyBlocked,             // "content_policy_blocked"
-  kFormatError,                      // "format_error"
-  kInvalidEncryptedContent,          // "invalid_encrypted_content"
-  kMultimodalToolContentUnsupported, // "multimodal_tool_content_unsupported"
-  kThinkingSignature,                // "thinking_signature"
-  kLongContextTier,                  // "long_context_tier"
-  kOauthLongContextBetaForbidden,    // "oauth_long_context_beta_forbidden"
-  kLlamaCppGrammarPattern,           // "llama_cpp_grammar_pattern"
-  kUnknown,                          // "unknown"
+  kAuth,                              // "auth"
+  kAuthPermanent,                     // "auth_permanent"
+  kBilling,                           // "billing"
+  kRateLimit,                         // "rate_limit"
+  kUpstreamRateLimit,                 // "upstream_rate_limit"
+  kOverloaded,                        // "overloaded"
+  kServerError,                       // "server_error"
+  kTimeout,                           // "timeout"
+  kSslCertVerification,               // "ssl_cert_verification"
+  kContextOverflow,                   // "context_overflow"
+  kPayloadTooLarge,                   // "payload_too_large"
+  kImageTooLarge,                     // "image_too_large"
+  kImageCorrupt,                      // "image_corrupt": image bytes the provider cannot decode
+  kModelNotFound,                     // "model_not_found"
+  kProviderPolicyBlocked,             // "provider_policy_blocked"
+  kContentPolicyBlocked,              // "content_policy_blocked"
+  kFormatError,                       // "format_error"
+  kInvalidEncryptedContent,           // "invalid_encrypted_content"
+  kMultimodalToolContentUnsupported,  // "multimodal_tool_content_unsupported"
+  kReasoningMandatory,                // "reasoning_mandatory": the route refuses reasoning off
+  kThinkingSignature,                 // "thinking_signature"
+  kLongContextTier,                   // "long_context_tier"
+  kOauthLongContextBetaForbidden,     // "oauth_long_context_beta_forbidden"
+  kLlamaCppGrammarPattern,            // "llama_cpp_grammar_pattern"
+  kUnknown,                           // "unknown"
 };
 
 HERMES_API std::string_view failover_reason_name(FailoverReason reason);
@@ -77,8 +80,21 @@ struct HERMES_API ApiError {
   bool should_rotate_credential = false;
   bool should_fallback = false;
 
+  // Details of the verdict, as upstream's error_context: "upstream_provider" (the provider
+  // behind an aggregator that limited the call), "billing_unverified" and
+  // "possible_content_filter" (a billing verdict whose wording is also sent for content
+  // filter rejections). An empty object when there is nothing to add.
+  Json error_context = Json::object();
+
   bool is_auth() const {
     return reason == FailoverReason::kAuth || reason == FailoverReason::kAuthPermanent;
+  }
+  // A billing verdict that rests on ambiguous wording: say so rather than assert the
+  // account is empty, and bench the key only briefly.
+  bool billing_unverified() const {
+    const auto it = error_context.find("billing_unverified");
+    return error_context.is_object() && it != error_context.end() && it->is_boolean() &&
+           it->get<bool>();
   }
   // "HTTP 429 rate_limit: <message>" and the like, for logs and user-visible errors.
   std::string to_string() const;
@@ -95,15 +111,22 @@ struct ApiErrorFacts {
   int64_t approx_tokens = 0;        // Rough size of the request that failed.
   int64_t context_length = 200000;  // The model's context window.
   int64_t num_messages = 0;         // Messages in the request that failed.
+  // The response's Retry-After (or retry-after-ms), when it carried one: a usage limit
+  // that says when it resets is a rate limit, not an empty account.
+  std::optional<double> retry_after_seconds;
 };
 
 // Classifies a provider failure into a FailoverReason and recovery hints, following the
 // upstream runtime's pipeline: provider-specific patterns first, then the HTTP status,
 // then structured error codes, then message patterns, then transport kinds. The message
 // of the result is the most specific one found in the body. Never fails.
+//
+// A failure that never reached the server (refused, unresolvable or unreachable host, a
+// connect timeout) is a retryable timeout and never a reason to compress.
 HERMES_API ApiError classify_api_error(const ApiErrorFacts& facts);
 
-// Reclassifies `error` in place with the session-size facts, keeping its other fields.
+// Reclassifies `error` in place with the session-size facts, keeping its other fields
+// (its retry_after_seconds is one of the facts).
 HERMES_API void classify_in_place(ApiError& error, int64_t approx_tokens, int64_t context_length,
                        int64_t num_messages);
 

@@ -80,6 +80,38 @@ inline constexpr std::string_view kCompactionSystemNote =
     "build on that summary and state rather than re-doing work. Your persistent memory "
     "(MEMORY.md, USER.md) remains fully authoritative regardless of compaction.]";
 
+// The other texts a compaction writes, with the names the upstream runtime gives them.
+
+// The prefix of summaries written by the earliest releases (LEGACY_SUMMARY_PREFIX).
+inline constexpr std::string_view kLegacySummaryPrefix = "[CONTEXT SUMMARY]:";
+// The private key marking a summary message; stripped before the wire
+// (COMPRESSED_SUMMARY_METADATA_KEY).
+inline constexpr std::string_view kCompressedSummaryMetadataKey = "_compressed_summary";
+// When the summary has to be merged into the first tail message, that message's own
+// content comes first between these two lines, then the summary
+// (_MERGED_PRIOR_CONTEXT_HEADER, _MERGED_SUMMARY_DELIMITER).
+inline constexpr std::string_view kMergedPriorContextHeader =
+    "[PRIOR CONTEXT \xE2\x80\x94 for reference only; not a new message]";
+inline constexpr std::string_view kMergedSummaryDelimiter =
+    "[END OF PRIOR CONTEXT \xE2\x80\x94 COMPACTION SUMMARY BELOW]";
+// The user message a compaction adds when no human user turn survived
+// (COMPRESSION_CONTINUATION_USER_CONTENT).
+inline constexpr std::string_view kCompressionContinuationUserContent =
+    "Continue from the compressed conversation context above. This marker exists because no "
+    "human user turn was available.";
+// The generic placeholder of a pruned tool result (_PRUNED_TOOL_PLACEHOLDER). Pruning now
+// writes one-line descriptions; results holding this text are not pruned again.
+inline constexpr std::string_view kPrunedToolPlaceholder =
+    "[Old tool output cleared to save context space]";
+// What replaces an older copy of a tool result that appears again later.
+inline constexpr std::string_view kDuplicateToolOutput =
+    "[Duplicate tool output \xE2\x80\x94 same content as a more recent call]";
+// What replaces an old screenshot inside a tool result.
+inline constexpr std::string_view kScreenshotRemoved = "[screenshot removed to save context]";
+// The result given to a tool call whose result was summarised away.
+inline constexpr std::string_view kSummarizedResultStub =
+    "[Result from earlier conversation \xE2\x80\x94 see context summary above]";
+
 // True when `message` is a compaction summary, standalone or merged into another message
 // (by its "_compressed_summary" key or by its content).
 HERMES_API bool is_context_summary(const Message& message);
@@ -174,6 +206,9 @@ struct CompressionReport {
   int64_t tokens_before = 0;  // Rough estimates of the message lists.
   int64_t tokens_after = 0;
   int pruned_tool_results = 0;  // Tool results and arguments shrunk by phase 1.
+  // Cuts made to tool results too large for the window, protected ones included (see
+  // ContextCompressor::compress).
+  int shortened_tool_results = 0;
   std::size_t summarized_messages = 0;
   double savings_percent = 0;
 };
@@ -205,8 +240,13 @@ class HERMES_API ContextCompressor : public ContextEngine {
   CompressDecision should_compress_info(std::optional<int64_t> prompt_tokens) override;
   bool should_defer_preflight_to_real_usage(int64_t rough_tokens) override;
 
-  // Runs the four phases. Returns the input unchanged (pruned at most) when there is
-  // nothing to summarise, which counts as an ineffective compaction. Fails with
+  // Runs the four phases. When there is nothing to summarise (too few messages, or all
+  // of them protected) or the result is still larger than threshold_tokens(), tool
+  // results are shortened, their beginning and end kept, largest first and protected ones
+  // included, until it fits or none is longer than 2,000 characters; after a refusal for
+  // size (options.overflow) the result is at most half of options.current_tokens. Returns
+  // the input unchanged (pruned at most) when nothing could be done, which counts as an
+  // ineffective compaction. Fails with
   // Unavailable, leaving the caller's transcript as it was, when the summariser failed
   // with an access, quota or network error, or with any error under
   // abort_on_summary_failure. `options.force` (manual /compress) first clears the
@@ -236,6 +276,38 @@ class HERMES_API ContextCompressor : public ContextEngine {
   int64_t tail_token_budget() const;
   int64_t max_summary_tokens() const;
   int compression_count() const;
+
+  // The steps of compress(), for callers that assemble their own compactions. Each takes
+  // any message list and never fails.
+
+  // Where the protected tail of `messages` starts when everything before `head_end` is
+  // the protected head: walking back from the end under `token_budget` (tail_token_budget()
+  // when nullopt; a message may overshoot it by half), keeping at least three messages,
+  // never separating a tool call from its results, and always keeping the latest user
+  // message. Greater than `head_end` unless `head_end` is at or past the end, when it is
+  // messages.size(). (Upstream: _find_tail_cut_by_tokens.)
+  std::size_t find_tail_cut_by_tokens(const std::vector<Message>& messages, std::size_t head_end,
+                                      std::optional<int64_t> token_budget = std::nullopt) const;
+
+  // Phase 1 on a copy of `messages`: repeated tool results become kDuplicateToolOutput
+  // everywhere; outside the protected tail (the last `protect_tail_count` messages, or as
+  // many as fit in `protect_tail_tokens` when given, whichever is more) results longer
+  // than 200 characters become one-line descriptions, old screenshots kScreenshotRemoved,
+  // and long strings inside tool-call arguments are cut. (Upstream: _prune_old_tool_results.)
+  struct PrunedMessages {
+    std::vector<Message> messages;
+    int pruned = 0;  // Tool results replaced plus assistant messages whose arguments shrank.
+  };
+  PrunedMessages prune_old_tool_results(
+      const std::vector<Message>& messages, int protect_tail_count,
+      std::optional<int64_t> protect_tail_tokens = std::nullopt) const;
+
+  // `arguments` with every string longer than `head_chars` characters inside its JSON cut
+  // to that many plus "...[truncated]", re-serialised; unchanged when it is not JSON
+  // (cutting raw text would leave JSON a provider refuses on every later request).
+  // (Upstream: _truncate_tool_call_args_json.)
+  static std::string truncate_tool_call_args_json(std::string_view arguments,
+                                                  std::size_t head_chars = 200);
   int64_t last_prompt_tokens() const;
   // The body of the last summary, fed into the next one; empty before the first.
   const std::string& previous_summary() const;

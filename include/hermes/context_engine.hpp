@@ -29,6 +29,10 @@ struct CompressOptions {
   bool force = false;
   // Context of external memory providers to preserve in the summary.
   std::string memory_context;
+  // The provider refused the request as too large (a context-overflow or 413 error): the
+  // result must come out smaller than `current_tokens`, even when that means shortening
+  // tool output the engine would otherwise protect.
+  bool overflow = false;
 };
 
 // The verdict of ContextEngine::should_compress_info.

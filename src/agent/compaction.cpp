@@ -107,6 +107,7 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
   opts.current_tokens = request.current_tokens;
   opts.focus_topic = request.focus_topic;
   opts.force = request.force;
+  opts.overflow = request.reason == "overflow" || request.reason == "payload_too_large";
   auto compressed = engine->compress(messages, opts);
   if (!compressed.ok()) {
     out.error = compressed.status().message();

@@ -6,7 +6,7 @@
 namespace hermes {
 namespace {
 
-constexpr std::array<std::pair<FailoverReason, std::string_view>, 23> kReasonNames = {{
+constexpr std::array<std::pair<FailoverReason, std::string_view>, 25> kReasonNames = {{
     {FailoverReason::kAuth, "auth"},
     {FailoverReason::kAuthPermanent, "auth_permanent"},
     {FailoverReason::kBilling, "billing"},
@@ -19,12 +19,14 @@ constexpr std::array<std::pair<FailoverReason, std::string_view>, 23> kReasonNam
     {FailoverReason::kContextOverflow, "context_overflow"},
     {FailoverReason::kPayloadTooLarge, "payload_too_large"},
     {FailoverReason::kImageTooLarge, "image_too_large"},
+    {FailoverReason::kImageCorrupt, "image_corrupt"},
     {FailoverReason::kModelNotFound, "model_not_found"},
     {FailoverReason::kProviderPolicyBlocked, "provider_policy_blocked"},
     {FailoverReason::kContentPolicyBlocked, "content_policy_blocked"},
     {FailoverReason::kFormatError, "format_error"},
     {FailoverReason::kInvalidEncryptedContent, "invalid_encrypted_content"},
     {FailoverReason::kMultimodalToolContentUnsupported, "multimodal_tool_content_unsupported"},
+    {FailoverReason::kReasoningMandatory, "reasoning_mandatory"},
     {FailoverReason::kThinkingSignature, "thinking_signature"},
     {FailoverReason::kLongContextTier, "long_context_tier"},
     {FailoverReason::kOauthLongContextBetaForbidden, "oauth_long_context_beta_forbidden"},

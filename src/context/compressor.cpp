@@ -5,6 +5,7 @@
 #include "context/compaction_budget.hpp"
 #include "context/compressor_impl.hpp"
 #include "context/summary_markers.hpp"
+#include "context/tool_result_pruning.hpp"
 #include "hermes/context_compressor.hpp"
 #include "safety/log.hpp"
 
@@ -219,6 +220,28 @@ const std::string& ContextCompressor::previous_summary() const {
 }
 const CompressionReport& ContextCompressor::last_report() const {
   return impl_->report;
+}
+
+std::size_t ContextCompressor::find_tail_cut_by_tokens(const std::vector<Message>& messages,
+                                                       std::size_t head_end,
+                                                       std::optional<int64_t> token_budget) const {
+  if (head_end >= messages.size()) return messages.size();
+  internal::BoundarySettings settings = impl_->boundary_settings();
+  if (token_budget) settings.tail_token_budget = std::max<int64_t>(0, *token_budget);
+  return internal::find_tail_cut(messages, head_end, settings);
+}
+
+ContextCompressor::PrunedMessages ContextCompressor::prune_old_tool_results(
+    const std::vector<Message>& messages, int protect_tail_count,
+    std::optional<int64_t> protect_tail_tokens) const {
+  internal::PruneResult pruned = internal::prune_old_tool_results(
+      messages, internal::PruneSettings{std::max(0, protect_tail_count), protect_tail_tokens, 200});
+  return PrunedMessages{std::move(pruned.messages), pruned.pruned};
+}
+
+std::string ContextCompressor::truncate_tool_call_args_json(std::string_view arguments,
+                                                            std::size_t head_chars) {
+  return internal::shrink_tool_call_arguments(arguments, head_chars);
 }
 
 }  // namespace hermes

@@ -57,6 +57,14 @@ class ContextCompressor::Impl {
   // Takes up the summaries `found` in the transcript as the state of the iterative update.
   void adopt_previous_summary(const std::vector<std::string>& found);
   void record_compaction(const std::vector<Message>& out, std::size_t summarized);
+  // The bookkeeping of a compaction that only shortened tool output.
+  void record_shortening(const std::vector<Message>& out);
+  // The size the compacted transcript must come down to (see CompressOptions::overflow).
+  int64_t size_target(int64_t tokens_before, const CompressOptions& opts) const;
+  // `msgs` with oversized tool results shortened to `target`; an ineffective compaction
+  // (`why`) when there are none.
+  std::vector<Message> shorten_only(std::vector<Message> msgs, int64_t target,
+                                    const std::string& why);
   // After `failure`: the error that keeps the transcript unchanged, or a static summary.
   Result<std::string> without_summariser(const std::vector<Message>& turns,
                                          std::size_t transcript_size,

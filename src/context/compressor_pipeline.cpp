@@ -7,6 +7,7 @@
 #include "context/compaction_budget.hpp"
 #include "context/compressor_impl.hpp"
 #include "context/message_budget.hpp"
+#include "context/oversized_tool_results.hpp"
 #include "context/static_summary.hpp"
 #include "context/summary_markers.hpp"
 #include "context/summary_prompt.hpp"
@@ -38,6 +39,12 @@ Region split_region(const std::vector<Message>& messages, std::size_t start, std
   Region r;
   for (std::size_t i = 0; i < messages.size(); ++i) {
     const Message& m = messages[i];
+    if (i >= end && is_summary_message(m) && !without_summary(m)) {
+      // A standalone summary stays: taking it out of the tail would leave its neighbours
+      // side by side. (A merged one gives back the message it was merged into, below.)
+      r.tail.push_back(m);
+      continue;
+    }
     if (is_summary_message(m)) {
       if (std::string body = strip_summary_prefix(m.content); !body.empty()) {
         r.summary_bodies.push_back(std::move(body));
@@ -56,6 +63,22 @@ Region split_region(const std::vector<Message>& messages, std::size_t start, std
     }
   }
   return r;
+}
+
+// The tail start moved past the last summary an earlier compaction left in the tail, so
+// the new summary takes it up (a summary kept in the tail would be summarised again next
+// time, and its body would be in two places). Unchanged when the latest user message
+// would leave the tail.
+std::size_t past_earlier_summaries(const std::vector<Message>& messages, std::size_t end) {
+  std::optional<std::size_t> last_summary;
+  for (std::size_t i = end; i < messages.size(); ++i) {
+    if (is_summary_message(messages[i])) last_summary = i;
+  }
+  if (!last_summary) return end;
+  const std::size_t moved = align_boundary_forward(messages, *last_summary + 1);
+  const auto latest_user = last_real_user_index(messages, 0);
+  if (moved >= messages.size() || (latest_user && *latest_user < moved)) return end;
+  return moved;
 }
 
 std::string local_date() {
@@ -168,19 +191,42 @@ Result<std::string> ContextCompressor::Impl::without_summariser(const std::vecto
   return build_static_summary(turns, previous_summary, error, options.redact);
 }
 
+// How large the compacted transcript may be: the threshold, and after a refusal for size
+// at most half of what was refused, so that every retry is smaller than the last.
+int64_t ContextCompressor::Impl::size_target(int64_t tokens_before,
+                                             const CompressOptions& opts) const {
+  if (!opts.overflow) return threshold_tokens;
+  const int64_t refused = opts.current_tokens.value_or(tokens_before);
+  return std::min(threshold_tokens, std::max<int64_t>(1, std::min(refused, tokens_before) / 2));
+}
+
+// Without a middle to summarise, oversized tool output is all that can still give.
+std::vector<Message> ContextCompressor::Impl::shorten_only(std::vector<Message> msgs,
+                                                           int64_t target, const std::string& why) {
+  ShrinkResult shrunk = shrink_oversized_tool_results(std::move(msgs), target);
+  if (shrunk.shortened == 0) {
+    record_ineffective(why);
+    return std::move(shrunk.messages);
+  }
+  report.shortened_tool_results = shrunk.shortened;
+  record_shortening(shrunk.messages);
+  return std::move(shrunk.messages);
+}
+
 Result<std::vector<Message>> ContextCompressor::Impl::compress(const std::vector<Message>& input,
                                                                const CompressOptions& opts) {
   report = CompressionReport{};
   report.messages_before = report.messages_after = input.size();
   report.tokens_before = report.tokens_after = estimate_messages_tokens_rough(input);
   if (opts.force) clear_guards();  // A manual /compress retries at once.
+  const int64_t target = size_target(report.tokens_before, opts);
 
   const int first_n = effective_protect_first_n(input);
   if (input.size() <= protected_head_size(input, first_n) + 4) {
-    record_ineffective("only " + std::to_string(input.size()) + " messages, too few to compress");
-    return input;
+    return shorten_only(input, target,
+                        "only " + std::to_string(input.size()) + " messages, too few to compress");
   }
-  PruneResult pruned = prune_old_tool_results(
+  PruneResult pruned = internal::prune_old_tool_results(
       input, PruneSettings{options.protect_last_n, tail_token_budget, kMinPruneChars});
   std::vector<Message>& msgs = pruned.messages;
   report.pruned_tool_results = pruned.pruned;
@@ -188,12 +234,12 @@ Result<std::vector<Message>> ContextCompressor::Impl::compress(const std::vector
 
   const std::size_t start = align_boundary_forward(msgs, protected_head_size(msgs, first_n));
   std::size_t end = start < msgs.size() ? find_tail_cut(msgs, start, boundary_settings()) : start;
-  end = keep_bridge_before_latest_user(msgs, start, end);
+  end = keep_bridge_before_latest_user(msgs, start, past_earlier_summaries(msgs, end));
   Region region;
   if (start < end && end < msgs.size()) region = split_region(msgs, start, end);
   if (region.turns.empty()) {
-    record_ineffective("the transcript fits in the protected head and tail");
-    return std::move(msgs);
+    return shorten_only(std::move(msgs), target,
+                        "the transcript fits in the protected head and tail");
   }
 
   const std::string previous_before = previous_summary;
@@ -210,8 +256,11 @@ Result<std::vector<Message>> ContextCompressor::Impl::compress(const std::vector
       AssemblyParts{std::move(region.head), std::move(region.tail), with_summary_prefix(*body)});
   std::vector<Message> out = strip_historical_media(
       sanitize_tool_pairs(std::move(assembled.messages), options.missing_result_repair));
-  record_compaction(out, summarized);
-  return out;
+  // The protected tail may itself hold more tool output than the window takes.
+  ShrinkResult shrunk = shrink_oversized_tool_results(std::move(out), target);
+  report.shortened_tool_results = shrunk.shortened;
+  record_compaction(shrunk.messages, summarized);
+  return std::move(shrunk.messages);
 }
 
 void ContextCompressor::Impl::adopt_previous_summary(const std::vector<std::string>& found) {
@@ -224,6 +273,20 @@ void ContextCompressor::Impl::adopt_previous_summary(const std::vector<std::stri
   for (const auto& body : found) {
     previous_summary += (previous_summary.empty() ? "" : "\n\n") + body;
   }
+}
+
+void ContextCompressor::Impl::record_shortening(const std::vector<Message>& out) {
+  report.messages_after = out.size();
+  report.tokens_after = estimate_messages_tokens_rough(out);
+  report.savings_percent =
+      report.tokens_before > 0
+          ? 100.0 * static_cast<double>(report.tokens_before - report.tokens_after) /
+                static_cast<double>(report.tokens_before)
+          : 0.0;
+  record_effectiveness(report.savings_percent);
+  last_prompt_tokens = -1;
+  awaiting_real_usage = true;
+  last_compression_rough_tokens = report.tokens_after;
 }
 
 void ContextCompressor::Impl::record_compaction(const std::vector<Message>& out,
@@ -251,7 +314,7 @@ std::optional<std::vector<Message>> ContextCompressor::Impl::prune_only(
   if (messages.size() <= static_cast<std::size_t>(options.protect_last_n) + head + 1)
     return std::nullopt;
   const int64_t min_chars = std::max<int64_t>(kMinPruneChars, options.prune_min_result_chars);
-  PruneResult pruned = prune_old_tool_results(
+  PruneResult pruned = internal::prune_old_tool_results(
       messages, PruneSettings{options.protect_last_n, std::nullopt, min_chars});
   if (pruned.pruned == 0) return std::nullopt;
   // Every applied prune rewrites history the provider has cached; make it worth it.
@@ -268,7 +331,7 @@ bool ContextCompressor::Impl::has_content(const std::vector<Message>& messages) 
       align_boundary_forward(messages, protected_head_size(messages, first_n));
   if (start >= messages.size()) return false;
   std::size_t end = find_tail_cut(messages, start, boundary_settings());
-  end = keep_bridge_before_latest_user(messages, start, end);
+  end = keep_bridge_before_latest_user(messages, start, past_earlier_summaries(messages, end));
   return start < end && end < messages.size();
 }
 

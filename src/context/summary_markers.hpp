@@ -11,32 +11,19 @@
 
 namespace hermes::internal {
 
-// The prefix of the earliest releases, still found in old stored sessions.
-inline constexpr std::string_view kLegacySummaryPrefix = "[CONTEXT SUMMARY]:";
-
-// Wraps a tail message's own content when the summary has to be merged into it.
-inline constexpr std::string_view kMergedPriorContextHeader =
-    "[PRIOR CONTEXT \xE2\x80\x94 for reference only; not a new message]";
-inline constexpr std::string_view kMergedSummaryDelimiter =
-    "[END OF PRIOR CONTEXT \xE2\x80\x94 COMPACTION SUMMARY BELOW]";
-
 // The task field of a summary of a session without any user-authored turn.
 inline constexpr std::string_view kNoUserTaskSentinel =
     "None. This session contains no user-authored turns.";
 
 // User rows the runtime itself writes; they are not user input.
-inline constexpr std::string_view kContinuationUserContent =
-    "Continue from the compressed conversation context above. This marker exists because no "
-    "human user turn was available.";
+inline constexpr std::string_view kContinuationUserContent = kCompressionContinuationUserContent;
 inline constexpr std::string_view kTodoSnapshotHeader =
     "[Your active task list was preserved across context compression]";
 
 // The private message key marking a summary (stripped before the wire).
-inline constexpr std::string_view kSummaryMetadataKey = "_compressed_summary";
+inline constexpr std::string_view kSummaryMetadataKey = kCompressedSummaryMetadataKey;
 
-// Repairs of tool calls whose results did not survive assembly.
-inline constexpr std::string_view kSummarizedResultStub =
-    "[Result from earlier conversation \xE2\x80\x94 see context summary above]";
+// What an assistant message whose every call lost its result says instead.
 inline constexpr std::string_view kToolCallRemovedContent = "(tool call removed)";
 
 enum class SummaryShape {

@@ -10,18 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "hermes/context_compressor.hpp"
 #include "hermes/message.hpp"
 
 namespace hermes::internal {
 
-// What replaces an older copy of a tool result that appears again later.
-inline constexpr std::string_view kDuplicateToolOutput =
-    "[Duplicate tool output \xE2\x80\x94 same content as a more recent call]";
-// What replaces an old screenshot inside a tool result.
-inline constexpr std::string_view kScreenshotRemoved = "[screenshot removed to save context]";
-// The generic placeholder of earlier releases; recognised so it is not pruned again.
-inline constexpr std::string_view kPrunedToolPlaceholder =
-    "[Old tool output cleared to save context space]";
+// The placeholders (kDuplicateToolOutput, ...) are in hermes/context_compressor.hpp.
 
 struct PruneSettings {
   // The protected tail: at least this many trailing messages (capped at 8 when a token

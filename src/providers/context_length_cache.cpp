@@ -1,6 +1,8 @@
 // The persistent cache of context windows servers reported: <home>/context_length_cache.json,
 // {"context_lengths": {"<model>@<base_url>": tokens}}. Keyed by endpoint as well as by
 // model, because one model has different windows at different providers.
+#include "providers/context_length_cache.hpp"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -71,6 +73,15 @@ bool write_atomically(const std::string& path, const std::string& text) {
 
 std::optional<int64_t> cached_context_length(std::string_view model, std::string_view base_url,
                                              const std::string& home) {
+  const auto length = internal::stored_context_length(model, base_url, home);
+  if (!length || *length <= 0 || known_underreport(model, *length)) return std::nullopt;
+  return length;
+}
+
+namespace internal {
+
+std::optional<int64_t> stored_context_length(std::string_view model, std::string_view base_url,
+                                             const std::string& home) {
   Json lengths;
   {
     std::lock_guard<std::mutex> lock(file_mutex());
@@ -80,13 +91,33 @@ std::optional<int64_t> cached_context_length(std::string_view model, std::string
   for (const std::string& candidate :
        {key, std::string(model) + "@" + std::string(base_url), key + "/"}) {
     auto it = lengths.find(candidate);
-    if (it == lengths.end() || !it->is_number_integer()) continue;
-    const int64_t length = it->get<int64_t>();
-    if (length <= 0 || known_underreport(model, length)) return std::nullopt;
-    return length;
+    if (it != lengths.end() && it->is_number_integer()) return it->get<int64_t>();
   }
   return std::nullopt;
 }
+
+bool is_known_underreport(std::string_view model, int64_t length) {
+  return known_underreport(model, length);
+}
+
+void forget_context_length(std::string_view model, std::string_view base_url,
+                           const std::string& home) {
+  const std::string path = cache_path(home);
+  const std::string key = cache_key(model, base_url);
+  std::lock_guard<std::mutex> lock(file_mutex());
+  Json lengths = read_lengths(path);
+  bool changed = false;
+  for (const std::string& candidate :
+       {key, std::string(model) + "@" + std::string(base_url), key + "/"}) {
+    changed = lengths.erase(candidate) > 0 || changed;
+  }
+  if (changed &&
+      !write_atomically(path, internal::dump_json_pretty(Json{{kLengthsKey, lengths}}) + "\n")) {
+    HERMES_LOG_DEBUG("could not write the context length cache {}", path);
+  }
+}
+
+}  // namespace internal
 
 bool save_context_length(std::string_view model, std::string_view base_url, int64_t length,
                          const std::string& home) {

@@ -56,7 +56,7 @@ const std::array<std::regex, 13>& window_patterns() {
 bool is_about_output_limit_only(const std::string& text) {
   if (text.find("context") != std::string::npos) return false;
   for (std::string_view p : {"max_tokens", "max_output_tokens", "max_completion_tokens",
-                             "output tokens", "output token"}) {
+                             "output tokens", "output token", "output limit"}) {
     if (text.find(p) != std::string::npos) return true;
   }
   return false;

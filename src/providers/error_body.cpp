@@ -46,9 +46,11 @@ std::string code_of_error_object(const Json& error) {
   return text.empty() || text == "400" ? std::string() : std::string(text);
 }
 
-// The top-level code or error_code; strings and integers count.
-std::string top_level_code(const Json& body) {
+// The first truthy of the top-level code, error_code and errorCode; strings and integers
+// count.
+std::string top_level_code(const Json& body, bool camel_case) {
   const Json* code = first_truthy(member(body, "code"), member(body, "error_code"));
+  if (!code && camel_case) code = first_truthy(member(body, "errorCode"), nullptr);
   if (!code) return {};
   std::string text;
   if (code->is_string()) {
@@ -71,11 +73,31 @@ std::string extract_code(const Json& body) {
         if (const Json* e = member(*inner, "error"); e && e->is_object()) {
           if (std::string code = code_of_error_object(*e); !code.empty()) return code;
         }
-        if (std::string code = top_level_code(*inner); !code.empty()) return code;
+        if (std::string code = top_level_code(*inner, false); !code.empty()) return code;
       }
     }
   }
-  return top_level_code(body);
+  return top_level_code(body, true);
+}
+
+// A string member, trimmed; "" for anything else.
+std::string trimmed_string(const Json* value) {
+  if (!value || !value->is_string()) return {};
+  return std::string(trim_ascii(value->get_ref<const std::string&>()));
+}
+
+// Whether the body or its error object gives a time the limit resets at.
+bool states_reset_time(const Json& body) {
+  for (const Json* payload : {&body, member(body, "error")}) {
+    if (!payload || !payload->is_object()) continue;
+    for (std::string_view key : {"resets_in_seconds", "resets_at", "reset_at", "retry_after"}) {
+      const Json* value = member(*payload, key);
+      if (!value || value->is_null()) continue;
+      if (value->is_string() && value->get_ref<const std::string&>().empty()) continue;
+      return true;
+    }
+  }
+  return false;
 }
 
 // OpenRouter hides the upstream provider's error in error.metadata.raw, usually as a
@@ -135,6 +157,11 @@ ErrorBody read_error_body(const Json& body) {
     if (error->is_object()) {
       out.error_message = member_text(*error, "message");
       out.metadata_message = metadata_message(*error);
+      if (const Json* metadata = member(*error, "metadata"); metadata && metadata->is_object()) {
+        out.has_upstream_metadata =
+            metadata->contains("raw") || metadata->contains("provider_name");
+        out.upstream_provider = trimmed_string(member(*metadata, "provider_name"));
+      }
     } else if (error->is_string()) {
       out.other_message = error->get<std::string>();
     }
@@ -142,6 +169,13 @@ ErrorBody read_error_body(const Json& body) {
   out.flat_message = member_text(body, "message");
   if (out.other_message.empty()) out.other_message = member_text(body, "detail");
   if (out.other_message.empty()) out.other_message = member_text(body, "error_message");
+  out.proxy_message = trimmed_string(member(body, "errorMessage"));
+  if (out.proxy_message.empty()) {
+    if (const Json* args = member(body, "errorArgs"); args && args->is_object()) {
+      out.proxy_message = trimmed_string(member(*args, "reason"));
+    }
+  }
+  out.states_reset = states_reset_time(body);
   out.code = extract_code(body);
   out.status = stated_status(body);
   return out;
@@ -156,7 +190,7 @@ ErrorBody read_error_body(std::string_view body) {
 std::string best_error_message(const ErrorBody& facts, std::string_view raw_body,
                                std::size_t max_bytes) {
   for (const std::string* candidate :
-       {&facts.error_message, &facts.flat_message, &facts.other_message}) {
+       {&facts.error_message, &facts.flat_message, &facts.proxy_message, &facts.other_message}) {
     std::string_view text = trim_ascii(*candidate);
     if (!text.empty()) return truncate_utf8(text, max_bytes);
   }

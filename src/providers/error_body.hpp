@@ -1,6 +1,7 @@
 // What an error body says, whatever the shape: OpenAI {"error":{...}}, OpenRouter with
 // the upstream error in error.metadata.raw, older vLLM's flat {"object":"error",...},
-// FastAPI's {"detail":...}, DeepInfra's error_message, or plain text.
+// FastAPI's {"detail":...}, DeepInfra's error_message, litellm's errorMessage, or plain
+// text.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,10 @@ struct ErrorBody {
   std::string flat_message;      // The top-level message.
   std::string other_message;     // detail, error_message, or `error` given as a string.
   std::string metadata_message;  // The upstream message in OpenRouter's error.metadata.raw.
+  std::string proxy_message;     // litellm/Bedrock proxies: errorMessage, else errorArgs.reason.
+  std::string upstream_provider;       // OpenRouter's error.metadata.provider_name, trimmed.
+  bool has_upstream_metadata = false;  // error.metadata names a raw error or a provider.
+  bool states_reset = false;           // A reset time field (resets_at, retry_after, ...) is set.
   std::string code;              // The error code, by the classifier's rules.
   std::optional<int> status;     // An HTTP status the body states (100..599).
 };

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "common/text_utils.hpp"
 #include "hermes/api_error.hpp"
@@ -38,31 +39,52 @@ constexpr Verdict kUpstreamRateLimit{FailoverReason::kUpstreamRateLimit, true, f
 constexpr Verdict kOverloaded{FailoverReason::kOverloaded};
 constexpr Verdict kServerError{FailoverReason::kServerError};
 constexpr Verdict kTimeout{FailoverReason::kTimeout};
-constexpr Verdict kSslCertificate{FailoverReason::kSslCertVerification, false, false, false, true};
+// A provider that stalled call after call: go to the fallback instead of stalling again.
+constexpr Verdict kStaleGiveUp{FailoverReason::kTimeout, false, false, false, true};
+constexpr Verdict kSslCertificate{FailoverReason::kSslCertVerification, false};
 constexpr Verdict kContextOverflow{FailoverReason::kContextOverflow, true, true};
 constexpr Verdict kPayloadTooLarge{FailoverReason::kPayloadTooLarge, true, true};
 constexpr Verdict kImageTooLarge{FailoverReason::kImageTooLarge};
+constexpr Verdict kImageCorrupt{FailoverReason::kImageCorrupt};
 constexpr Verdict kModelNotFound{FailoverReason::kModelNotFound, false, false, false, true};
 // The account's own policy blocks the model; another provider on the account would too.
 constexpr Verdict kProviderPolicy{FailoverReason::kProviderPolicyBlocked, false};
 constexpr Verdict kContentPolicy{FailoverReason::kContentPolicyBlocked, false, false, false, true};
 constexpr Verdict kFormatError{FailoverReason::kFormatError, false, false, false, true};
 constexpr Verdict kInvalidEncryptedContent{FailoverReason::kInvalidEncryptedContent};
+// Codex hides a rejected reasoning replay behind its generic block: strip the replay, but
+// keep a block's terminal hints.
+constexpr Verdict kMaskedReplay{FailoverReason::kInvalidEncryptedContent, false, false, false,
+                                true};
 constexpr Verdict kMultimodalToolContent{FailoverReason::kMultimodalToolContentUnsupported};
+constexpr Verdict kReasoningMandatory{FailoverReason::kReasoningMandatory};
 constexpr Verdict kThinkingSignature{FailoverReason::kThinkingSignature};
 constexpr Verdict kLongContextTier{FailoverReason::kLongContextTier, true, true};
 constexpr Verdict kOauthLongContextBeta{FailoverReason::kOauthLongContextBetaForbidden};
 constexpr Verdict kLlamaCppGrammar{FailoverReason::kLlamaCppGrammarPattern};
 constexpr Verdict kUnknown{FailoverReason::kUnknown};
 
+// A verdict with the details upstream reports beside it (ApiError::error_context).
+struct Decision {
+  Decision(const Verdict& v) : verdict(v) {}  // NOLINT: a bare verdict is a decision.
+  Decision(const Verdict& v, Json details) : verdict(v), context(std::move(details)) {}
+  Verdict verdict;
+  Json context = Json::object();
+};
+using Step = std::optional<Decision>;
+
 // Everything the pipeline reads, computed once.
 struct Evidence {
   int status = 0;
   TransportFailure transport = TransportFailure::kNone;
   std::string text;          // The lower-cased haystack every pattern is matched against.
-  std::string body_message;  // error.message or message, trimmed and lower-cased.
+  std::string raw_message;   // The error text alone, trimmed and lower-cased.
+  std::string body_message;  // The body's first message (error.message, message, ...), lower.
   std::string code;          // The structured error code, lower-cased.
+  std::string provider;      // Trimmed and lower-cased.
   std::string model;
+  const internal::ErrorBody* body = nullptr;
+  std::optional<double> retry_after;
   int64_t approx_tokens = 0;
   int64_t context_length = 0;
   int64_t num_messages = 0;
@@ -90,9 +112,10 @@ std::string build_haystack(std::string_view message, std::string_view raw_body,
   const std::string body_msg =
       internal::lower_ascii(body.error_message.empty() ? body.flat_message : body.error_message);
   const std::string other = internal::lower_ascii(body.other_message);
+  const std::string proxy = internal::lower_ascii(body.proxy_message);
   const std::string metadata = internal::lower_ascii(body.metadata_message);
   const std::string base = text;
-  for (const std::string* part : {&body_msg, &other}) {
+  for (const std::string* part : {&body_msg, &other, &proxy}) {
     if (!part->empty() && !has(base, *part)) text += " " + *part;
   }
   if (!metadata.empty() && !has(base, metadata) && !has(body_msg, metadata)) {
@@ -103,35 +126,63 @@ std::string build_haystack(std::string_view message, std::string_view raw_body,
   return text;
 }
 
-// A session big enough that a bare 400 is probably an overflow.
-bool large_for_generic_400(const Evidence& e) {
-  return static_cast<double>(e.approx_tokens) > static_cast<double>(e.context_length) * 0.4 ||
-         (e.context_length <= 256'000 && (e.approx_tokens > 80'000 || e.num_messages > 80));
+// A session large enough that an ambiguous failure is probably an overflow. The absolute
+// thresholds only stand in for the fraction on smaller windows.
+bool large_session(const Evidence& e, double fraction, int64_t tokens, int64_t messages) {
+  return static_cast<double>(e.approx_tokens) > static_cast<double>(e.context_length) * fraction ||
+         (e.context_length <= 256'000 && (e.approx_tokens > tokens || e.num_messages > messages));
 }
 
-// A session big enough that a gateway's silent failure is probably an overflow.
-bool large_for_gateway(const Evidence& e) {
-  return static_cast<double>(e.approx_tokens) > static_cast<double>(e.context_length) * 0.6 ||
-         (e.context_length <= 256'000 && (e.approx_tokens > 120'000 || e.num_messages > 200));
+// A billing verdict, marked unverified when its wording is also a content-filter reply.
+Decision billing(const Evidence& e) {
+  if (!has_any(e.text, patterns::kUnverifiedBilling)) return kBilling;
+  return {kBilling, Json{{"billing_unverified", true}, {"possible_content_filter", true}}};
+}
+
+// "Usage limit, try again in 5 minutes" is a periodic quota, not an empty wallet.
+Verdict usage_limit(const Evidence& e) {
+  const bool transient =
+      has_any(e.text, patterns::kUsageLimit) && has_any(e.text, patterns::kUsageLimitTransient);
+  return transient ? kRateLimit : kBilling;
+}
+
+// A 400 or 5xx blaming a parameter that only some routes send, from a route that never
+// sends it: the provider's gateway added the field itself, so the same request may pass.
+bool server_injected_parameter(const Evidence& e) {
+  for (const auto& parameter : patterns::kServerInjectedParameters) {
+    if (!has(e.text, parameter.name) || !has_any(e.text, patterns::kParameterRejection)) continue;
+    for (std::string_view sender : parameter.senders) {
+      if (has(e.provider, sender)) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+bool codex_masked_replay(const Evidence& e) {
+  if (e.provider != "openai-codex" || (e.status != 0 && e.status != 400)) return false;
+  constexpr std::string_view kBlocked = "request blocked.";
+  return (e.code == "invalid_prompt" && e.body_message == kBlocked) ||
+         e.raw_message == "invalid_prompt: request blocked.";
 }
 
 // Step 1: wording specific enough to decide before the status is looked at.
-std::optional<Verdict> classify_provider_specific(const Evidence& e) {
+Step classify_provider_specific(const Evidence& e) {
   const std::string_view t = e.text;
   // A safety refusal is deterministic; a 400 here is not a format error.
   if (has_any(t, patterns::kContentPolicy)) return kContentPolicy;
-  if (e.status == 400 && has(t, "thinking") &&
-      (has(t, "signature") || has(t, "cannot be modified") || has(t, "must remain as they were"))) {
+  if (codex_masked_replay(e)) return kMaskedReplay;
+  if (e.status == 400 && has(t, "thinking") && has_any(t, patterns::kThinkingMutation)) {
     return kThinkingSignature;
   }
   if (e.status == 429 && has(t, "extra usage") && has(t, "long context")) return kLongContextTier;
   if (e.status == 400 && has(t, "long context beta") && has(t, "not yet available")) {
     return kOauthLongContextBeta;
   }
-  if (e.status == 400 && (has(t, "error parsing grammar") || has(t, "json-schema-to-grammar") ||
-                          (has(t, "unable to generate parser") && has(t, "template")))) {
-    return kLlamaCppGrammar;
-  }
+  const bool grammar = has(t, "error parsing grammar") || has(t, "json-schema-to-grammar") ||
+                       (has(t, "unable to generate parser") && has(t, "template"));
+  // Qwen's template wraps "No user query found" in the same parser wording.
+  if (e.status == 400 && grammar && !has(t, patterns::kNoUserQuery)) return kLlamaCppGrammar;
   // xAI entitlement errors also arrive as status-less stream error frames.
   if (has_any(t, patterns::kGrokEntitlement) ||
       (has(t, "out of available resources") && has(t, "grok"))) {
@@ -140,15 +191,16 @@ std::optional<Verdict> classify_provider_specific(const Evidence& e) {
   return std::nullopt;
 }
 
-Verdict classify_402(const Evidence& e) {
-  // "Usage limit, try again in 5 minutes" is a periodic quota, not an empty wallet.
-  if (has_any(e.text, patterns::kUsageLimit) && has_any(e.text, patterns::kUsageLimitTransient)) {
-    return kRateLimit;
+Decision classify_403(const Evidence& e) {
+  const bool xai_spend = e.provider == "xai-oauth" && e.code == patterns::kXaiSpendingLimitCode;
+  if (xai_spend || has(e.text, "key limit exceeded") || has(e.text, "spending limit") ||
+      has_any(e.text, patterns::kBilling)) {
+    return kBilling;
   }
-  return kBilling;
+  return kAuthNoRotate;
 }
 
-Verdict classify_404(const Evidence& e) {
+Decision classify_404(const Evidence& e) {
   if (has_any(e.text, patterns::kBilling))
     return kBilling;  // Nous reports credit depletion as 404.
   if (has_any(e.text, patterns::kProviderPolicy)) return kProviderPolicy;
@@ -157,11 +209,52 @@ Verdict classify_404(const Evidence& e) {
   return kUnknown;
 }
 
-Verdict classify_429(const Evidence& e) {
+bool openrouter_upstream_error(const Evidence& e) {
+  const std::string_view message = internal::trim_ascii(e.body->error_message);
+  if (!internal::iequals(message, "provider returned error")) return false;
+  return e.provider == "openrouter" || e.body->has_upstream_metadata;
+}
+
+bool states_reset(const Evidence& e) {
+  return has_any(e.text, patterns::kUsageLimitTransient) || e.body->states_reset ||
+         e.retry_after.has_value();
+}
+
+Decision classify_429(const Evidence& e) {
   // Z.AI reuses 429 for server-wide overload; the key is fine.
   if (has_any(e.text, patterns::kOverloaded)) return kOverloaded;
-  if (has_any(e.text, patterns::kUpstreamRateLimit)) return kUpstreamRateLimit;
+  // OpenRouter's upstream provider is limited; the user's key is healthy.
+  if (openrouter_upstream_error(e)) {
+    Json context = Json::object();
+    if (!e.body->upstream_provider.empty())
+      context["upstream_provider"] = e.body->upstream_provider;
+    return {kUpstreamRateLimit, std::move(context)};
+  }
+  // A quota wall is billing unless it is a rate-limit phrase ("Rate limit exceeded" holds
+  // "limit exceeded") or says when it resets.
+  const bool quota_wall = e.code == "usage_limit_reached" || has(e.text, "usage_limit_reached") ||
+                          has_any(e.text, patterns::kUsageLimit) ||
+                          has_any(e.text, patterns::kBilling);
+  if (quota_wall && !has_any(e.text, patterns::kRateLimit) && !states_reset(e)) return kBilling;
   return kRateLimit;
+}
+
+// Overflow reported as a 5xx (llama.cpp answers 500, a model that failed to load 503),
+// unless it is an empty-answer advisory that merely mentions max_tokens.
+Step overflow_as_5xx(const Evidence& e) {
+  if (has_any(e.text, patterns::kEmptyProviderResponse)) return kServerError;
+  if (has_any(e.text, patterns::kContextOverflow)) return kContextOverflow;
+  return std::nullopt;
+}
+
+Decision classify_500_502(const Evidence& e) {
+  // Some gateways return request-validation errors as 5xx; retrying cannot fix them.
+  const bool validation = has_any(e.text, patterns::kRequestValidation) ||
+                          e.code == "invalid_request_error" || e.code == "unknown_parameter" ||
+                          e.code == "unsupported_parameter";
+  if (validation && !server_injected_parameter(e)) return kFormatError;
+  if (auto v = overflow_as_5xx(e)) return *v;
+  return kServerError;
 }
 
 bool is_request_validation_400(const Evidence& e) {
@@ -172,77 +265,71 @@ bool is_request_validation_400(const Evidence& e) {
   return e.code == "unknown_parameter" || e.code == "unsupported_parameter";
 }
 
-Verdict classify_400(const Evidence& e) {
+Step classify_image_or_tool_content(const Evidence& e) {
+  if (has_any(e.text, patterns::kMultimodalToolContent)) return kMultimodalToolContent;
+  if (has_any(e.text, patterns::kImageCorrupt)) return kImageCorrupt;
+  if (has_any(e.text, patterns::kImageTooLarge)) return kImageTooLarge;
+  return std::nullopt;
+}
+
+Decision classify_400(const Evidence& e) {
   const std::string_view t = e.text;
-  if (has_any(t, patterns::kMultimodalToolContent)) return kMultimodalToolContent;
-  if (has_any(t, patterns::kImageTooLarge)) return kImageTooLarge;
+  if (auto v = classify_image_or_tool_content(e)) return *v;
   if (e.code == "invalid_encrypted_content" || has(t, "invalid_encrypted_content") ||
-      (has(t, "encrypted content for item") && has(t, "could not be verified"))) {
+      (has(t, "encrypted content for item") && has(t, "could not be verified")) ||
+      has(t, "could not decrypt the provided encrypted_content")) {
     return kInvalidEncryptedContent;
   }
+  // Before the validation check, which would abort: the only bad field is the disable.
+  if (has(t, patterns::kReasoningMandatory)) return kReasoningMandatory;
+  if (server_injected_parameter(e)) return kServerError;
   // Before the overflow check: "Unsupported parameter: 'max_tokens'" names max_tokens.
   if (is_request_validation_400(e)) return kFormatError;
-  if (has_any(t, patterns::kContextOverflow)) return kContextOverflow;
+  // A broken transcript can be tiny: compressing it cannot supply what is missing.
+  if (has_any(t, patterns::kInvalidMessageBody) || e.code == "invalid_request_body") {
+    return kFormatError;
+  }
+  if (auto v = overflow_as_5xx(e)) return *v;
   if (has_any(t, patterns::kProviderPolicy)) return kProviderPolicy;
   if (has_any(t, patterns::kModelNotFound)) return kModelNotFound;
   if (has_any(t, patterns::kRateLimit)) return kRateLimit;
-  if (has_any(t, patterns::kBilling)) return kBilling;
+  if (has_any(t, patterns::kBilling)) return billing(e);
   // Anthropic sometimes answers an oversized request with a bare "Error".
   const bool generic = e.body_message.size() < 30 || e.body_message == "error";
-  if (generic && large_for_generic_400(e)) return kContextOverflow;
+  if (generic && large_session(e, 0.4, 80'000, 80)) return kContextOverflow;
   return kFormatError;
 }
 
-bool is_gateway_failure(const Evidence& e) {
-  const std::string_view t = e.text;
-  const bool origin = has_any(t, patterns::kGatewayOrigin) ||
-                      (has(t, "origin") && (has(t, "bad gateway") || has(t, "bad_gateway")));
-  return has(t, "cloudflare") || origin;
-}
-
-Verdict classify_500_502(const Evidence& e) {
-  // Some gateways return request-validation errors as 5xx; retrying cannot fix them.
-  if (has_any(e.text, patterns::kRequestValidation) || e.code == "invalid_request_error" ||
-      e.code == "unknown_parameter" || e.code == "unsupported_parameter") {
-    return kFormatError;
-  }
-  if (has_any(e.text, patterns::kContextOverflow)) return kContextOverflow;
-  return kServerError;
-}
-
 // Step 2.
-std::optional<Verdict> classify_by_status(const Evidence& e) {
+Step classify_by_status(const Evidence& e) {
   const int s = e.status;
   switch (s) {
+    case 400:
+      return classify_400(e);
     case 401:
       return kAuthRotate;
-    case 403:
-      if (has(e.text, "key limit exceeded") || has(e.text, "spending limit") ||
-          has_any(e.text, patterns::kBilling)) {
-        return kBilling;
-      }
-      return kAuthNoRotate;
     case 402:
-      return classify_402(e);
+      return usage_limit(e);
+    case 403:
+      return classify_403(e);
     case 404:
       return classify_404(e);
+    case 408:
+      // Retry-safe by definition; proxies send it when a generation outruns their window.
+      return kTimeout;
     case 413:
       return kPayloadTooLarge;
     case 429:
       return classify_429(e);
-    case 400:
-      return classify_400(e);
+    case 500:
+    case 502:
+      return classify_500_502(e);
+    case 503:
+    case 529:
+      if (auto v = overflow_as_5xx(e)) return *v;
+      return kOverloaded;
     default:
       break;
-  }
-  // A proxy may hide an oversized prompt behind a generic 5xx.
-  if ((s == 500 || s == 502 || s == 503 || s == 504) && is_gateway_failure(e) &&
-      large_for_gateway(e)) {
-    return kContextOverflow;
-  }
-  if (s == 500 || s == 502) return classify_500_502(e);
-  if (s == 503 || s == 529) {
-    return has_any(e.text, patterns::kContextOverflow) ? kContextOverflow : kOverloaded;
   }
   if (s >= 400 && s < 500) return kFormatError;
   if (s >= 500 && s < 600) return kServerError;
@@ -250,17 +337,17 @@ std::optional<Verdict> classify_by_status(const Evidence& e) {
 }
 
 // Step 3.
-std::optional<Verdict> classify_by_code(const Evidence& e) {
+Step classify_by_code(const Evidence& e) {
   const std::string& c = e.code;
   if (c.empty()) return std::nullopt;
+  // A plain-text stream error behind HTTP 200 that says the request was invalid.
+  if (c == "provider_stream_non_json_data" && has(e.text, "request validation failed:")) {
+    return kFormatError;
+  }
   if (c == "resource_exhausted" || c == "throttled" || c == "rate_limit_exceeded") {
     return kRateLimitByCode;
   }
-  for (std::string_view billing :
-       {"insufficient_quota", "billing_not_active", "payment_required", "insufficient_credits",
-        "no_usable_credits", "balance_depleted", "model_not_supported_on_free_tier"}) {
-    if (c == billing) return kBilling;
-  }
+  if (internal::list_contains(patterns::kBillingCodes, std::string_view(c))) return kBilling;
   if (c == "model_not_found" || c == "model_not_available" || c == "invalid_model") {
     return kModelNotFound;
   }
@@ -270,57 +357,72 @@ std::optional<Verdict> classify_by_code(const Evidence& e) {
 }
 
 // Step 4: the message alone.
-std::optional<Verdict> classify_by_message(const Evidence& e) {
+Step classify_by_message(const Evidence& e) {
   const std::string_view t = e.text;
   if (has_any(t, patterns::kPayloadTooLarge)) return kPayloadTooLarge;
-  if (has_any(t, patterns::kMultimodalToolContent)) return kMultimodalToolContent;
-  if (has_any(t, patterns::kImageTooLarge)) return kImageTooLarge;
-  if (has_any(t, patterns::kUsageLimit)) {
-    return has_any(t, patterns::kUsageLimitTransient) ? kRateLimit : kBilling;
-  }
+  if (auto v = classify_image_or_tool_content(e)) return *v;
+  if (has_any(t, patterns::kUsageLimit)) return usage_limit(e);
   if (has_any(t, patterns::kOverloaded)) return kOverloaded;
-  if (has_any(t, patterns::kBilling)) return kBilling;
+  if (has_any(t, patterns::kBilling)) return billing(e);
   if (has_any(t, patterns::kRateLimit)) return kRateLimit;
+  if (has_any(t, patterns::kEmptyProviderResponse)) return kServerError;
   if (has_any(t, patterns::kContextOverflow)) return kContextOverflow;
   if (has_any(t, patterns::kAuth)) return kAuthRotate;
   if (has_any(t, patterns::kProviderPolicy)) return kProviderPolicy;
   if (has_any(t, patterns::kModelNotFound)) return kModelNotFound;
-  if (has_any(t, patterns::kTimeout)) return kTimeout;
+  // Wording from connections that timed out or were never made: a transport failure.
+  if (has_any(t, patterns::kTimeout) || has_any(t, patterns::kConnectionFailure)) return kTimeout;
   return std::nullopt;
 }
 
 // Steps 5 to 8: transport failures and what is left.
-Verdict classify_transport(const Evidence& e) {
+Decision classify_transport(const Evidence& e) {
   if (has_any(e.text, patterns::kCertificateVerification)) return kSslCertificate;
   // A TLS hiccup is never an overflow, however large the session.
   if (has_any(e.text, patterns::kTransientSsl)) return kTimeout;
+  // A connection that was never made cannot have been refused for its size.
+  if (e.transport == TransportFailure::kConnect) return kTimeout;
   const bool disconnect =
       e.transport == TransportFailure::kDisconnect || has_any(e.text, patterns::kServerDisconnect);
   if (disconnect && e.status == 0) {
     // A gateway idle-killing a long thinking phase is not an overflow.
     if (internal::reasoning_stale_timeout_floor(e.model)) return kTimeout;
-    return large_for_gateway(e) ? kContextOverflow : kTimeout;
+    return large_session(e, 0.6, 120'000, 200) ? kContextOverflow : kTimeout;
+  }
+  if (has(e.text, "consecutive stale attempts") && has(e.text, "aborting this call")) {
+    return kStaleGiveUp;
   }
   if (e.transport != TransportFailure::kNone) return kTimeout;
   return kUnknown;
 }
 
-Verdict classify(const Evidence& e) {
-  if (auto v = classify_provider_specific(e)) return *v;
+Decision classify(const Evidence& e) {
+  if (auto v = classify_provider_specific(e)) return std::move(*v);
   if (e.status != 0) {
-    if (auto v = classify_by_status(e)) return *v;
+    if (auto v = classify_by_status(e)) return std::move(*v);
   }
-  if (auto v = classify_by_code(e)) return *v;
-  if (auto v = classify_by_message(e)) return *v;
+  if (auto v = classify_by_code(e)) return std::move(*v);
+  if (auto v = classify_by_message(e)) return std::move(*v);
   return classify_transport(e);
 }
 
-void apply(const Verdict& v, ApiError& error) {
+void apply(Decision decision, ApiError& error) {
+  const Verdict& v = decision.verdict;
   error.reason = v.reason;
   error.retryable = v.retryable;
   error.should_compress = v.compress;
   error.should_rotate_credential = v.rotate;
   error.should_fallback = v.fallback;
+  error.error_context = std::move(decision.context);
+}
+
+// The body's message by upstream's order: error.message, message, then a proxy's.
+std::string body_message(const internal::ErrorBody& body) {
+  for (const std::string* m : {&body.error_message, &body.flat_message, &body.proxy_message}) {
+    const std::string_view text = internal::trim_ascii(*m);
+    if (!text.empty()) return internal::lower_ascii(text);
+  }
+  return {};
 }
 
 Evidence gather(const ApiErrorFacts& facts, const internal::ErrorBody& body) {
@@ -328,10 +430,13 @@ Evidence gather(const ApiErrorFacts& facts, const internal::ErrorBody& body) {
   e.status = facts.http_status;
   e.transport = facts.transport;
   e.text = build_haystack(facts.message, facts.body, body);
-  const std::string& body_msg = body.error_message.empty() ? body.flat_message : body.error_message;
-  e.body_message = internal::lower_ascii(internal::trim_ascii(body_msg));
+  e.raw_message = internal::lower_ascii(internal::trim_ascii(facts.message));
+  e.body_message = body_message(body);
   e.code = internal::lower_ascii(body.code);
+  e.provider = internal::lower_ascii(internal::trim_ascii(facts.provider));
   e.model = facts.model;
+  e.body = &body;
+  e.retry_after = facts.retry_after_seconds;
   e.approx_tokens = facts.approx_tokens;
   e.context_length = facts.context_length;
   e.num_messages = facts.num_messages;
@@ -341,7 +446,8 @@ Evidence gather(const ApiErrorFacts& facts, const internal::ErrorBody& body) {
 // The message the result carries: the body's own message, else the error text.
 std::string result_message(const ApiErrorFacts& facts, const internal::ErrorBody& body) {
   constexpr std::size_t kMaxMessageBytes = 500;
-  for (const std::string* candidate : {&body.error_message, &body.flat_message, &facts.message}) {
+  for (const std::string* candidate :
+       {&body.error_message, &body.flat_message, &body.proxy_message, &facts.message}) {
     const std::string_view text = internal::trim_ascii(*candidate);
     if (!text.empty()) return internal::truncate_utf8(text, kMaxMessageBytes);
   }
@@ -358,6 +464,7 @@ ApiError classify_api_error(const ApiErrorFacts& facts) {
   error.body = facts.body;
   error.error_code = body.code;
   error.transport = facts.transport;
+  error.retry_after_seconds = facts.retry_after_seconds;
   error.provider = facts.provider;
   error.model = facts.model;
   apply(classify(gather(facts, body)), error);
@@ -376,6 +483,7 @@ void classify_in_place(ApiError& error, int64_t approx_tokens, int64_t context_l
   facts.approx_tokens = approx_tokens;
   facts.context_length = context_length;
   facts.num_messages = num_messages;
+  facts.retry_after_seconds = error.retry_after_seconds;
   const internal::ErrorBody body = internal::read_error_body(std::string_view(error.body));
   if (error.error_code.empty()) error.error_code = body.code;
   apply(classify(gather(facts, body)), error);

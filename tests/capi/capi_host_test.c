@@ -320,6 +320,17 @@ static void test_utilities(const char *home) {
   CHECK(hermes_classify_api_error("{\"status_code\":429,\"message\":\"Rate limit reached\"}", &json, &error) == HERMES_OK);
   CHECK(strstr(json, "\"reason\":\"rate_limit\"") != NULL);
   hermes_free(json);
+  CHECK(hermes_classify_api_error("{\"status_code\":400,\"provider\":\"anthropic\",\"message\":"
+                                  "\"You're out of extra usage.\"}",
+                                  &json, &error) == HERMES_OK);
+  CHECK(strstr(json, "\"reason\":\"billing\"") != NULL);
+  CHECK(strstr(json, "\"billing_unverified\":true") != NULL);
+  hermes_free(json);
+  CHECK(hermes_classify_api_error("{\"status_code\":429,\"message\":\"usage limit reached\","
+                                  "\"retry_after\":60}",
+                                  &json, &error) == HERMES_OK);
+  CHECK(strstr(json, "\"reason\":\"rate_limit\"") != NULL);
+  hermes_free(json);
   CHECK(hermes_classify_api_error("{\"transport\":\"pigeon\"}", &json, &error) == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(strstr(hermes_error_message(error), "transport") != NULL);
   hermes_error_free(error);

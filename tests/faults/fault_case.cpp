@@ -52,7 +52,11 @@ std::vector<FaultCase> recovering_http_errors() {
     return s.http_error(HttpFault::kRateLimit, {{"Retry-After", "0.05"}});
   }));
   cases.push_back(http_error("429 without Retry-After", HttpFault::kRateLimit));
-  cases.push_back(http_error("429 insufficient_quota", HttpFault::kQuota));
+  // A spent quota that says when it resets is a rate limit.
+  cases.push_back(
+      recovers("429 insufficient_quota with Retry-After", Recovery::kRetry, [](const WireScript& s) {
+        return s.http_error(HttpFault::kQuota, {{"Retry-After", "0.05"}});
+      }));
   cases.push_back(http_error("500", HttpFault::kServerError));
   cases.push_back(http_error("502", HttpFault::kBadGateway));
   cases.push_back(http_error("503", HttpFault::kUnavailable));
@@ -157,6 +161,12 @@ std::vector<FaultCase> failing_cases() {
   auth.exit_reason = "non_retryable_error(auth)";
   auth.two_keys = true;
   cases.push_back(std::move(auth));
+  FaultCase quota;
+  quota.name = "429 insufficient_quota without a reset";
+  quota.script = [](const WireScript& s) { return Script{s.http_error(HttpFault::kQuota)}; };
+  quota.failure_reason = "billing";
+  quota.exit_reason = "non_retryable_error(billing)";
+  cases.push_back(std::move(quota));
   return cases;
 }
 

@@ -139,7 +139,7 @@ ErrorText error_text(HttpFault fault) {
     case HttpFault::kRateLimit:
       return {429, "rate_limit_exceeded", "rate_limit_error", "Rate limit reached for requests"};
     case HttpFault::kQuota:
-      return {429, "insufficient_quota", "rate_limit_error",
+      return {429, "insufficient_quota", "billing_error",
               "You exceeded your current quota, please check your plan and billing details."};
     case HttpFault::kServerError:
       return {500, "server_error", "api_error",

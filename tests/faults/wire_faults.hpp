@@ -27,7 +27,7 @@ std::string_view wire_name(Wire wire);
 // The kinds of HTTP error a model service answers with.
 enum class HttpFault {
   kRateLimit,        // 429
-  kQuota,            // 429 insufficient_quota: still a rate limit (loop.md §6.3 step 2)
+  kQuota,            // 429 insufficient_quota: a spent account (billing) unless it says when it resets
   kServerError,      // 500
   kBadGateway,       // 502
   kUnavailable,      // 503

@@ -50,8 +50,9 @@ std::shared_ptr<const PreparedResponse> not_scripted_response() {
   return prepare_response(response);
 }
 
-// The endpoints clients probe for a model's metadata (context window): /models lists,
-// llama.cpp's /props, Ollama's /api/show. Only responses scripted for their path serve
+// The endpoints clients probe for a model's metadata (context window) and a local
+// server's kind: /models lists, llama.cpp's /props, Ollama's /api/show and /api/tags,
+// vLLM's /version. Only responses scripted for their path serve
 // them, so a probe never eats a scripted model answer.
 bool is_metadata_probe(std::string_view path) {
   path = path.substr(0, path.find('?'));
@@ -59,7 +60,8 @@ bool is_metadata_probe(std::string_view path) {
     return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
   };
   return ends_with("/models") || path.find("/models/") != std::string_view::npos ||
-         ends_with("/props") || ends_with("/api/show");
+         ends_with("/props") || ends_with("/api/show") || ends_with("/api/tags") ||
+         ends_with("/version");
 }
 
 // The <key> of a /c/<key>/... path, or "" for any other path.
@@ -129,6 +131,8 @@ struct MockServer::Impl {
   std::vector<std::shared_ptr<const PreparedResponse>> conversation_script_;
   std::unordered_map<std::string, std::size_t> conversation_steps_;  // Requests per key.
   std::shared_ptr<const PreparedResponse> fallback_;
+  std::size_t body_limit_ = 0;  // 0: no limit.
+  std::shared_ptr<const PreparedResponse> oversized_;
   const std::shared_ptr<const PreparedResponse> nothing_left_ = nothing_left_response();
   const std::shared_ptr<const PreparedResponse> not_scripted_ = not_scripted_response();
   bool looping_ = false;
@@ -250,7 +254,12 @@ bool MockServer::Impl::serve_request(int fd, HttpRequestReader& reader) {
   if (request.path.compare(0, kControlPrefix.size(), kControlPrefix) == 0) {
     return serve_control(fd, request) && framing.keep_alive;
   }
-  std::shared_ptr<const PreparedResponse> response = take_response(request.path);
+  std::shared_ptr<const PreparedResponse> response;
+  {
+    std::lock_guard lock(mutex_);
+    if (body_limit_ > 0 && request.body.size() > body_limit_) response = oversized_;
+  }
+  if (response == nullptr) response = take_response(request.path);
   if (response == nullptr) return write_response(fd, *not_scripted_, stop_) && framing.keep_alive;
   record(std::move(request), response->close_before_headers ? 0 : response->status);
   return write_response(fd, *response, stop_) && framing.keep_alive;
@@ -346,6 +355,13 @@ void MockServer::set_default(std::optional<MockResponse> response) {
   if (response) prepared = prepare_response(*response);
   std::lock_guard lock(impl_->mutex_);
   impl_->fallback_ = std::move(prepared);
+}
+
+void MockServer::refuse_bodies_over(std::size_t max_bytes, MockResponse refusal) {
+  std::shared_ptr<const PreparedResponse> prepared = prepare_response(refusal);
+  std::lock_guard lock(impl_->mutex_);
+  impl_->body_limit_ = max_bytes;
+  impl_->oversized_ = max_bytes > 0 ? std::move(prepared) : nullptr;
 }
 
 void MockServer::set_conversation_script(std::vector<MockResponse> script) {

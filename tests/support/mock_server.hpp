@@ -10,10 +10,10 @@
 // Requests whose path starts with /_mock/ are control requests (the API of the
 // hermes-mock-server executable, see mock_server_main.cpp); they are answered by the
 // server itself, never consume a scripted response and are not recorded. Metadata probes
-// (GET .../models, .../props, POST /api/show) are served only by responses scripted with
-// a matching path_prefix (queued, or the default response when it has one); otherwise
-// they get 404 and are not recorded, so that a client
-// resolving a model's context window does not eat the scripted model answers.
+// (GET .../models, .../props, /api/tags, /version, POST /api/show) are served only by
+// responses scripted with a matching path_prefix (queued, or the default response when it
+// has one); otherwise they get 404 and are not recorded, so that a client resolving a
+// model's context window does not eat the scripted model answers.
 //
 // Thread-safety: every method may be called from any thread while the server runs.
 #pragma once
@@ -103,6 +103,10 @@ class MockServer {
   // gets HTTP 500 with {"error":{"message":"mock server: no scripted response left"}}.
   void set_default(std::optional<MockResponse> response);
 
+  // Answers every request whose body is longer than `max_bytes` with `refusal`, without
+  // taking a scripted response (a model server refusing prompts over its window). The
+  // request is recorded. 0 turns the limit off.
+  void refuse_bodies_over(std::size_t max_bytes, MockResponse refusal);
   // When on, a served response goes back to the end of the queue, so the script repeats
   // forever (benchmarks and demos). Off by default.
   void set_looping(bool looping);

@@ -1,7 +1,7 @@
 """Type stubs of hermes._native, the native part of the hermes package."""
 from os import PathLike
 from types import TracebackType
-from typing import (Any, Callable, Iterator, Literal, Mapping, Optional, Sequence, Tuple, TypedDict,
+from typing import (Any, Callable, Dict, Iterator, Literal, Mapping, Optional, Sequence, Tuple, TypedDict,
                     Union)
 
 __version__: str
@@ -436,6 +436,7 @@ class CompressionReport(TypedDict):
     tokens_before: int  # Rough estimates.
     tokens_after: int
     pruned_tool_results: int
+    shortened_tool_results: int  # Cuts made to tool results too large for the window.
     summarized_messages: int
     savings_percent: float
 
@@ -443,6 +444,24 @@ CONTEXT_SUMMARY_PREFIX: str
 """The first line of every compaction summary message."""
 CONTEXT_SUMMARY_END_MARKER: str
 """The last line of every compaction summary message."""
+SUMMARY_PREFIX: str
+"""CONTEXT_SUMMARY_PREFIX under the upstream runtime's name."""
+LEGACY_SUMMARY_PREFIX: str
+"""The prefix of summaries written by the earliest releases."""
+COMPRESSED_SUMMARY_METADATA_KEY: str
+"""The private key that marks a summary message ("_compressed_summary")."""
+COMPRESSION_CONTINUATION_USER_CONTENT: str
+"""The user message a compaction adds when no human user turn survived."""
+DUPLICATE_TOOL_OUTPUT: str
+"""What replaces an older copy of a repeated tool result."""
+SCREENSHOT_REMOVED: str
+"""What replaces an old screenshot in a tool result."""
+SUMMARIZED_RESULT_STUB: str
+"""The result given to a tool call whose result was summarised away."""
+_SUMMARY_END_MARKER: str
+_MERGED_PRIOR_CONTEXT_HEADER: str
+_MERGED_SUMMARY_DELIMITER: str
+_PRUNED_TOOL_PLACEHOLDER: str
 
 def is_context_summary(message: Message) -> bool:
     """Whether a message is a compaction summary, on its own or merged into another one."""
@@ -476,7 +495,22 @@ class ContextCompressor:
         *,
         force: bool = False,
     ) -> list[Message]:
-        """Head + summary message + tail; unchanged when there is nothing to summarise."""
+        """Head + summary message + tail, oversized tool results shortened; unchanged when
+        nothing could be done."""
+    def find_tail_cut_by_tokens(
+        self, messages: Sequence[Message], head_end: int, token_budget: Optional[int] = None
+    ) -> int:
+        """The index where the protected tail starts after a head of `head_end` messages."""
+    def prune_old_tool_results(
+        self,
+        messages: Sequence[Message],
+        protect_tail_count: int = 20,
+        protect_tail_tokens: Optional[int] = None,
+    ) -> Tuple[list[Message], int]:
+        """(pruned copy, number of messages changed), without a model call."""
+    @staticmethod
+    def truncate_tool_call_args_json(args: str, head_chars: int = 200) -> str:
+        """`args` with long strings inside its JSON cut; unchanged when it is not JSON."""
     @property
     def context_length(self) -> int: ...
     @property
@@ -503,6 +537,8 @@ class ApiErrorClassification(TypedDict):
     status_code: Optional[int]
     message: str
     error_code: str
+    error_context: Dict[str, Any]
+    billing_unverified: bool
     retry_after: Optional[float]
 
 def classify_api_error(
@@ -516,6 +552,7 @@ def classify_api_error(
     approx_tokens: int = 0,
     context_length: int = 0,
     num_messages: int = 0,
+    retry_after: Optional[float] = None,
 ) -> ApiErrorClassification:
     """Classifies a failed model call the way the agent does."""
 
@@ -553,6 +590,17 @@ def is_thinking_only_assistant(message: Message) -> bool:
 
 def sanitize_surrogates(text: str) -> str:
     """`text` with invalid UTF-8 and lone surrogates replaced by U+FFFD."""
+
+def sanitize_messages_surrogates(messages: Sequence[Message]) -> list[Message]:
+    """A copy of `messages` with lone surrogates in every string replaced by U+FFFD."""
+
+def repair_tool_call_arguments(raw: Optional[str]) -> str:
+    """Tool-call argument text a provider will parse ("{}" when past repair)."""
+
+def close_interrupted_tool_sequence(
+    messages: Sequence[Message], final_response: Optional[str] = None
+) -> list[Message]:
+    """A copy of `messages` closed with an assistant turn when it ends on a tool result."""
 
 def coerce_tool_name(name: str, available: Sequence[str]) -> Optional[str]:
     """The available tool a model meant by `name`, or None."""

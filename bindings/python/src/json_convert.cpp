@@ -2,9 +2,27 @@
 
 #include <string>
 
+#include "hermes/message_utils.hpp"
+
 namespace py = pybind11;
 
 namespace hermes::python {
+namespace {
+
+// The UTF-8 text of a str. Lone surrogates (pasted text, byte-level model output) cannot
+// be encoded; they become U+FFFD, as the message repairs write them.
+std::string utf8_of(const py::handle& text) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+  if (data != nullptr) return std::string(data, static_cast<std::size_t>(size));
+  PyErr_Clear();
+  py::object encoded = py::reinterpret_steal<py::object>(
+      PyUnicode_AsEncodedString(text.ptr(), "utf-8", "surrogatepass"));
+  if (!encoded) throw py::error_already_set();
+  return sanitize_surrogates(std::string(py::bytes(encoded)));
+}
+
+}  // namespace
 
 py::object to_python(const Json& value) {
   switch (value.type()) {
@@ -53,23 +71,12 @@ Json from_python(const py::handle& o, const char* what) {
     }
   }
   if (py::isinstance<py::float_>(o)) return o.cast<double>();
-  if (py::isinstance<py::str>(o)) {
-    Py_ssize_t size = 0;
-    const char* data = PyUnicode_AsUTF8AndSize(o.ptr(), &size);
-    if (data == nullptr) {
-      // Lone surrogates cannot be encoded: replace them instead of failing.
-      PyErr_Clear();
-      py::object encoded = py::reinterpret_steal<py::object>(
-          PyUnicode_AsEncodedString(o.ptr(), "utf-8", "replace"));
-      if (!encoded) throw py::error_already_set();
-      return std::string(py::bytes(encoded));
-    }
-    return std::string(data, static_cast<std::size_t>(size));
-  }
+  if (py::isinstance<py::str>(o)) return utf8_of(o);
   if (py::isinstance<py::dict>(o)) {
     Json out = Json::object();
     for (auto item : o.cast<py::dict>()) {
-      std::string key = py::str(item.first);
+      std::string key =
+          py::isinstance<py::str>(item.first) ? utf8_of(item.first) : utf8_of(py::str(item.first));
       out[key] = from_python(item.second, what);
     }
     return out;

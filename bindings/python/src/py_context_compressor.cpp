@@ -92,6 +92,7 @@ py::dict report_to_python(const CompressionReport& r) {
   d["tokens_before"] = r.tokens_before;
   d["tokens_after"] = r.tokens_after;
   d["pruned_tool_results"] = r.pruned_tool_results;
+  d["shortened_tool_results"] = r.shortened_tool_results;
   d["summarized_messages"] = r.summarized_messages;
   d["savings_percent"] = r.savings_percent;
   return d;
@@ -159,6 +160,22 @@ class PyContextCompressor {
     return to_python(messages_to_json(*out)).cast<py::list>();
   }
 
+  std::size_t find_tail_cut_by_tokens(const py::handle& messages, std::size_t head_end,
+                                      std::optional<int64_t> token_budget) {
+    const std::vector<Message> input = messages_from_python(messages);
+    Slot slot(*this);
+    return engine_->find_tail_cut_by_tokens(input, head_end, token_budget);
+  }
+
+  py::tuple prune_old_tool_results(const py::handle& messages, int protect_tail_count,
+                                   std::optional<int64_t> protect_tail_tokens) {
+    const std::vector<Message> input = messages_from_python(messages);
+    Slot slot(*this);
+    ContextCompressor::PrunedMessages out =
+        engine_->prune_old_tool_results(input, protect_tail_count, protect_tail_tokens);
+    return py::make_tuple(to_python(messages_to_json(out.messages)), out.pruned);
+  }
+
   // Fixed at construction: readable at any time.
   int64_t context_length() const { return engine_->context_length(); }
   int64_t threshold_tokens() const { return engine_->threshold_tokens(); }
@@ -213,6 +230,21 @@ class PyContextCompressor {
 void register_context_compressor(py::module_& m) {
   m.attr("CONTEXT_SUMMARY_PREFIX") = py::str(std::string(kContextSummaryPrefix));
   m.attr("CONTEXT_SUMMARY_END_MARKER") = py::str(std::string(kContextSummaryEndMarker));
+  // The upstream runtime's names for the texts a compaction writes.
+  const std::pair<const char*, std::string_view> upstream_names[] = {
+      {"SUMMARY_PREFIX", kContextSummaryPrefix},
+      {"LEGACY_SUMMARY_PREFIX", kLegacySummaryPrefix},
+      {"COMPRESSED_SUMMARY_METADATA_KEY", kCompressedSummaryMetadataKey},
+      {"COMPRESSION_CONTINUATION_USER_CONTENT", kCompressionContinuationUserContent},
+      {"_SUMMARY_END_MARKER", kContextSummaryEndMarker},
+      {"_MERGED_PRIOR_CONTEXT_HEADER", kMergedPriorContextHeader},
+      {"_MERGED_SUMMARY_DELIMITER", kMergedSummaryDelimiter},
+      {"_PRUNED_TOOL_PLACEHOLDER", kPrunedToolPlaceholder},
+      {"DUPLICATE_TOOL_OUTPUT", kDuplicateToolOutput},
+      {"SCREENSHOT_REMOVED", kScreenshotRemoved},
+      {"SUMMARIZED_RESULT_STUB", kSummarizedResultStub},
+  };
+  for (const auto& [name, text] : upstream_names) m.attr(name) = py::str(std::string(text));
   m.def(
       "is_context_summary",
       [](const py::handle& message) {
@@ -262,11 +294,34 @@ protect counts, summary_target_ratio <= 0, context_length <= 0).)doc")
 The result starts with the protected head (a system message gains a note that earlier
 turns were compacted), then one message carrying the summary (it begins with
 CONTEXT_SUMMARY_PREFIX and ends with CONTEXT_SUMMARY_END_MARKER), then the protected tail,
-whose older tool results may be shortened to one-line descriptions; it is returned unchanged (old tool output pruned at most) when there is nothing to
-summarise. `current_tokens` is the prompt size to judge the savings by (estimated when
+whose older tool results may be shortened to one-line descriptions. When there is nothing
+to summarise, or the result is still over threshold_tokens, the largest tool results are
+cut (beginning and end kept), protected ones included, until it fits; the input comes back
+unchanged (old tool output pruned at most) when nothing could be done. `current_tokens` is the prompt size to judge the savings by (estimated when
 None); `focus_topic` gives that topic most of the summary; `force` clears the pauses
 after failed or ineffective compactions, as a manual compaction does. Raises TypeError
 or ValueError for messages that are not a list of message dicts.)doc")
+      .def("find_tail_cut_by_tokens", &PyContextCompressor::find_tail_cut_by_tokens,
+           py::arg("messages"), py::arg("head_end"), py::arg("token_budget") = py::none(),
+           R"doc(The index where the protected tail of `messages` starts after a head of `head_end`.
+
+Walks back from the end under `token_budget` tokens (tail_token_budget when None; one
+message may overshoot it by half), keeps at least three messages, never separates a tool
+call from its results and always keeps the latest user message. len(messages) when
+`head_end` is at or past the end.)doc")
+      .def("prune_old_tool_results", &PyContextCompressor::prune_old_tool_results,
+           py::arg("messages"), py::arg("protect_tail_count") = 20,
+           py::arg("protect_tail_tokens") = py::none(),
+           R"doc((pruned copy of `messages`, number of messages changed), without a model call.
+
+Repeated tool results become DUPLICATE_TOOL_OUTPUT everywhere; outside the protected tail
+(the last `protect_tail_count` messages, or as many as fit in `protect_tail_tokens`,
+whichever is more) long results become one-line descriptions, old screenshots
+SCREENSHOT_REMOVED, and long strings in tool-call arguments are cut.)doc")
+      .def_static("truncate_tool_call_args_json", &ContextCompressor::truncate_tool_call_args_json,
+                  py::arg("args"), py::arg("head_chars") = 200,
+                  "`args` with every string longer than `head_chars` inside its JSON cut to that "
+                  "many characters plus '...[truncated]'; unchanged when it is not JSON.")
       .def_property_readonly("context_length", &PyContextCompressor::context_length,
                              "The model's window in tokens.")
       .def_property_readonly("threshold_tokens", &PyContextCompressor::threshold_tokens,
@@ -284,7 +339,8 @@ or ValueError for messages that are not a list of message dicts.)doc")
           "last_report", &PyContextCompressor::last_report,
           "What the last compress() did, as a dict: compacted, aborted, used_static_summary, "
           "error (the summarizer's failure), messages_before, messages_after, tokens_before, "
-          "tokens_after, pruned_tool_results, summarized_messages, savings_percent.")
+          "tokens_after, pruned_tool_results, shortened_tool_results, summarized_messages, "
+          "savings_percent.")
       .def("status", &PyContextCompressor::status,
            "Limits and counters for status displays, as a dict (threshold_tokens, "
            "compression_count, cooldown_seconds, blocked_reason, ...).")

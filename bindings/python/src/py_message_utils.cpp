@@ -39,18 +39,20 @@ void register_message_utils(py::module_& m) {
       py::arg("messages"),
       R"doc(A copy of `messages` ready for the wire, as the agent sends them.
 
-api_content replaces content; private keys (leading "_") go; orphan tool results are
-dropped and missing ones stubbed; thinking-only assistant turns are dropped and the user
-messages around them merged; content is whitespace-stripped; tool-call arguments are
-re-serialised with sorted keys; invalid UTF-8 and lone surrogates become U+FFFD.)doc");
+Messages of roles no provider accepts are dropped; api_content replaces content; hermes's
+bookkeeping (timestamp, display_kind, finish_reason, private keys with a leading "_") goes;
+orphan tool results are dropped and missing ones stubbed; thinking-only assistant turns
+and empty user messages are dropped and the user messages around them merged; content is
+whitespace-stripped; tool-call arguments are repaired and re-serialised with sorted keys;
+invalid UTF-8 and lone surrogates become U+FFFD. `messages` itself is not modified.)doc");
   m.def(
       "repair_message_sequence",
       [](const py::handle& messages) {
         return repaired(messages, [](const Json& j) { return repair_message_sequence(j); });
       },
       py::arg("messages"),
-      "`messages` without tool results that answer no call, with consecutive plain-text "
-      "user messages merged.");
+      "`messages` without tool results that answer no call, messages of unknown roles or "
+      "empty user messages, with consecutive user messages merged.");
   m.def(
       "drop_thinking_only_and_merge_users",
       [](const py::handle& messages) {
@@ -58,8 +60,8 @@ re-serialised with sorted keys; invalid UTF-8 and lone surrogates become U+FFFD.
                         [](const Json& j) { return drop_thinking_only_and_merge_users(j); });
       },
       py::arg("messages"),
-      "`messages` without thinking-only assistant turns, the user messages they separated "
-      "merged.");
+      "`messages` without thinking-only assistant turns or empty user messages, the user "
+      "messages they separated merged.");
   m.def(
       "is_thinking_only_assistant",
       [](const py::handle& message) {
@@ -73,6 +75,41 @@ re-serialised with sorted keys; invalid UTF-8 and lone surrogates become U+FFFD.
       "sanitize_surrogates",
       [](const py::str& text) { return sanitize_surrogates(text_with_surrogates(text)); },
       py::arg("text"), "`text` with invalid UTF-8 and lone surrogates replaced by U+FFFD.");
+  m.def(
+      "repair_tool_call_arguments",
+      [](const py::object& raw) {
+        // Anything but text is as good as no arguments.
+        if (!py::isinstance<py::str>(raw)) return std::string("{}");
+        return repair_tool_call_arguments(sanitize_surrogates(text_with_surrogates(py::str(raw))));
+      },
+      py::arg("raw"),
+      R"doc(Tool-call argument text a provider will parse, from what a model produced.
+
+Valid JSON is returned as given; raw control characters in strings are escaped, trailing
+commas removed, brackets a truncation left open closed in order, surplus closers trimmed.
+Empty text, None, "None", text cut inside a string and anything past repair give "{}".)doc");
+  m.def(
+      "close_interrupted_tool_sequence",
+      [](const py::handle& messages, const py::object& final_response) {
+        const std::string text =
+            py::isinstance<py::str>(final_response) ? final_response.cast<std::string>() : "";
+        Result<Json> out = close_interrupted_tool_sequence(from_python(messages, "messages"), text);
+        if (!out.ok()) raise_status(out.status());
+        return to_python(*out);
+      },
+      py::arg("messages"), py::arg("final_response") = py::none(),
+      R"doc(A copy of `messages` closed with an assistant turn when it ends on a tool result.
+
+The turn's text is `final_response` (trimmed) or "Operation interrupted."; a list that does
+not end on a tool result comes back unchanged. `messages` itself is not modified.)doc");
+  m.def(
+      "sanitize_messages_surrogates",
+      [](const py::handle& messages) {
+        return repaired(messages, [](const Json& j) { return sanitize_messages_surrogates(j); });
+      },
+      py::arg("messages"),
+      "A copy of `messages` with lone surrogates and invalid UTF-8 in every string (content, "
+      "parts, names, tool call ids and arguments, nested fields) replaced by U+FFFD.");
   m.def(
       "coerce_tool_name",
       [](const std::string& name, const std::vector<std::string>& available) -> py::object {

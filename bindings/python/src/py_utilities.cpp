@@ -30,10 +30,10 @@ std::string body_text(const py::object& body) {
   return from_python(body, "body").dump();
 }
 
-py::dict classify(const py::object& status_code, const std::string& message,
-                  const py::object& body, const std::string& transport,
-                  const std::string& provider, const std::string& model, int64_t approx_tokens,
-                  int64_t context_length, int64_t num_messages) {
+py::dict classify(const py::object& status_code, const std::string& message, const py::object& body,
+                  const std::string& transport, const std::string& provider,
+                  const std::string& model, int64_t approx_tokens, int64_t context_length,
+                  int64_t num_messages, const py::object& retry_after) {
   ApiErrorFacts facts;
   facts.http_status = status_code.is_none() ? 0 : status_code.cast<int>();
   facts.message = message;
@@ -45,6 +45,7 @@ py::dict classify(const py::object& status_code, const std::string& message,
   // 0 means "unknown": the classifier's own default applies.
   if (context_length > 0) facts.context_length = context_length;
   facts.num_messages = num_messages;
+  if (!retry_after.is_none()) facts.retry_after_seconds = retry_after.cast<double>();
 
   const ApiError error = [&] {
     py::gil_scoped_release release;
@@ -59,6 +60,8 @@ py::dict classify(const py::object& status_code, const std::string& message,
   out["status_code"] = error.http_status == 0 ? py::object(py::none()) : py::int_(error.http_status);
   out["message"] = error.message;
   out["error_code"] = error.error_code;
+  out["error_context"] = to_python(error.error_context);
+  out["billing_unverified"] = error.billing_unverified();
   out["retry_after"] = error.retry_after_seconds ? py::object(py::float_(*error.retry_after_seconds))
                                                  : py::object(py::none());
   return out;
@@ -95,11 +98,14 @@ void register_utilities(py::module_& m) {
         py::arg("message") = "", py::arg("body") = py::none(), py::arg("transport") = "",
         py::arg("provider") = "", py::arg("model") = "", py::arg("approx_tokens") = 0,
         py::arg("context_length") = 0, py::arg("num_messages") = 0,
+        py::arg("retry_after") = py::none(),
         R"doc(Classifies a failed model call the way the agent does.
 
 Returns a dict: reason (the failover reason name, e.g. "rate_limit", "context_overflow"),
-retryable, should_compress, should_rotate_credential, should_fallback, and status_code,
-message, error_code and retry_after as read from the inputs. `body` may be the response
+retryable, should_compress, should_rotate_credential, should_fallback, error_context (a
+dict: "upstream_provider", "billing_unverified", "possible_content_filter" when they
+apply), billing_unverified, and status_code, message, error_code and retry_after as read
+from the inputs. `retry_after` is the response's Retry-After in seconds, if any. `body` may be the response
 text or its parsed JSON; `transport` is "", "timeout", "connect", "ssl" or "disconnect".)doc");
   m.def(
       "parse_context_limit_from_error",

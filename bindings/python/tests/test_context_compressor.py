@@ -292,3 +292,62 @@ def test_estimate_messages_tokens_rough_counts_an_image_flat():
     messages = [{"role": "user", "content": [{"type": "text", "text": "What is this?"}, image]}]
     estimate = hermes.estimate_messages_tokens_rough(messages)
     assert 1_600 <= estimate < 1_700
+
+
+def test_upstream_names_for_the_compaction_texts():
+    assert hermes.SUMMARY_PREFIX == hermes.CONTEXT_SUMMARY_PREFIX
+    assert hermes.SUMMARY_PREFIX.startswith("[CONTEXT COMPACTION")
+    assert hermes.LEGACY_SUMMARY_PREFIX == "[CONTEXT SUMMARY]:"
+    assert hermes.COMPRESSED_SUMMARY_METADATA_KEY == "_compressed_summary"
+    assert hermes._PRUNED_TOOL_PLACEHOLDER == "[Old tool output cleared to save context space]"
+    assert hermes._SUMMARY_END_MARKER == hermes.CONTEXT_SUMMARY_END_MARKER
+    assert hermes._MERGED_PRIOR_CONTEXT_HEADER.startswith("[PRIOR CONTEXT")
+    assert hermes._MERGED_SUMMARY_DELIMITER.startswith("[END OF PRIOR CONTEXT")
+    assert hermes.COMPRESSION_CONTINUATION_USER_CONTENT.startswith("Continue from the compressed")
+
+
+def test_the_compressor_steps_are_public():
+    compressor = hermes.ContextCompressor(100_000)
+    messages = tool_heavy_history(12)
+    cut = compressor.find_tail_cut_by_tokens(messages, 2)
+    assert 2 < cut < len(messages)
+    assert messages[cut]["role"] != "tool"
+    assert compressor.find_tail_cut_by_tokens(messages, 2, 100) >= cut
+    assert compressor.find_tail_cut_by_tokens(messages, len(messages)) == len(messages)
+
+    pruned, count = compressor.prune_old_tool_results(messages, protect_tail_count=4)
+    assert count > 0
+    assert len(pruned) == len(messages)
+    assert messages[3]["content"].startswith("def function_0_0")  # The input is left alone.
+
+    args = json.dumps({"content": "x" * 500, "path": "a"})
+    cut_args = hermes.ContextCompressor.truncate_tool_call_args_json(args, 200)
+    assert len(json.loads(cut_args)["content"]) < 300
+    assert hermes.ContextCompressor.truncate_tool_call_args_json("not json {", 5) == "not json {"
+
+
+def test_a_few_messages_with_huge_tool_output_are_shortened_to_fit():
+    messages = [{"role": "system", "content": "You read logs."},
+                {"role": "user", "content": "Read the three logs."}]
+    for i, size in enumerate((24_000, 30_000, 20_000)):
+        messages += [
+            {"role": "assistant", "content": "", "tool_calls": [
+                {"id": "c%d" % i, "type": "function",
+                 "function": {"name": "read_file", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c%d" % i,
+             "content": "BEGIN " + "x" * size + " END"},
+        ]
+    compressor = hermes.ContextCompressor(16_000)
+    out = compressor.compress(messages)
+    assert len(out) == len(messages)
+    assert hermes.estimate_messages_tokens_rough(out) <= compressor.threshold_tokens
+    assert compressor.last_report["shortened_tool_results"] > 0
+    cut = 0
+    for before, after in zip(messages, out):
+        if before["role"] == "tool" and after["content"] != before["content"]:
+            cut += 1
+            assert len(after["content"]) < len(before["content"])
+            assert after["content"].startswith("BEGIN") and after["content"].endswith("END")
+        else:
+            assert (after["content"] or "") == (before["content"] or "")
+    assert cut >= 2  # The largest results first.
