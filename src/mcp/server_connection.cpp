@@ -16,6 +16,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Beyond the connect and call timeouts, before the agent gives up on an MCP tool call.
+constexpr std::chrono::milliseconds kMcpCallDeadlineMargin{30'000};
+
 // Destructive tools approved "for the session", kept in the agent's ToolSessionState.
 struct SessionApprovals {
   std::mutex mu;
@@ -187,6 +190,9 @@ ToolSpec ServerConnection::make_spec(const McpToolEntry& entry) {
   spec.parameters = entry.parameters;
   spec.parallel_safe = config_.parallel_calls;
   spec.max_result_chars = kMcpResultBudgetChars;
+  // A call ends at the server's call timeout, after a reconnect that may take the connect
+  // timeout: the agent's deadline must not come first.
+  spec.call_timeout = config_.connect_timeout + config_.call_timeout + kMcpCallDeadlineMargin;
   std::weak_ptr<ServerConnection> weak = weak_from_this();
   spec.handler = [weak, entry](const Json& arguments, ToolContext& context) -> Result<std::string> {
     auto self = weak.lock();

@@ -305,3 +305,25 @@ TEST_CASE("bad configurations are refused before anything starts") {
   CHECK(McpServers::connect({nothing}, registry).status().message() ==
         "MCP server 'nothing' needs a command or a url");
 }
+
+TEST_CASE("a message nested without end disconnects the server with a clear error for the call") {
+  auto config = fake_server("deep", {"--deep"});
+  config.max_restarts = 1;
+  FakeServers c({config});
+  auto r = call_tool(*c.registry, "mcp_deep_echo", {{"text", "hello"}});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().message() ==
+        "MCP call to 'echo' failed: MCP server 'deep' sent JSON nested deeper than 256 levels; "
+        "disconnected");
+}
+
+TEST_CASE("an MCP tool's deadline in the agent covers a reconnect and the server's call timeout") {
+  auto config = fake_server("timed");
+  config.connect_timeout = std::chrono::seconds(20);
+  config.call_timeout = std::chrono::seconds(900);  // Longer than the agent's own deadline.
+  FakeServers c({config});
+  auto spec = c.registry->find("mcp_timed_echo");
+  REQUIRE(spec);
+  REQUIRE(spec->call_timeout.has_value());
+  CHECK(*spec->call_timeout == std::chrono::seconds(950));
+}
