@@ -76,8 +76,8 @@ struct AgentOptions {
   // seven minutes by default, so that no call waits longer alone than in a group. A tool
   // may set its own deadline (ToolSpec::call_timeout), which also lengthens a group's:
   // the terminal's covers its longest allowed command (TerminalOptions::max_timeout) plus
-  // an approval wait, and an MCP tool's its server's call timeout. Interactive tools
-  // (clarify) have none. A call still running at its deadline is told to stop through its
+  // an approval wait. Interactive tools (clarify), delegate_task and MCP tools (their
+  // server's call timeout restarts with each progress report) have none. A call still running at its deadline is told to stop through its
   // cancel token and answered "Error executing tool '<name>': timed out after <s>s"; the
   // turn goes on. A handler that ignores its token keeps its thread until it returns, and
   // the agent's destructor waits for it.

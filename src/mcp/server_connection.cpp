@@ -16,8 +16,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Beyond the connect and call timeouts, before the agent gives up on an MCP tool call.
-constexpr std::chrono::milliseconds kMcpCallDeadlineMargin{30'000};
 
 // Destructive tools approved "for the session", kept in the agent's ToolSessionState.
 struct SessionApprovals {
@@ -190,9 +188,10 @@ ToolSpec ServerConnection::make_spec(const McpToolEntry& entry) {
   spec.parameters = entry.parameters;
   spec.parallel_safe = config_.parallel_calls;
   spec.max_result_chars = kMcpResultBudgetChars;
-  // A call ends at the server's call timeout, after a reconnect that may take the connect
-  // timeout: the agent's deadline must not come first.
-  spec.call_timeout = config_.connect_timeout + config_.call_timeout + kMcpCallDeadlineMargin;
+  // A call bounds itself: it ends when the server has said nothing for call_timeout. Every
+  // progress notification restarts that clock, so a long call that keeps reporting may
+  // run past any fixed deadline the agent could set; an interrupt still ends it.
+  spec.call_timeout = std::chrono::milliseconds(0);
   std::weak_ptr<ServerConnection> weak = weak_from_this();
   spec.handler = [weak, entry](const Json& arguments, ToolContext& context) -> Result<std::string> {
     auto self = weak.lock();
