@@ -8,7 +8,6 @@
 #include <fstream>
 
 #include "common/json_text.hpp"
-#include "common/utf8.hpp"
 #include "hermes/redaction.hpp"
 #include "safety/file_guard.hpp"
 #include "safety/private_keys.hpp"
@@ -24,12 +23,6 @@ namespace {
 
 constexpr std::size_t kMaxMatchLineChars = 500;
 constexpr uintmax_t kMaxSearchedFileBytes = 50u << 20;
-// Only this much of a line is searched: longer ones are minified or generated code, where
-// a match is found in the head as often as anywhere, and every search of a line must fit
-// the regex work budget.
-constexpr std::size_t kMaxSearchedLineBytes = 64u << 10;
-// How often the walk looks at the cancel token, in directory entries.
-constexpr std::size_t kCancelCheckInterval = 256;
 
 struct SearchRequest {
   std::string pattern;
@@ -45,12 +38,7 @@ struct SearchRequest {
 struct Walk {
   std::vector<fs::path> files;
   int omitted = 0;
-  bool cancelled = false;  // The walk stopped early: the call was cancelled.
 };
-
-Status search_cancelled() {
-  return Status::cancelled("search_files was interrupted before it finished");
-}
 
 bool skipped_dir(const fs::path& p) {
   const std::string name = p.filename().string();
@@ -65,7 +53,7 @@ bool glob_matches(const std::string& glob, const fs::path& file, const std::stri
 }
 
 // Symlinks are not followed: one could lead out of the roots.
-Walk walk(const SearchRequest& req, const FileGuard& guard, const CancelToken& cancel) {
+Walk walk(const SearchRequest& req, const FileGuard& guard) {
   Walk w;
   std::error_code ec;
   if (fs::is_regular_file(req.root, ec)) {
@@ -73,11 +61,7 @@ Walk walk(const SearchRequest& req, const FileGuard& guard, const CancelToken& c
     return w;
   }
   fs::recursive_directory_iterator it(req.root, fs::directory_options::skip_permission_denied, ec);
-  for (std::size_t seen = 0; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (++seen % kCancelCheckInterval == 0 && cancel.cancelled()) {
-      w.cancelled = true;
-      return w;
-    }
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (it->is_symlink(ec)) continue;
     if (it->is_directory(ec)) {
       if (skipped_dir(it->path())) it.disable_recursion_pending();
@@ -135,32 +119,14 @@ Json search_names(const SearchRequest& req, const Walk& w, const FileRoots& root
   return {{"files", files}, {"total", found.size()}};
 }
 
-// The part of `line` that is searched; counts the lines that were cut.
-std::string_view searched_part(std::string_view line, std::size_t& long_lines) {
-  if (line.size() <= kMaxSearchedLineBytes) return line;
-  ++long_lines;
-  return line.substr(0, utf8_prefix_length(line, kMaxSearchedLineBytes));
-}
-
-// Whether line `number` of `rel` matches; the error says where a search ran out of budget.
-Result<bool> line_matches(const Regex& re, std::string_view line, const std::string& rel,
-                          std::size_t number) {
-  Result<bool> found = re.try_search(line);
-  if (found.ok()) return found;
-  return Status::resource_exhausted("search_files stopped at " + rel + ":" +
-                                    std::to_string(number) + ": " + found.status().message());
-}
-
-Result<Json> search_contents(const SearchRequest& req, const Regex& re, const Walk& w,
-                             const FileRoots& roots, const CancelToken& cancel, bool& truncated,
-                             std::size_t& long_lines) {
+Json search_contents(const SearchRequest& req, const Regex& re, const Walk& w,
+                     const FileRoots& roots, bool& truncated) {
   Json matches = Json::array();
   Json counts = Json::object();
   Json names = Json::array();
   int64_t seen = 0;
   const auto wanted = static_cast<std::size_t>(req.limit);
   for (const fs::path& f : w.files) {
-    if (cancel.cancelled()) return search_cancelled();
     std::error_code ec;
     if (!glob_matches(req.file_glob, f, roots.display(f.string())) ||
         fs::file_size(f, ec) > kMaxSearchedFileBytes || is_binary(f))
@@ -173,11 +139,7 @@ Result<Json> search_contents(const SearchRequest& req, const Regex& re, const Wa
     // A line from inside a key looks like any base64 on its own; the file says what it is.
     std::optional<std::vector<bool>> key_lines;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      // A line may take a whole regex budget: look at the token before every one.
-      if (cancel.cancelled()) return search_cancelled();
-      Result<bool> found = line_matches(re, searched_part(lines[i], long_lines), rel, i + 1);
-      if (!found.ok()) return found.status();
-      if (!*found) continue;
+      if (!re.search(lines[i])) continue;
       ++in_file;
       if (req.mode != "content") continue;
       if (seen++ < req.offset) continue;
@@ -207,16 +169,16 @@ Result<Json> search_contents(const SearchRequest& req, const Regex& re, const Wa
     }
     if (truncated) break;
   }
-  if (req.mode == "count") return Json{{"counts", counts}};
+  if (req.mode == "count") return {{"counts", counts}};
   if (req.mode == "files_only") {
     Json page = Json::array();
     for (std::size_t i = static_cast<std::size_t>(req.offset);
          i < names.size() && page.size() < wanted; ++i)
       page.push_back(names[i]);
     truncated = names.size() > static_cast<std::size_t>(req.offset) + wanted;
-    return Json{{"files", page}, {"total", names.size()}};
+    return {{"files", page}, {"total", names.size()}};
   }
-  return Json{{"matches", matches}};
+  return {{"matches", matches}};
 }
 
 Result<SearchRequest> parse_request(const FileToolEnv& env, const Json& args, ToolContext& ctx) {
@@ -271,26 +233,11 @@ Result<std::string> run_search(const FileToolEnv& env, const Json& args, ToolCon
       return Status::invalid_argument("Invalid regex: " + compiled.status().message());
     re = std::move(*compiled);
   }
-  const Walk files = walk(*req, make_file_guard(ctx.home), ctx.cancel);
-  if (files.cancelled) return search_cancelled();
+  const Walk files = walk(*req, make_file_guard(ctx.home));
   bool truncated = false;
-  std::size_t long_lines = 0;
-  Json result;
-  if (req->content) {
-    Result<Json> found =
-        search_contents(*req, *re, files, env.roots, ctx.cancel, truncated, long_lines);
-    if (!found.ok()) return found.status();
-    result = std::move(*found);
-  } else {
-    result = search_names(*req, files, env.roots, truncated);
-  }
+  Json result = req->content ? search_contents(*req, *re, files, env.roots, truncated)
+                             : search_names(*req, files, env.roots, truncated);
   result["truncated"] = truncated;
-  if (long_lines > 0) {
-    result["_long_lines"] = std::to_string(long_lines) + " line(s) longer than " +
-                            std::to_string(kMaxSearchedLineBytes) +
-                            " bytes were searched only in their first " +
-                            std::to_string(kMaxSearchedLineBytes) + " bytes.";
-  }
   if (truncated) {
     result["hint"] =
         "[Hint: Results truncated. Use offset=" + std::to_string(req->offset + req->limit) +
