@@ -237,11 +237,12 @@ TEST_CASE("allowlist mode runs only listed programs without asking") {
       {"git push --force", "git force push (rewrites remote history)"},
       {"ls | sh", "interpreter reads its program from a pipe"},
   };
-  for (const auto& [command, why] : asked) {
+  for (const auto& entry : asked) {
+    const std::string& command = entry.first;  // Not a structured binding: CAPTURE needs it.
     CAPTURE(command);
     auto outcome = gate.check_command(command, f.ctx);
     CHECK_FALSE(outcome.approved);
-    CHECK(outcome.description == why);
+    CHECK(outcome.description == entry.second);
   }
   CHECK(f.asked == static_cast<int>(asked.size()));
 }
