@@ -284,6 +284,7 @@ void ContextCompressor::Impl::record_shortening(const std::vector<Message>& out)
                 static_cast<double>(report.tokens_before)
           : 0.0;
   record_effectiveness(report.savings_percent);
+  // Unknown until the provider reports on the shortened prompt.
   last_prompt_tokens = -1;
   awaiting_real_usage = true;
   last_compression_rough_tokens = report.tokens_after;
@@ -294,18 +295,7 @@ void ContextCompressor::Impl::record_compaction(const std::vector<Message>& out,
   ++compression_count;
   report.compacted = true;
   report.summarized_messages = summarized;
-  report.messages_after = out.size();
-  report.tokens_after = estimate_messages_tokens_rough(out);
-  report.savings_percent =
-      report.tokens_before > 0
-          ? 100.0 * static_cast<double>(report.tokens_before - report.tokens_after) /
-                static_cast<double>(report.tokens_before)
-          : 0.0;
-  record_effectiveness(report.savings_percent);
-  // Unknown until the provider reports on the compacted prompt.
-  last_prompt_tokens = -1;
-  awaiting_real_usage = true;
-  last_compression_rough_tokens = report.tokens_after;
+  record_shortening(out);
 }
 
 std::optional<std::vector<Message>> ContextCompressor::Impl::prune_only(

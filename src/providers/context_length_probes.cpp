@@ -105,9 +105,15 @@ std::vector<std::string> MetadataFetcher::bearer() const {
 }
 
 std::optional<std::string> MetadataFetcher::get_text(const std::string& url, int* status) const {
+  return get_body(url, bearer(), status);
+}
+
+std::optional<std::string> MetadataFetcher::get_body(const std::string& url,
+                                                     std::vector<std::string> headers,
+                                                     int* status) const {
   HttpRequest request;
   request.url = url;
-  request.headers = bearer();
+  request.headers = std::move(headers);
   request.headers.emplace_back("Accept: application/json");
   request.timeouts = {probe_.timeout, probe_.timeout, probe_.timeout, probe_.timeout};
   request.accept_compressed = true;
@@ -123,16 +129,9 @@ std::optional<Json> MetadataFetcher::get(const std::string& url, int* status) co
 
 std::optional<Json> MetadataFetcher::get_with(const std::string& url,
                                               std::vector<std::string> headers, int* status) const {
-  HttpRequest request;
-  request.url = url;
-  request.headers = std::move(headers);
-  request.headers.emplace_back("Accept: application/json");
-  request.timeouts = {probe_.timeout, probe_.timeout, probe_.timeout, probe_.timeout};
-  request.accept_compressed = true;
-  const HttpResult result = HttpClient::shared().send(HttpMethod::kGet, request, CancelToken());
-  if (status) *status = result.head.status;
-  if (result.failure != TransportFailure::kNone || result.head.status != 200) return std::nullopt;
-  return parse_json(result.body);
+  auto body = get_body(url, std::move(headers), status);
+  if (!body) return std::nullopt;
+  return parse_json(*body);
 }
 
 std::optional<Json> MetadataFetcher::post(const std::string& url, std::string body) const {

@@ -36,6 +36,9 @@ class MetadataFetcher {
   std::optional<std::string> get_text(const std::string& url, int* status = nullptr) const;
 
  private:
+  // The body of a 200 answer to a GET with `headers` (and Accept: application/json).
+  std::optional<std::string> get_body(const std::string& url, std::vector<std::string> headers,
+                                      int* status) const;
   std::vector<std::string> bearer() const;
   const ContextProbe& probe_;
 };
