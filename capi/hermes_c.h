@@ -192,8 +192,10 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_max_retries(hermes_agent_o
 #define HERMES_TIMEOUT_TOTAL 3
 /* A stream that sends only keep-alives (no real event) for this long is given up. */
 #define HERMES_TIMEOUT_STALE_STREAM 4
-/* Tool calls: a group run in parallel as a whole (420000), and a call run on its own (0).
- * A call still running then is told to stop and answered with a timeout error. */
+/* Tool calls: a group run in parallel as a whole (420000), and a call run on its own
+ * (420000; the terminal tools have a longer one of their own, clarify, delegation and MCP
+ * tools none). A call still running then is told to stop and answered with a timeout
+ * error. */
 #define HERMES_TIMEOUT_TOOL_BATCH 5
 #define HERMES_TIMEOUT_TOOL_CALL 6
 HERMES_C_API hermes_status_t hermes_agent_options_set_timeout_ms(hermes_agent_options_t *options, int32_t which, int64_t milliseconds);

@@ -73,13 +73,17 @@ struct AgentOptions {
   int max_iterations = 90;           // Model calls per turn before the summary call.
   int max_tool_workers = 8;          // Tools of one batch run at most this many at once.
   // How long tool calls may run (0: no limit). A group of calls run in parallel gets
-  // tool_batch_timeout as a whole; a call run on its own gets tool_call_timeout (by default
-  // none: the tools' own timeouts apply, like the terminal's). A call still running then is
-  // told to stop through its cancel token and answered "Error executing tool '<name>':
-  // timed out after <s>s"; the turn goes on. A handler that ignores its token keeps its
-  // thread until it returns, and the agent's destructor waits for it.
+  // tool_batch_timeout as a whole; a call run on its own gets tool_call_timeout, the same
+  // seven minutes by default, so that no call waits longer alone than in a group. A tool
+  // may set its own deadline (ToolSpec::call_timeout), which also lengthens a group's:
+  // the terminal's covers its longest allowed command (TerminalOptions::max_timeout) plus
+  // an approval wait. Interactive tools (clarify), delegate_task and MCP tools (their
+  // server's call timeout restarts with each progress report) have none. A call still running at its deadline is told to stop through its
+  // cancel token and answered "Error executing tool '<name>': timed out after <s>s"; the
+  // turn goes on. A handler that ignores its token keeps its thread until it returns, and
+  // the agent's destructor waits for it.
   std::chrono::milliseconds tool_batch_timeout{420'000};
-  std::chrono::milliseconds tool_call_timeout{0};
+  std::chrono::milliseconds tool_call_timeout{420'000};
   // Appended to the system prompt on every request; never stored.
   std::string ephemeral_system_prompt;
   // The system prompt's "act, do not narrate" block: nullopt gives it to the model

@@ -61,6 +61,31 @@ std::string preview_of(const Json& arguments) {
   return one_line_preview(dump_json(arguments), 80);
 }
 
+// The deadline of a call run on its own (0: none): the tool's own, else none for a tool
+// that waits on a person, else the agent's. A result decided in advance needs none.
+std::chrono::milliseconds call_deadline(const ToolInvocation& inv,
+                                        std::chrono::milliseconds agent) {
+  if (inv.preset_result || !inv.spec) return std::chrono::milliseconds(0);
+  if (inv.spec->call_timeout) return *inv.spec->call_timeout;
+  return inv.spec->interactive ? std::chrono::milliseconds(0) : agent;
+}
+
+// The deadline of a group run in parallel: the agent's, lengthened to the longest a
+// member asks for; none when the agent sets none or a member wants none.
+std::chrono::milliseconds group_deadline(const std::vector<ToolInvocation>& calls,
+                                         const std::vector<std::size_t>& group,
+                                         std::chrono::milliseconds agent) {
+  std::chrono::milliseconds deadline = agent;
+  for (std::size_t i : group) {
+    if (deadline.count() <= 0) break;
+    const auto& spec = calls[i].spec;
+    if (calls[i].preset_result || !spec || !spec->call_timeout) continue;
+    deadline = spec->call_timeout->count() <= 0 ? *spec->call_timeout
+                                                : std::max(deadline, *spec->call_timeout);
+  }
+  return deadline;
+}
+
 ToolRunResult run_one(ToolInvocation& inv, const ToolBatchEnv& env) {
   if (inv.preset_result) return {*inv.preset_result, true, {}};
   if (env.context.cancel.cancelled()) return {cancelled_tool_text(inv.call.name), true, {}};
@@ -169,7 +194,8 @@ void run_tool_batch(std::vector<ToolInvocation>& calls, const ToolBatchEnv& env,
                     const std::function<void(std::size_t, ToolRunResult)>& deliver) {
   for (const auto& segment : plan_tool_segments(calls)) {
     const std::chrono::milliseconds deadline =
-        segment.size() < 2 ? env.call_timeout : env.group_timeout;
+        segment.size() < 2 ? call_deadline(calls[segment[0]], env.call_timeout)
+                           : group_deadline(calls, segment, env.group_timeout);
     if (deadline.count() > 0 && env.workers) {
       std::vector<ToolRunResult> results = run_timed_group(calls, segment, env, deadline);
       for (std::size_t k = 0; k < segment.size(); ++k) deliver(segment[k], std::move(results[k]));

@@ -47,7 +47,8 @@ struct ToolBatchEnv {
   const Callbacks* callbacks = nullptr;
   const HookRunner* hooks = nullptr;
   // Deadlines (0: none): a group of calls run in parallel as a whole, and a call run on
-  // its own. A call still running at its deadline is told to stop through its cancel
+  // its own; a tool's own ToolSpec::call_timeout replaces the second and may lengthen
+  // the first. A call still running at its deadline is told to stop through its cancel
   // token and answered with the timeout text; the batch goes on without it.
   std::chrono::milliseconds group_timeout{0};
   std::chrono::milliseconds call_timeout{0};

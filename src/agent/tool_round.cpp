@@ -77,6 +77,15 @@ bool is_housekeeping(const ToolCall& call) {
          call.name == "session_search";
 }
 
+// Why parsed arguments cannot be used, in the words the model reads.
+std::string invalid_arguments_reason(const Result<Json>& parsed) {
+  if (parsed.ok()) return "Arguments must be a JSON object";
+  if (parsed.status().code() == StatusCode::kResourceExhausted) {
+    return "Arguments are " + parsed.status().message();
+  }
+  return "Expecting a valid JSON value";
+}
+
 bool looks_truncated(const std::string& arguments) {
   std::string s = strip(arguments);
   return !s.empty() && s.back() != '}' && s.back() != ']';
@@ -152,12 +161,12 @@ bool TurnRunner::run_tool_round(Message assistant) {
     ToolInvocation inv;
     inv.call = call;
     inv.spec = spec_for(call);
-    auto parsed = parse_json(call.arguments);
-    if (!parsed || !parsed->is_object()) {
+    Result<Json> parsed = parse_json_checked(call.arguments);
+    if (!parsed.ok() || !parsed->is_object()) {
       bad_json.push_back(call.id);
-      inv.preset_result = std::string(
-          "Error: Invalid JSON arguments. ") + (parsed ? "Arguments must be a JSON object" : "Expecting a valid JSON value") +
-          ". For tools with no required parameters, use an empty object: {}. Please retry with valid JSON.";
+      inv.preset_result = "Error: Invalid JSON arguments. " + invalid_arguments_reason(parsed) +
+                          ". For tools with no required parameters, use an empty object: {}. "
+                          "Please retry with valid JSON.";
     } else {
       inv.arguments = inv.spec ? coerce_tool_arguments(inv.spec->parameters, std::move(*parsed))
                                : std::move(*parsed);

@@ -105,7 +105,46 @@ std::string dump_json_pretty(const Json& value) {
   return value.dump(2, ' ', false, Json::error_handler_t::replace);
 }
 
+bool json_nesting_exceeds(std::string_view text, int limit) {
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  int depth = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (p[i]) {
+      case '"':
+        // Skip the string: an escape takes the byte after the backslash with it.
+        for (++i; i < n && p[i] != '"'; ++i) {
+          if (p[i] == '\\') ++i;
+        }
+        break;
+      case '[':
+      case '{':
+        if (++depth > limit) return true;
+        break;
+      case ']':
+      case '}':
+        if (depth > 0) --depth;
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+std::string json_too_deep_message() {
+  return "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+}
+
+Result<Json> parse_json_checked(std::string_view text) {
+  if (json_nesting_exceeds(text)) return Status::resource_exhausted(json_too_deep_message());
+  Json out = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (out.is_discarded()) return Status::invalid_argument("not valid JSON");
+  return out;
+}
+
 std::optional<Json> parse_json(std::string_view text) {
+  if (json_nesting_exceeds(text)) return std::nullopt;
   Json out = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (out.is_discarded()) return std::nullopt;
   return out;

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "hermes/json.hpp"
+#include "hermes/status.hpp"
 
 namespace hermes::internal {
 
@@ -17,8 +18,30 @@ std::string dump_json(const Json& value);
 // Indented JSON text for humans, with the same UTF-8 handling.
 std::string dump_json_pretty(const Json& value);
 
-// Parses `text`; nullopt when it is not JSON. Leading and trailing whitespace is allowed.
+// The deepest nesting of arrays and objects any parse below accepts. Text from a model, a
+// provider or an MCP server is parsed here; a tree deeper than this would overflow the
+// stack of the recursive code that copies, compares and writes Json values (nlohmann's
+// own parser does not recurse, so the tree would be built first and crash later). Real
+// tool arguments and protocol messages stay below 20 levels.
+inline constexpr int kMaxJsonDepth = 256;
+
+// Whether `text` opens more than `limit` arrays and objects inside one another (brackets
+// inside strings do not count). Linear, without recursion; meant for text about to be
+// parsed, so it does not check that the text is JSON.
+bool json_nesting_exceeds(std::string_view text, int limit = kMaxJsonDepth);
+
+// Parses `text`. The error says why it is not a value: ResourceExhausted for nesting
+// deeper than kMaxJsonDepth, InvalidArgument for anything else that is not JSON. Leading
+// and trailing whitespace is allowed.
+Result<Json> parse_json_checked(std::string_view text);
+
+// parse_json_checked without the reason: nullopt when `text` is not JSON (or is nested
+// deeper than kMaxJsonDepth).
 std::optional<Json> parse_json(std::string_view text);
+
+// The message parse_json_checked gives for a value nested too deeply, for callers that
+// check with json_nesting_exceeds() themselves.
+std::string json_too_deep_message();
 
 // The string value of `object[key]`; "" when `object` is not an object, has no such
 // member or the member is not a string.

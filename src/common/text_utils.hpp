@@ -83,6 +83,15 @@ inline std::string excerpt(std::string_view text, std::size_t max_bytes = 200) {
   return out;
 }
 
+// A byte count for a message about a limit: "16 MiB" for a whole number of MiB, else
+// "<n> bytes".
+inline std::string byte_size_text(std::size_t bytes) {
+  if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0) {
+    return std::to_string(bytes >> 20) + " MiB";
+  }
+  return std::to_string(bytes) + " bytes";
+}
+
 // `text` with every <think>...</think> (and <thinking>, <reasoning>, <REASONING_SCRATCHPAD>)
 // block removed, plus an unclosed opening tag and everything after it. The whitespace
 // around what remains is kept: it may be the boundary between continuation parts.

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <unordered_map>
 
+#include "common/json_text.hpp"
 #include "common/text_utils.hpp"
 #include "context/summary_markers.hpp"
 #include "context/text_cut.hpp"
@@ -128,8 +129,7 @@ Anchors collect_anchors(const std::vector<Message>& turns, const RedactionHook& 
     for (const auto& call : m.tool_calls) {
       const std::string args = redact ? redact(call.arguments) : call.arguments;
       calls[call.id] = {call.name, args};
-      if (auto parsed = Json::parse(args, nullptr, false); !parsed.is_discarded())
-        collect_argument_paths(parsed, a.files);
+      if (auto parsed = parse_json(args)) collect_argument_paths(*parsed, a.files);
       if (names.size() < 200) names += (names.empty() ? "" : ", ") + call.name;
     }
     std::string turn =

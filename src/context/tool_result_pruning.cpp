@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/json_text.hpp"
 #include "context/message_budget.hpp"
 #include "context/message_parts.hpp"
 #include "context/text_cut.hpp"
@@ -125,6 +126,7 @@ void shrink_strings(OrderedJson& value, std::size_t max_chars, bool& changed) {
 }  // namespace
 
 std::string shrink_tool_call_arguments(std::string_view arguments, std::size_t max_string_chars) {
+  if (json_nesting_exceeds(arguments)) return std::string(arguments);
   OrderedJson parsed = OrderedJson::parse(arguments, nullptr, false);
   if (parsed.is_discarded()) return std::string(arguments);
   bool changed = false;

@@ -6,6 +6,7 @@
 #include <exception>
 #include <optional>
 
+#include "common/json_text.hpp"
 #include "common/number_format.hpp"
 #include "common/text_utils.hpp"
 #include "context/text_cut.hpp"
@@ -132,6 +133,7 @@ std::string skill(const ToolFacts& f) {
 
 // A clarify answer is worth keeping verbatim: it is the user's decision.
 std::optional<nlohmann::ordered_json> clarify_answer(std::string_view content) {
+  if (json_nesting_exceeds(content)) return std::nullopt;
   auto parsed = nlohmann::ordered_json::parse(content, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
   auto is_answer = [](const nlohmann::ordered_json& v) {
@@ -222,7 +224,9 @@ std::string summarize_tool_result(std::string_view tool_name, std::string_view a
                                   std::string_view content) {
   const auto chars = static_cast<int64_t>(char_count(content));
   try {
-    auto args = nlohmann::ordered_json::parse(arguments, nullptr, false);
+    auto args = json_nesting_exceeds(arguments)
+                    ? nlohmann::ordered_json()
+                    : nlohmann::ordered_json::parse(arguments, nullptr, false);
     if (args.is_discarded() || !args.is_object()) args = nlohmann::ordered_json::object();
     ToolFacts facts{tool_name, args, content, chars, 0};
     if (!is_blank(content)) facts.lines = std::count(content.begin(), content.end(), '\n') + 1;

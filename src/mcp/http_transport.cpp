@@ -244,9 +244,11 @@ HttpTransport::StreamRead HttpTransport::read_answer(HttpMethod method, const Ht
                                                      StreamCursor& cursor, bool& answered,
                                                      bool until_answered) {
   StreamRead read;
-  SseParser parser([&](const SseEvent& event) {
-    if (read.stream_error.ok()) read.stream_error = receive_event(event, id, answered);
-  });
+  SseParser parser(
+      [&](const SseEvent& event) {
+        if (read.stream_error.ok()) read.stream_error = receive_event(event, id, answered);
+      },
+      options_.max_message_bytes);
   HttpBodySink sink;
   sink.wants_stream = [&](const HttpResponseHead& head) {
     note_session_id(head);
@@ -254,9 +256,12 @@ HttpTransport::StreamRead HttpTransport::read_answer(HttpMethod method, const Ht
   };
   sink.on_data = [&](std::string_view bytes) {
     parser.feed(bytes);
-    return read.stream_error.ok() && !(until_answered && answered);
+    return read.stream_error.ok() && parser.error().empty() && !(until_answered && answered);
   };
   read.result = HttpClient::shared().send(method, request, cancel, &sink);
+  if (read.stream_error.ok() && read.result.streamed) {
+    read.stream_error = stream_limit_status(parser.error(), read.result);
+  }
   const HttpResult& result = read.result;
   if (result.streamed && !result.stopped && result.failure == TransportFailure::kNone) {
     parser.finish();
@@ -323,14 +328,17 @@ void HttpTransport::listen() {
     bool sent_session = false;
     std::string authorization;
     request.headers = request_headers(kAcceptStream, &sent_session, &authorization);
-    // A quiet stream is normal: it lasts until the server or close() ends it.
-    request.timeouts = {options_.connect_timeout, std::chrono::milliseconds(0),
-                        std::chrono::milliseconds(0), std::chrono::milliseconds(0)};
+    // A quiet stream is normal, but not a silent one: it lasts until the server or
+    // close() ends it, or until it says nothing for listen_idle_timeout.
+    request.timeouts = {options_.connect_timeout, options_.listen_idle_timeout,
+                        options_.listen_idle_timeout, std::chrono::milliseconds(0)};
     bool answered = false;
     Status stream_error;
-    SseParser parser([&](const SseEvent& event) {
-      if (stream_error.ok()) stream_error = receive_event(event, Json(), answered);
-    });
+    SseParser parser(
+        [&](const SseEvent& event) {
+          if (stream_error.ok()) stream_error = receive_event(event, Json(), answered);
+        },
+        options_.max_message_bytes);
     HttpBodySink sink;
     sink.wants_stream = [this](const HttpResponseHead& head) {
       mark_listener_opened();
@@ -338,11 +346,20 @@ void HttpTransport::listen() {
     };
     sink.on_data = [&](std::string_view bytes) {
       parser.feed(bytes);
-      return stream_error.ok();
+      return stream_error.ok() && parser.error().empty();
     };
     HttpResult result = HttpClient::shared().get(request, stop_, &sink);
     mark_listener_opened();  // Or refused: either way, nothing to wait for.
     if (result.cancelled || closing()) return;
+    if (stream_error.ok() && result.streamed) {
+      stream_error = stream_limit_status(parser.error(), result);
+    }
+    if (stream_error.ok() && result.streamed && result.failure == TransportFailure::kTimeout) {
+      HERMES_LOG_DEBUG("{}: the server's message stream was silent for {} ms; reopening it",
+                       options_.label, options_.listen_idle_timeout.count());
+      failures = 0;
+      continue;
+    }
     if (Result<bool> again = reauthorize(result, authorization, failures);
         again.ok() && *again && ++failures < kMaxListenFailures) {
       continue;
@@ -390,6 +407,14 @@ void HttpTransport::mark_listener_opened() {
   wake_.notify_all();
 }
 
+Status HttpTransport::stream_limit_status(const std::string& parser_error,
+                                          const HttpResult& result) const {
+  if (!parser_error.empty())
+    return Status::resource_exhausted(options_.label + ": " + parser_error);
+  if (result.too_large) return Status::resource_exhausted(options_.label + ": " + result.error);
+  return {};
+}
+
 Status HttpTransport::receive_event(const SseEvent& event, const Json& id, bool& answered) {
   const std::string_view data = trim_ascii(event.data);
   if (!event.has_data || data.empty()) return {};  // Priming events and keep-alives.
@@ -397,8 +422,12 @@ Status HttpTransport::receive_event(const SseEvent& event, const Json& id, bool&
     return Status::resource_exhausted(options_.label + " sent a message larger than " +
                                       std::to_string(options_.max_message_bytes) + " bytes");
   }
-  std::optional<Json> message = parse_json(data);
-  if (!message) {
+  Result<Json> message = parse_json_checked(data);
+  if (!message.ok()) {
+    // Too deep to read is hostile, not noise: it ends the stream like an oversized event.
+    if (message.status().code() == StatusCode::kResourceExhausted) {
+      return Status::resource_exhausted(options_.label + " sent " + message.status().message());
+    }
     HERMES_LOG_WARN("{} sent an event that is not JSON, skipped: {}", options_.label,
                     excerpt(data));
     return {};
@@ -427,6 +456,9 @@ Status HttpTransport::receive_buffered(const HttpResult& result, const Json& id,
     if (result.body.size() > options_.max_message_bytes) {
       return Status::resource_exhausted(options_.label + " sent a message larger than " +
                                         std::to_string(options_.max_message_bytes) + " bytes");
+    }
+    if (!message && json_nesting_exceeds(result.body)) {
+      return Status::resource_exhausted(options_.label + " sent " + json_too_deep_message());
     }
     if (!message) {
       return Status::failed_precondition(

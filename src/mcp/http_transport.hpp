@@ -42,6 +42,14 @@ struct HttpTransportOptions {
   // answer's stream. The JSON-RPC session's own deadlines are normally shorter: a call
   // it gives up on has its POST aborted.
   std::chrono::milliseconds response_timeout{300'000};
+  // The longest silence on the GET stream of the server's own messages (keep-alive
+  // comments count as traffic). A quiet stream is normal, so it is then closed and opened
+  // again, which also frees a connection a server or proxy dropped without a word.
+  // Five minutes, as the reference SDKs' read timeout of that stream.
+  std::chrono::milliseconds listen_idle_timeout{300'000};
+  // The largest message, and so the largest event of an event stream; a longer one ends
+  // the stream it came on with ResourceExhausted. A whole stream is cut off at
+  // kMaxStreamedBodyBytes (http_client.hpp), a JSON body at kMaxBufferedBodyBytes.
   std::size_t max_message_bytes = 16u << 20;
   // Set: requests carry its token, and a 401 (or a 403 asking for more scope) is answered
   // by authorizing and sending the request again. Shared by the server's connections.
@@ -117,6 +125,9 @@ class HttpTransport final : public McpTransport {
   Result<bool> reauthorize(const HttpResult& result, const std::string& sent_authorization,
                            int attempt) const;
   void note_session_id(const HttpResponseHead& head);
+  // The error that ends a stream which broke a size limit (`parser_error`, or the whole
+  // stream's in `result`); OK when it did not.
+  Status stream_limit_status(const std::string& parser_error, const HttpResult& result) const;
   // One SSE event of a POST's or the GET's stream. Sets `answered` when it carried the
   // answer to `id` (null for the GET stream); an error ends the stream.
   Status receive_event(const SseEvent& event, const Json& id, bool& answered);

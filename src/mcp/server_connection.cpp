@@ -16,6 +16,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+
 // Destructive tools approved "for the session", kept in the agent's ToolSessionState.
 struct SessionApprovals {
   std::mutex mu;
@@ -188,6 +189,10 @@ ToolSpec ServerConnection::make_spec(const McpToolEntry& entry) {
   spec.parameters = entry.parameters;
   spec.parallel_safe = config_.parallel_calls;
   spec.max_result_chars = kMcpResultBudgetChars;
+  // A call bounds itself: it ends when the server has said nothing for call_timeout. Every
+  // progress notification restarts that clock, so a long call that keeps reporting may
+  // run past any fixed deadline the agent could set; an interrupt still ends it.
+  spec.call_timeout = std::chrono::milliseconds(0);
   std::weak_ptr<ServerConnection> weak = weak_from_this();
   spec.handler = [weak, entry](const Json& arguments, ToolContext& context) -> Result<std::string> {
     auto self = weak.lock();

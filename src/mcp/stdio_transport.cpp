@@ -44,11 +44,6 @@ bool write_fully(int fd, std::string_view data) {
   return ok;
 }
 
-std::string limit_text(std::size_t bytes) {
-  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
-  return std::to_string(bytes) + " bytes";
-}
-
 }  // namespace
 
 StdioTransport::StdioTransport(StdioTransportOptions options) : options_(std::move(options)) {}
@@ -104,7 +99,8 @@ void StdioTransport::read_stdout() {
       if (!skipping) line.append(piece);
       if (line.size() > options_.max_message_bytes) {
         fail(Status::resource_exhausted(options_.label + " sent a message larger than " +
-                                        limit_text(options_.max_message_bytes) + "; disconnected"));
+                                        byte_size_text(options_.max_message_bytes) +
+                                        "; disconnected"));
         skipping = true;
         line.clear();
       }
@@ -130,8 +126,14 @@ void StdioTransport::receive_line(std::string_view line) {
     line.remove_suffix(1);
   }
   if (line.find_first_not_of(" \t") == std::string_view::npos) return;
-  std::optional<Json> message = parse_json(line);
-  if (!message || !message->is_object()) {
+  Result<Json> message = parse_json_checked(line);
+  if (!message.ok() && message.status().code() == StatusCode::kResourceExhausted) {
+    // Hostile rather than noise: handled like an oversized message.
+    fail(Status::resource_exhausted(options_.label + " sent " + message.status().message() +
+                                    "; disconnected"));
+    return;
+  }
+  if (!message.ok() || !message->is_object()) {
     // Servers that print banners or debug output to stdout are common; the protocol
     // stream survives as long as each message is on its own line.
     HERMES_LOG_WARN("{} wrote a line to stdout that is not a JSON-RPC message, skipped: {}",

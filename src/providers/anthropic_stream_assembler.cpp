@@ -7,12 +7,6 @@
 #include "providers/error_body.hpp"
 
 namespace hermes::internal {
-namespace {
-
-// Indexes are small in practice; a larger one is a broken server, not a huge answer.
-constexpr int kMaxBlocks = 4096;
-
-}  // namespace
 
 bool AnthropicStreamAssembler::add_event(const SseEvent& event) {
   if (error_) return false;
@@ -54,7 +48,8 @@ void AnthropicStreamAssembler::dispatch(std::string_view type, std::string_view 
 
 AnthropicStreamAssembler::Block* AnthropicStreamAssembler::block_at(std::optional<int> index) {
   const int at = index.value_or(0);
-  if (at >= kMaxBlocks) {
+  // Indexes are small in practice; a larger one is a broken server, not a huge answer.
+  if (at >= kMaxAnswerParts) {
     fail_invalid("a content block index out of range", {});
     return nullptr;
   }
@@ -173,7 +168,9 @@ AnthropicContent AnthropicStreamAssembler::content() const {
 void AnthropicStreamAssembler::add_body(std::string_view body) {
   auto message = parse_json(trim_ascii(body));
   if (!message || !message->is_object()) {
-    fail_invalid("the response body is not a JSON object", body);
+    fail_invalid(json_nesting_exceeds(body) ? "the response body is " + json_too_deep_message()
+                                            : std::string("the response body is not a JSON object"),
+                 body);
     return;
   }
   if (string_member(*message, "type") == "error" ||

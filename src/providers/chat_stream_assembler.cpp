@@ -137,6 +137,11 @@ void ChatStreamAssembler::handle_choice(const ChatChunk& chunk) {
 void ChatStreamAssembler::handle_tool_calls(const ChatChunk& chunk) {
   for (const ToolCallDelta& delta : chunk.tool_calls) {
     const ToolCallAccumulator::Update update = tool_calls_.apply(delta);
+    if (tool_calls_.size() > static_cast<std::size_t>(kMaxAnswerParts)) {
+      fail(invalid_response(
+          "the answer opened more than " + std::to_string(kMaxAnswerParts) + " tool calls", {}));
+      return;
+    }
     if (update.started) {
       StreamEvent start;
       start.kind = StreamEvent::Kind::kToolCallStart;

@@ -26,8 +26,10 @@ constexpr int kPollIntervalMs = 25;
 // Handles kept for reuse. Each keeps its own connections alive; more concurrent calls
 // than this simply open fresh connections.
 constexpr std::size_t kMaxIdleSessions = 16;
-// A buffered body beyond this is not a model response.
-constexpr std::size_t kMaxBufferedBody = 64u << 20;
+// The header lines of one response, together: real responses carry a few KiB. Below
+// libcurl's own bound (300 KB since 8.3), so that older versions, which have none, stop a
+// server sending headers without end at the same point.
+constexpr std::size_t kMaxHeaderBytes = std::size_t{256} << 10;
 
 std::optional<double> parse_number(std::string_view text) {
   double value = 0;
@@ -155,6 +157,7 @@ class Transfer {
   // Ends the transfer from a callback for a reason of hermes' own; returns false for
   // libcurl.
   bool stop(std::string why);
+  bool too_large(const char* what, std::size_t limit);
   bool abort_with_timeout(std::string what, std::chrono::milliseconds limit);
 
   const HttpRequest& request_;
@@ -168,6 +171,8 @@ class Transfer {
   std::optional<double> retry_after_ms_;
   std::optional<double> retry_after_;
   std::string request_id_fallback_;  // request-id, used when x-request-id is absent.
+  std::size_t streamed_bytes_ = 0;
+  std::size_t header_bytes_ = 0;  // Of the current response's header lines.
   bool head_done_ = false;
   bool sink_failed_ = false;
   bool aborted_ = false;
@@ -178,6 +183,7 @@ bool Transfer::header(std::string_view line) {
   if (line.substr(0, 5) == "HTTP/") {
     // A new status line: an interim 1xx response or a new response after it.
     result_.head = {};
+    header_bytes_ = 0;
     retry_after_ms_.reset();
     retry_after_.reset();
     request_id_fallback_.clear();
@@ -190,6 +196,8 @@ bool Transfer::header(std::string_view line) {
     }
     return true;
   }
+  header_bytes_ += line.size();
+  if (header_bytes_ > kMaxHeaderBytes) return too_large("headers", kMaxHeaderBytes);
   const std::size_t colon = line.find(':');
   if (colon == std::string_view::npos) return true;
   const std::string_view name = trim_ascii(line.substr(0, colon));
@@ -229,6 +237,10 @@ bool Transfer::body(std::string_view bytes) {
   finish_head();
   if (sink_failed_) return stop("the body sink threw an exception");
   if (result_.streamed) {
+    streamed_bytes_ += bytes.size();
+    if (streamed_bytes_ > request_.max_streamed_body_bytes) {
+      return too_large("stream", request_.max_streamed_body_bytes);
+    }
     bool more = false;
     try {
       more = sink_->on_data(bytes);
@@ -239,11 +251,19 @@ bool Transfer::body(std::string_view bytes) {
     result_.stopped = true;
     return false;
   }
-  if (result_.body.size() + bytes.size() > kMaxBufferedBody) {
-    return stop("the response body exceeds " + std::to_string(kMaxBufferedBody >> 20) + " MiB");
+  if (result_.body.size() + bytes.size() > request_.max_buffered_body_bytes) {
+    return too_large("body", request_.max_buffered_body_bytes);
   }
   result_.body.append(bytes);
   return true;
+}
+
+bool Transfer::too_large(const char* what, std::size_t limit) {
+  result_.too_large = true;
+  // Worded without "exceeds the limit", which the error classifier reads as a context
+  // overflow.
+  return stop(std::string("the response ") + what + " reached " + byte_size_text(limit) +
+              ", more than hermes reads of one response");
 }
 
 bool Transfer::stop(std::string why) {

@@ -3,6 +3,7 @@
 // connections kept alive across calls.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -18,6 +19,15 @@ namespace hermes::internal {
 
 enum class HttpMethod { kGet, kPost, kDelete };
 
+// The default limits on a response body, beyond which the transfer is cut off with an
+// error naming the limit (HttpResult::too_large). A buffered body is held whole and then
+// parsed into a tree several times its size; a streamed one is consumed as it arrives
+// but its answer accumulates, and a server that never ends it would otherwise be read
+// until the total timeout. Both are far above any real answer: the largest model
+// responses are a few MiB, and MCP messages are capped at 16 MiB.
+inline constexpr std::size_t kMaxBufferedBodyBytes = std::size_t{64} << 20;
+inline constexpr std::size_t kMaxStreamedBodyBytes = std::size_t{256} << 20;
+
 struct HttpRequest {
   std::string url;
   // "Name: value" lines. A POST gets "Content-Type: application/json" unless one is here.
@@ -27,6 +37,8 @@ struct HttpRequest {
   // Ask for a compressed response. Leave off for streams: a decompressor may hold back
   // events until it has a full block.
   bool accept_compressed = false;
+  std::size_t max_buffered_body_bytes = kMaxBufferedBodyBytes;
+  std::size_t max_streamed_body_bytes = kMaxStreamedBodyBytes;
 };
 
 // The status line and the headers of the final response (interim 1xx responses are
@@ -62,8 +74,10 @@ struct HttpResult {
   bool streamed = false;   // The body went to the sink.
   bool cancelled = false;  // The cancel token stopped the transfer.
   // The transfer was ended early on purpose: the sink returned false, or (with `error`
-  // set) the sink threw or a buffered body grew too large.
+  // set) the sink threw or the body grew too large.
   bool stopped = false;
+  // The body outgrew its limit (HttpRequest::max_*_body_bytes); `error` names it.
+  bool too_large = false;
   TransportFailure failure = TransportFailure::kNone;
   std::string error;  // What went wrong, in words.
 };

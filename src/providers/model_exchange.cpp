@@ -37,6 +37,20 @@ ApiError transport_error(const ModelExchange& exchange, const HttpResult& http) 
   return error;
 }
 
+// A stream cut off at a size limit (an event, or the whole stream): an answer of the
+// wrong shape rather than a broken connection.
+ApiError oversized_stream_error(const ModelExchange& exchange, const HttpResult& http,
+                                std::string why) {
+  ApiError error;
+  error.http_status = http.head.status;
+  error.error_code = "invalid_response";
+  error.message = std::move(why);
+  error.provider = exchange.provider;
+  error.model = exchange.model;
+  error.request_id = http.head.request_id;
+  return error;
+}
+
 // The configured limit, raised for models known to think silently for minutes; 0 = off.
 std::chrono::milliseconds stale_stream_limit(const ModelExchange& exchange) {
   const std::chrono::milliseconds configured = exchange.http.timeouts.stale_stream;
@@ -136,7 +150,7 @@ Result<ProviderResponse> run_model_exchange(const ModelExchange& exchange,
     return is_success(head.status) && !is_json(head.content_type);
   };
   sink.on_data = [&](std::string_view bytes) {
-    sse.feed(bytes);
+    if (!sse.feed(bytes)) return false;
     if (stale_limit.count() > 0 && Clock::now() - last_progress > stale_limit) {
       stale = true;
       return false;
@@ -147,6 +161,10 @@ Result<ProviderResponse> run_model_exchange(const ModelExchange& exchange,
   if (result.cancelled) return Status::cancelled("the model call was cancelled");
   if (!result.streamed) return from_body(exchange, result, make_assembler);
   if (stale && !assembler->failed()) return Status::api_error(stale_stream_error(exchange, result));
+  if (!assembler->failed() && (!sse.error().empty() || result.too_large)) {
+    const std::string why = sse.error().empty() ? result.error : sse.error();
+    return Status::api_error(oversized_stream_error(exchange, result, why));
+  }
   if (result.stopped && !assembler->failed() && !result.error.empty()) {
     return Status::internal("the stream callback failed: " + result.error);
   }

@@ -16,6 +16,11 @@
 
 namespace hermes::internal {
 
+// The most tool calls, output items or content blocks one answer may open. No model
+// opens more than a few dozen, and the assemblers find them by index with a linear
+// search: beyond this a stream is an invalid response, not a quadratic amount of work.
+inline constexpr int kMaxAnswerParts = 4096;
+
 // Builds one answer from a wire format's events or body.
 //
 // Thread-safety: none; one assembler per call.

@@ -82,6 +82,10 @@ ResponsesStreamAssembler::Item& ResponsesStreamAssembler::item_for(std::optional
   Item& item = items_.emplace_back();
   item.output_index = output_index;
   item.id = item_id;
+  if (items_.size() > static_cast<std::size_t>(kMaxAnswerParts)) {
+    fail_invalid("the answer opened more than " + std::to_string(kMaxAnswerParts) + " output items",
+                 {});
+  }
   return item;
 }
 
@@ -161,7 +165,10 @@ Json ResponsesStreamAssembler::streamed_items() const {
 void ResponsesStreamAssembler::terminal() {
   auto response = parse_json(event_.response);
   if (!response || !response->is_object()) {
-    fail_invalid("a terminal event without a response object", event_.response);
+    fail_invalid(json_nesting_exceeds(event_.response)
+                     ? "a terminal event whose response is " + json_too_deep_message()
+                     : std::string("a terminal event without a response object"),
+                 event_.response);
     return;
   }
   Result<ProviderResponse> answer = read_responses_answer(*response, streamed_items(), issuer_);
@@ -187,7 +194,9 @@ void ResponsesStreamAssembler::add_body(std::string_view body) {
   is_body_ = true;
   auto response = parse_json(trim_ascii(body));
   if (!response || !response->is_object()) {
-    fail_invalid("the response body is not a JSON object", body);
+    fail_invalid(json_nesting_exceeds(body) ? "the response body is " + json_too_deep_message()
+                                            : std::string("the response body is not a JSON object"),
+                 body);
     return;
   }
   const Json& error = response->contains("error") ? (*response)["error"] : Json();

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdint>
 
+#include "common/text_utils.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -23,7 +25,8 @@ std::optional<std::chrono::milliseconds> parse_retry(std::string_view value) {
 
 }  // namespace
 
-void SseParser::feed(std::string_view bytes) {
+bool SseParser::feed(std::string_view bytes) {
+  if (failed()) return false;
   std::size_t pos = skip_bom(bytes);
   if (pos < bytes.size() && after_cr_) {
     // The CR that ended the previous slice was the first half of a CRLF.
@@ -32,6 +35,8 @@ void SseParser::feed(std::string_view bytes) {
   }
   while (pos < bytes.size()) {
     const std::size_t end = bytes.find_first_of("\r\n", pos);
+    const std::size_t line_end = end == std::string_view::npos ? bytes.size() : end;
+    if (partial_.size() + (line_end - pos) > max_event_bytes_) return exceed("a line");
     if (end == std::string_view::npos) {
       partial_.append(bytes.substr(pos));
       break;
@@ -44,6 +49,7 @@ void SseParser::feed(std::string_view bytes) {
       process_line(partial_, /*borrowable=*/false);
       partial_.clear();
     }
+    if (failed()) return false;
     pos = end + 1;
     if (bytes[end] == '\r') {
       if (pos == bytes.size()) {
@@ -55,9 +61,21 @@ void SseParser::feed(std::string_view bytes) {
   }
   // Borrowed data points into `bytes`, which the caller may reuse after this call.
   keep_borrowed_data();
+  return true;
+}
+
+bool SseParser::exceed(const char* what) {
+  limit_error_ = std::string("the event stream sent ") + what + " longer than " +
+                 byte_size_text(max_event_bytes_);
+  partial_.clear();
+  data_.clear();
+  data_borrowed_ = false;
+  error_.clear();
+  return false;
 }
 
 void SseParser::finish() {
+  if (failed()) return;
   if (!started_) {
     partial_.insert(0, kByteOrderMark.substr(0, bom_matched_));
     started_ = true;
@@ -67,7 +85,7 @@ void SseParser::finish() {
     partial_.clear();
     process_line(line, /*borrowable=*/false);
   }
-  dispatch();
+  if (!failed()) dispatch();
   after_cr_ = false;
 }
 
@@ -113,6 +131,10 @@ void SseParser::process_field(std::string_view name, std::string_view value, boo
   } else if (name == "event") {
     event_.assign(value);
   } else if (name == "error") {
+    if (data_size() + (has_error_ ? error_.size() + 1 : 0) + value.size() > max_event_bytes_) {
+      exceed("an event");
+      return;
+    }
     if (has_error_) error_.push_back('\n');
     error_.append(value);
     has_error_ = true;
@@ -126,6 +148,11 @@ void SseParser::process_field(std::string_view name, std::string_view value, boo
 }
 
 void SseParser::append_data(std::string_view value, bool borrowable) {
+  const std::size_t grown = (has_data_ ? data_size() + 1 : 0) + value.size();
+  if (grown + error_.size() > max_event_bytes_) {
+    exceed("an event");
+    return;
+  }
   if (!has_data_) {
     has_data_ = true;
     if (borrowable) {

@@ -32,6 +32,7 @@ class ToolCallAccumulator {
   Update apply(const ToolCallDelta& delta);
 
   bool empty() const { return slots_.empty(); }
+  std::size_t size() const { return slots_.size(); }
   const std::string& id(int slot) const { return slots_[slot].id; }
   const std::string& name(int slot) const { return slots_[slot].name; }
 

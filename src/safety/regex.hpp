@@ -7,6 +7,12 @@
 // exponential time. This one compiles to a Thompson NFA and simulates it (Pike VM):
 // time is O(text × pattern), captures follow Python's leftmost-first rules.
 //
+// Bounded: a look-around whose body is unbounded (`(?=.*x)`) is evaluated anew at every
+// position it is tried at, which makes a search quadratic in the text, so every search
+// runs on a work budget (see kRegexWorkBudget). Compiling is bounded too: nesting beyond
+// kRegexMaxNesting and programs beyond a fixed size are compile errors, never a deep
+// recursion or an allocation the size of the pattern's expansion.
+//
 // Supported: literals, escapes (\d \w \s \D \W \S \b \B \A \Z \n \t \r \f \v \xHH \uHHHH),
 // classes, `.`, `^`, `$`, groups (capturing, `(?:)`, `(?P<name>)`), alternation, greedy
 // and lazy quantifiers including {m,n}, look-ahead, fixed-width look-behind, and the
@@ -17,6 +23,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -27,6 +34,22 @@
 #include "hermes/status.hpp"
 
 namespace hermes::internal {
+
+// Groups, look-arounds and quantifiers applied to one another may nest this deep; a
+// deeper pattern is a compile error. The parser and the compiler recurse once per level
+// (a few hundred bytes of stack each); real patterns rarely pass ten.
+inline constexpr int kRegexMaxNesting = 100;
+
+// Searches are measured in steps: one step is one NFA thread reaching one position, and a
+// look-around costs the steps of its own search plus its program's size to set up. A
+// pattern whose look-arounds are all bounded needs at most (text + 1) times a cost per
+// character fixed when it is compiled; an unbounded look-around re-reads the rest of the
+// text at every position it is tried at, which is quadratic.
+//
+// kRegexWorkBudget is the allowance for that: what a search of hermes' own patterns may
+// spend beyond their linear cost, and all that a search with a model's pattern may spend
+// (try_search's default). About half a second of matching in an optimised build.
+inline constexpr std::uint64_t kRegexWorkBudget = 20'000'000;
 
 struct RegexOptions {
   bool ignore_case = false;
@@ -55,6 +78,19 @@ class Regex {
   // Compiles a pattern written into hermes itself; a failure is a bug and aborts.
   static Regex builtin(std::string_view pattern, RegexOptions options = {});
 
+  // The searches with their budget made visible: a search that would take more than
+  // `budget` steps stops there and returns ResourceExhausted, whose message names the
+  // budget. Patterns a model wrote go through these.
+  Result<bool> try_search(std::string_view text, std::uint64_t budget = kRegexWorkBudget) const;
+  Result<std::optional<Match>> try_find(std::string_view text, std::size_t from = 0,
+                                        std::uint64_t budget = kRegexWorkBudget) const;
+
+  // The searches for hermes' own patterns, each on its linear cost over the text plus
+  // kRegexWorkBudget: one whose look-arounds are all bounded never runs out. One that
+  // does is logged and gives the answer that is safe for a guard: search() says the
+  // pattern matches (a dangerous-command rule that cannot be ruled out asks for
+  // approval), the others find nothing, and replace() leaves the rest of the text as it is.
+  //
   // Whether the pattern matches anywhere in `text`.
   bool search(std::string_view text) const;
   // The leftmost match starting at or after `from`.
@@ -64,7 +100,8 @@ class Regex {
   // Whether the whole of `text` matches.
   bool full_match(std::string_view text) const;
 
-  // `text` with every non-overlapping match replaced by what `render` returns.
+  // `text` with every non-overlapping match replaced by what `render` returns. Each match
+  // is looked for on the budget of the text left.
   std::string replace(std::string_view text,
                       const std::function<std::string(const Match&)>& render) const;
 

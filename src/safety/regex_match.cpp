@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "safety/log.hpp"
 #include "safety/regex.hpp"
 #include "safety/regex_program.hpp"
 
@@ -104,6 +105,51 @@ bool CharClass::contains(char32_t cp) const {
 
 namespace {
 
+// Look-around results remembered per search; beyond this many they are recomputed, so
+// the memory of a search stays bounded whatever its budget.
+constexpr std::size_t kMaxCachedLooks = std::size_t{1} << 20;
+
+// What one search may still spend, shared by the VMs of its look-arounds.
+class WorkBudget {
+ public:
+  explicit WorkBudget(std::uint64_t steps) : left_(steps) {}
+  // Takes `steps`; false, for good, once they are not there.
+  bool spend(std::uint64_t steps) {
+    if (steps > left_) {
+      left_ = 0;
+      exhausted_ = true;
+      return false;
+    }
+    left_ -= steps;
+    return true;
+  }
+  bool exhausted() const { return exhausted_; }
+
+ private:
+  std::uint64_t left_;
+  bool exhausted_ = false;
+};
+
+Status budget_error(std::uint64_t budget) {
+  return Status::resource_exhausted(
+      "the regex needs more than " + std::to_string(budget) +
+      " steps on this text, the most one search may take; simplify it (a look-around such "
+      "as (?=.*x) re-reads the rest of the text at every position it is tried)");
+}
+
+// The budget of a search with one of hermes' own patterns over `bytes` of text.
+std::uint64_t own_budget(const RegexProgram& prog, std::size_t bytes) {
+  constexpr std::uint64_t kMax = ~std::uint64_t{0} - kRegexWorkBudget;
+  const std::uint64_t positions = static_cast<std::uint64_t>(bytes) + 1;
+  const std::uint64_t per_char = std::max<std::uint64_t>(prog.steps_per_char, 1);
+  const std::uint64_t linear = positions > kMax / per_char ? kMax : positions * per_char;
+  return linear + kRegexWorkBudget;
+}
+
+void log_exhausted(const char* what, std::uint64_t budget) {
+  HERMES_LOG_WARN("a built-in regex {} gave up after {} steps", what, budget);
+}
+
 // The program counters reached at one position, in priority order, with their captures.
 class ThreadList {
  public:
@@ -134,18 +180,21 @@ class ThreadList {
 
 class Vm {
  public:
-  Vm(const RegexProgram& prog, std::string_view text, int ncap)
+  Vm(const RegexProgram& prog, std::string_view text, int ncap, WorkBudget& budget)
       : prog_(prog),
         text_(text),
         ncap_(ncap),
+        budget_(budget),
         clist_(prog.insts.size(), ncap),
         nlist_(prog.insts.size(), ncap),
         scratch_(static_cast<std::size_t>(ncap), -1) {}
 
   // Runs from `start`. Anchored runs only start a thread at `start`. With `must_end`, a
-  // match counts only when it ends there. Captures go to `out` when given.
+  // match counts only when it ends there. Captures go to `out` when given. A run that
+  // exhausts the budget returns false: the caller tells that from a miss by the budget.
   bool run(std::size_t start, bool anchored, std::optional<std::size_t> must_end,
            std::vector<std::ptrdiff_t>* out) {
+    if (budget_.exhausted()) return false;
     const std::vector<std::ptrdiff_t> fresh(static_cast<std::size_t>(ncap_), -1);
     clist_.clear();
     nlist_.clear();
@@ -157,6 +206,7 @@ class Vm {
       }
       if (!matched && (!anchored || pos == start))
         add_thread(clist_, prog_.start, pos, fresh.data());
+      if (budget_.exhausted()) return false;
       if (clist_.empty() && (matched || anchored)) break;
       const Utf8Char c = pos < text_.size() ? decode_utf8_at(text_, pos) : Utf8Char{};
       for (uint32_t i = 0; i < clist_.size(); ++i) {
@@ -171,6 +221,7 @@ class Vm {
         }
         if (c.length != 0 && consumes(inst, c.cp))
           add_thread(nlist_, pc + 1, pos + c.length, clist_.caps(pc));
+        if (budget_.exhausted()) return false;
       }
       if (pos >= text_.size() || (must_end && pos >= *must_end)) break;
       std::swap(clist_, nlist_);
@@ -238,6 +289,7 @@ class Vm {
 
   void follow(ThreadList& list, uint32_t pc, std::size_t pos) {
     while (!list.contains(pc)) {
+      if (!budget_.spend(1)) return;
       list.insert(pc);
       const Inst& inst = prog_.insts[pc];
       switch (inst.op) {
@@ -294,28 +346,37 @@ class Vm {
     return false;
   }
 
+  // False also when the budget ran out; run() then stops.
   bool check_look(uint32_t index, std::size_t pos) {
+    const LookAround& look = prog_.looks[index];
+    // A straight-line body costs its width to check: cheaper than remembering.
+    if (look.straight_line) {
+      return budget_.spend(look.body->insts.size()) &&
+             straight_line_matches(look, pos) != look.negated;
+    }
     const uint64_t key = (static_cast<uint64_t>(index) << 40) | pos;
     if (auto it = look_cache_.find(key); it != look_cache_.end()) return it->second;
-    const LookAround& look = prog_.looks[index];
     bool found = false;
-    if (look.straight_line) {
-      found = straight_line_matches(look, pos);
-    } else if (look.ahead) {
-      found = Vm(*look.body, text_, 0).run(pos, true, std::nullopt, nullptr);
+    // Each nested VM first sets up lists the size of the body's program.
+    const std::uint64_t setup = look.body->insts.size();
+    if (look.ahead) {
+      found = budget_.spend(setup) &&
+              Vm(*look.body, text_, 0, budget_).run(pos, true, std::nullopt, nullptr);
     } else {
       for (int width : look.widths) {
         std::size_t start = pos;
         int stepped = 0;
         for (; stepped < width && start > 0; ++stepped) start = previous_utf8_start(text_, start);
-        if (stepped == width && Vm(*look.body, text_, 0).run(start, true, pos, nullptr)) {
+        if (stepped == width && budget_.spend(setup) &&
+            Vm(*look.body, text_, 0, budget_).run(start, true, pos, nullptr)) {
           found = true;
           break;
         }
       }
     }
+    if (budget_.exhausted()) return false;
     const bool result = found != look.negated;
-    look_cache_.emplace(key, result);
+    if (look_cache_.size() < kMaxCachedLooks) look_cache_.emplace(key, result);
     return result;
   }
 
@@ -346,6 +407,7 @@ class Vm {
   const RegexProgram& prog_;
   std::string_view text_;
   int ncap_;
+  WorkBudget& budget_;
   ThreadList clist_;
   ThreadList nlist_;
   std::vector<std::ptrdiff_t> scratch_;
@@ -362,39 +424,72 @@ std::string_view Regex::Match::group(std::string_view text, int g) const {
   return text.substr(b, e - b);
 }
 
+Result<bool> Regex::try_search(std::string_view text, std::uint64_t budget) const {
+  WorkBudget work(budget);
+  const bool found = Vm(*program_, text, 0, work).run(0, false, std::nullopt, nullptr);
+  if (work.exhausted()) return budget_error(budget);
+  return found;
+}
+
+Result<std::optional<Regex::Match>> Regex::try_find(std::string_view text, std::size_t from,
+                                                    std::uint64_t budget) const {
+  if (from > text.size()) return std::optional<Match>();
+  WorkBudget work(budget);
+  Match m;
+  const bool found = Vm(*program_, text, 2 * (program_->groups + 1), work)
+                         .run(from, false, std::nullopt, &m.offsets);
+  if (work.exhausted()) return budget_error(budget);
+  if (!found) return std::optional<Match>();
+  return std::optional<Match>(std::move(m));
+}
+
 bool Regex::search(std::string_view text) const {
-  return Vm(*program_, text, 0).run(0, false, std::nullopt, nullptr);
+  const std::uint64_t budget = own_budget(*program_, text.size());
+  Result<bool> found = try_search(text, budget);
+  if (found.ok()) return *found;
+  log_exhausted("search", budget);
+  return true;
 }
 
 std::optional<Regex::Match> Regex::find(std::string_view text, std::size_t from) const {
-  if (from > text.size()) return std::nullopt;
-  Match m;
-  if (!Vm(*program_, text, 2 * (program_->groups + 1)).run(from, false, std::nullopt, &m.offsets)) {
-    return std::nullopt;
-  }
-  return m;
+  const std::uint64_t budget = own_budget(*program_, text.size() - std::min(from, text.size()));
+  Result<std::optional<Match>> found = try_find(text, from, budget);
+  if (found.ok()) return std::move(*found);
+  log_exhausted("find", budget);
+  return std::nullopt;
 }
 
 std::optional<Regex::Match> Regex::match_at(std::string_view text, std::size_t pos) const {
   if (pos > text.size()) return std::nullopt;
+  const std::uint64_t budget = own_budget(*program_, text.size() - pos);
+  WorkBudget work(budget);
   Match m;
-  if (!Vm(*program_, text, 2 * (program_->groups + 1)).run(pos, true, std::nullopt, &m.offsets)) {
+  if (!Vm(*program_, text, 2 * (program_->groups + 1), work)
+           .run(pos, true, std::nullopt, &m.offsets)) {
+    if (work.exhausted()) log_exhausted("match", budget);
     return std::nullopt;
   }
   return m;
 }
 
 bool Regex::full_match(std::string_view text) const {
-  return Vm(*program_, text, 0).run(0, true, text.size(), nullptr);
+  const std::uint64_t budget = own_budget(*program_, text.size());
+  WorkBudget work(budget);
+  const bool matched = Vm(*program_, text, 0, work).run(0, true, text.size(), nullptr);
+  if (work.exhausted()) log_exhausted("full match", budget);
+  return matched;
 }
 
 std::string Regex::replace(std::string_view text,
                            const std::function<std::string(const Match&)>& render) const {
   std::string out;
   std::size_t pos = 0;
-  Vm vm(*program_, text, 2 * (program_->groups + 1));
+  WorkBudget work(0);
+  Vm vm(*program_, text, 2 * (program_->groups + 1), work);
   while (pos <= text.size()) {
     Match m;
+    // Each run rescans what the last one read past its match: the budget is per run.
+    work = WorkBudget(own_budget(*program_, text.size() - pos));
     if (!vm.run(pos, false, std::nullopt, &m.offsets)) break;
     out.append(text.substr(pos, m.begin() - pos));
     out += render(m);
@@ -411,6 +506,7 @@ std::string Regex::replace(std::string_view text,
     out.append(text.substr(m.end(), len));
     pos = m.end() + len;
   }
+  if (work.exhausted()) log_exhausted("replace", own_budget(*program_, text.size() - pos));
   if (pos < text.size()) out.append(text.substr(pos));
   return out;
 }

@@ -45,6 +45,13 @@ class Parser {
     pos_ = p_.size();
   }
   bool eof() const { return pos_ >= p_.size(); }
+  // Whether `extra` more levels below the groups open now stay within kRegexMaxNesting.
+  bool enter_level(int extra) {
+    if (depth_ + extra <= kRegexMaxNesting) return true;
+    fail("too deeply nested (more than " + std::to_string(kRegexMaxNesting) +
+         " levels of groups and quantifiers)");
+    return false;
+  }
   char peek() const { return eof() ? '\0' : p_[pos_]; }
   bool accept(char c) {
     if (peek() != c || eof()) return false;
@@ -85,6 +92,8 @@ class Parser {
   std::optional<RegexNode> parse_repeat() {
     std::optional<RegexNode> atom = parse_atom();
     if (!atom) return atom;
+    // Each quantifier on a quantified atom (a{2}{3}) wraps it once more: a level too.
+    int stacked = 0;
     while (!eof()) {
       int min = 0;
       int max = 0;
@@ -108,6 +117,7 @@ class Parser {
         fail("bad repetition count");
         return std::nullopt;
       }
+      if (!enter_level(++stacked)) return std::nullopt;
       RegexNode rep;
       rep.kind = RegexNode::Kind::kRepeat;
       rep.min = min;
@@ -355,6 +365,12 @@ class Parser {
   }
 
   std::optional<RegexNode> parse_group() {
+    if (!enter_level(1)) return std::nullopt;
+    ++depth_;
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{depth_};
     ++pos_;  // '('
     const Flags saved = flags_;
     RegexNode n;
@@ -459,6 +475,7 @@ class Parser {
   std::size_t pos_ = 0;
   Flags flags_;
   int groups_ = 0;
+  int depth_ = 0;  // Groups open at pos_.
   std::map<std::string, int, std::less<>> names_;
   std::string error_;
 
@@ -510,6 +527,42 @@ std::optional<std::set<int>> regex_widths(const RegexNode& n) {
         if (acc.size() > 32) return std::nullopt;
       }
       return acc;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<int> regex_max_width(const RegexNode& n) {
+  constexpr long long kUnbounded = 1 << 20;
+  using K = RegexNode::Kind;
+  switch (n.kind) {
+    case K::kChar:
+    case K::kClass:
+    case K::kAny:
+      return 1;
+    case K::kEmpty:
+    case K::kAssert:
+    case K::kLook:
+      return 0;
+    case K::kGroup:
+      return regex_max_width(n.children[0]);
+    case K::kConcat:
+    case K::kAlt: {
+      long long acc = 0;
+      for (const RegexNode& c : n.children) {
+        const std::optional<int> w = regex_max_width(c);
+        if (!w) return std::nullopt;
+        acc = n.kind == K::kConcat ? acc + *w : std::max<long long>(acc, *w);
+        if (acc > kUnbounded) return std::nullopt;
+      }
+      return static_cast<int>(acc);
+    }
+    case K::kRepeat: {
+      const std::optional<int> w = regex_max_width(n.children[0]);
+      if (!w || n.max < 0) return std::nullopt;
+      const long long total = static_cast<long long>(*w) * n.max;
+      if (total > kUnbounded) return std::nullopt;
+      return static_cast<int>(total);
     }
   }
   return std::nullopt;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,6 +78,9 @@ struct LookAround {
   // The body only consumes characters, one instruction each, then matches: checked
   // directly instead of by a nested VM (the common [^\w] boundary case).
   bool straight_line = false;
+  // The most characters the body can match; unset when unbounded (`(?=.*x)`), which is
+  // what makes a search with it quadratic.
+  std::optional<int> max_width;
 };
 
 struct RegexProgram {
@@ -85,6 +89,9 @@ struct RegexProgram {
   std::vector<LookAround> looks;
   uint32_t start = 0;
   int groups = 0;  // Capturing groups, not counting group 0.
+  // The most work a search can do per character of text, its bounded look-arounds
+  // included; unbounded look-arounds are the only cost beyond (text + 1) times this.
+  std::uint64_t steps_per_char = 0;
   // Which ASCII characters, and pairs of them, a match can start with. When known (a
   // match is never empty), the search skips ASCII text that cannot start one.
   bool has_start_filter = false;

@@ -43,4 +43,8 @@ Result<ParsedRegex> parse_regex(std::string_view pattern, RegexOptions options);
 // The possible widths (in code points) of `n`, or nullopt when unbounded or too varied.
 std::optional<std::set<int>> regex_widths(const RegexNode& n);
 
+// The most code points `n` can match, or nullopt when that is unbounded (or over a
+// million, which is as good as unbounded for the cost of a look-around).
+std::optional<int> regex_max_width(const RegexNode& n);
+
 }  // namespace hermes::internal

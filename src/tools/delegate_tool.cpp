@@ -51,6 +51,9 @@ std::vector<ToolSpec> delegation_tools() {
   };
   // Its sub-agents already run side by side; two calls at once would double that.
   spec.parallel_safe = false;
+  // Bounded by its children's iteration budgets, each model call by its own timeouts; an
+  // interrupt reaches the children. A deadline would throw away work still under way.
+  spec.call_timeout = std::chrono::milliseconds(0);
   return {std::move(spec)};
 }
 

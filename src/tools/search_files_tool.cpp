@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "common/json_text.hpp"
+#include "common/utf8.hpp"
 #include "hermes/redaction.hpp"
 #include "safety/file_guard.hpp"
 #include "safety/private_keys.hpp"
@@ -23,6 +24,12 @@ namespace {
 
 constexpr std::size_t kMaxMatchLineChars = 500;
 constexpr uintmax_t kMaxSearchedFileBytes = 50u << 20;
+// Only this much of a line is searched: longer ones are minified or generated code, where
+// a match is found in the head as often as anywhere, and every search of a line must fit
+// the regex work budget.
+constexpr std::size_t kMaxSearchedLineBytes = 64u << 10;
+// How often the walk looks at the cancel token, in directory entries.
+constexpr std::size_t kCancelCheckInterval = 256;
 
 struct SearchRequest {
   std::string pattern;
@@ -38,7 +45,12 @@ struct SearchRequest {
 struct Walk {
   std::vector<fs::path> files;
   int omitted = 0;
+  bool cancelled = false;  // The walk stopped early: the call was cancelled.
 };
+
+Status search_cancelled() {
+  return Status::cancelled("search_files was interrupted before it finished");
+}
 
 bool skipped_dir(const fs::path& p) {
   const std::string name = p.filename().string();
@@ -53,7 +65,7 @@ bool glob_matches(const std::string& glob, const fs::path& file, const std::stri
 }
 
 // Symlinks are not followed: one could lead out of the roots.
-Walk walk(const SearchRequest& req, const FileGuard& guard) {
+Walk walk(const SearchRequest& req, const FileGuard& guard, const CancelToken& cancel) {
   Walk w;
   std::error_code ec;
   if (fs::is_regular_file(req.root, ec)) {
@@ -61,7 +73,11 @@ Walk walk(const SearchRequest& req, const FileGuard& guard) {
     return w;
   }
   fs::recursive_directory_iterator it(req.root, fs::directory_options::skip_permission_denied, ec);
-  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (std::size_t seen = 0; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (++seen % kCancelCheckInterval == 0 && cancel.cancelled()) {
+      w.cancelled = true;
+      return w;
+    }
     if (it->is_symlink(ec)) continue;
     if (it->is_directory(ec)) {
       if (skipped_dir(it->path())) it.disable_recursion_pending();
@@ -119,14 +135,32 @@ Json search_names(const SearchRequest& req, const Walk& w, const FileRoots& root
   return {{"files", files}, {"total", found.size()}};
 }
 
-Json search_contents(const SearchRequest& req, const Regex& re, const Walk& w,
-                     const FileRoots& roots, bool& truncated) {
+// The part of `line` that is searched; counts the lines that were cut.
+std::string_view searched_part(std::string_view line, std::size_t& long_lines) {
+  if (line.size() <= kMaxSearchedLineBytes) return line;
+  ++long_lines;
+  return line.substr(0, utf8_prefix_length(line, kMaxSearchedLineBytes));
+}
+
+// Whether line `number` of `rel` matches; the error says where a search ran out of budget.
+Result<bool> line_matches(const Regex& re, std::string_view line, const std::string& rel,
+                          std::size_t number) {
+  Result<bool> found = re.try_search(line);
+  if (found.ok()) return found;
+  return Status::resource_exhausted("search_files stopped at " + rel + ":" +
+                                    std::to_string(number) + ": " + found.status().message());
+}
+
+Result<Json> search_contents(const SearchRequest& req, const Regex& re, const Walk& w,
+                             const FileRoots& roots, const CancelToken& cancel, bool& truncated,
+                             std::size_t& long_lines) {
   Json matches = Json::array();
   Json counts = Json::object();
   Json names = Json::array();
   int64_t seen = 0;
   const auto wanted = static_cast<std::size_t>(req.limit);
   for (const fs::path& f : w.files) {
+    if (cancel.cancelled()) return search_cancelled();
     std::error_code ec;
     if (!glob_matches(req.file_glob, f, roots.display(f.string())) ||
         fs::file_size(f, ec) > kMaxSearchedFileBytes || is_binary(f))
@@ -139,7 +173,11 @@ Json search_contents(const SearchRequest& req, const Regex& re, const Walk& w,
     // A line from inside a key looks like any base64 on its own; the file says what it is.
     std::optional<std::vector<bool>> key_lines;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      if (!re.search(lines[i])) continue;
+      // A line may take a whole regex budget: look at the token before every one.
+      if (cancel.cancelled()) return search_cancelled();
+      Result<bool> found = line_matches(re, searched_part(lines[i], long_lines), rel, i + 1);
+      if (!found.ok()) return found.status();
+      if (!*found) continue;
       ++in_file;
       if (req.mode != "content") continue;
       if (seen++ < req.offset) continue;
@@ -169,16 +207,16 @@ Json search_contents(const SearchRequest& req, const Regex& re, const Walk& w,
     }
     if (truncated) break;
   }
-  if (req.mode == "count") return {{"counts", counts}};
+  if (req.mode == "count") return Json{{"counts", counts}};
   if (req.mode == "files_only") {
     Json page = Json::array();
     for (std::size_t i = static_cast<std::size_t>(req.offset);
          i < names.size() && page.size() < wanted; ++i)
       page.push_back(names[i]);
     truncated = names.size() > static_cast<std::size_t>(req.offset) + wanted;
-    return {{"files", page}, {"total", names.size()}};
+    return Json{{"files", page}, {"total", names.size()}};
   }
-  return {{"matches", matches}};
+  return Json{{"matches", matches}};
 }
 
 Result<SearchRequest> parse_request(const FileToolEnv& env, const Json& args, ToolContext& ctx) {
@@ -233,11 +271,26 @@ Result<std::string> run_search(const FileToolEnv& env, const Json& args, ToolCon
       return Status::invalid_argument("Invalid regex: " + compiled.status().message());
     re = std::move(*compiled);
   }
-  const Walk files = walk(*req, make_file_guard(ctx.home));
+  const Walk files = walk(*req, make_file_guard(ctx.home), ctx.cancel);
+  if (files.cancelled) return search_cancelled();
   bool truncated = false;
-  Json result = req->content ? search_contents(*req, *re, files, env.roots, truncated)
-                             : search_names(*req, files, env.roots, truncated);
+  std::size_t long_lines = 0;
+  Json result;
+  if (req->content) {
+    Result<Json> found =
+        search_contents(*req, *re, files, env.roots, ctx.cancel, truncated, long_lines);
+    if (!found.ok()) return found.status();
+    result = std::move(*found);
+  } else {
+    result = search_names(*req, files, env.roots, truncated);
+  }
   result["truncated"] = truncated;
+  if (long_lines > 0) {
+    result["_long_lines"] = std::to_string(long_lines) + " line(s) longer than " +
+                            std::to_string(kMaxSearchedLineBytes) +
+                            " bytes were searched only in their first " +
+                            std::to_string(kMaxSearchedLineBytes) + " bytes.";
+  }
   if (truncated) {
     result["hint"] =
         "[Hint: Results truncated. Use offset=" + std::to_string(req->offset + req->limit) +

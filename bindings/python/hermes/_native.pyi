@@ -71,7 +71,7 @@ class Timeouts(TypedDict, total=False):
     stale_stream: float  # A stream sending only keep-alives, no real event (180).
     total: float  # The whole request (3600).
     tool_batch: float  # Tool calls run in parallel, as a group (420).
-    tool_call: float  # A tool call run on its own (0: the tool's own limits).
+    tool_call: float  # A tool call run on its own (420; tools with their own limits keep them).
 
 class RetryBackoff(TypedDict, total=False):
     """Waits between retries of a model call when the server names none, in seconds: from

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "hermes/agent.hpp"
+#include "hermes/builtin_tools.hpp"
 #include "support/scripted_provider.hpp"
 #include "support/temp_dir.hpp"
 
@@ -40,13 +41,17 @@ struct DeadlineFixture {
     return o;
   }
 
-  void add_tool(const std::string& name, ToolHandler handler, bool parallel_safe) {
+  void add_tool(const std::string& name, ToolHandler handler, bool parallel_safe,
+                std::optional<std::chrono::milliseconds> call_timeout = std::nullopt,
+                bool interactive = false) {
     ToolSpec spec;
     spec.name = name;
     spec.description = "test tool " + name;
     spec.parameters = Json::parse(R"({"type":"object"})");
     spec.handler = std::move(handler);
     spec.parallel_safe = parallel_safe;
+    spec.call_timeout = call_timeout;
+    spec.interactive = interactive;
     REQUIRE(tools->register_tool(std::move(spec)).ok());
   }
 
@@ -147,4 +152,120 @@ TEST_CASE("calls that finish within the batch deadline keep their results in cal
   REQUIRE(agent.ok());
   CHECK(tool_texts((*agent)->run_conversation("go")) ==
         std::vector<std::string>{"result a", "result b", "result c"});
+}
+
+TEST_CASE("a call run on its own has a deadline by default, the same as a group's") {
+  const AgentOptions defaults;
+  CHECK(defaults.tool_call_timeout == 420'000ms);
+  CHECK(defaults.tool_call_timeout == defaults.tool_batch_timeout);
+}
+
+TEST_CASE("a tool's own deadline replaces the agent's for a call run on its own") {
+  DeadlineFixture f;
+  std::atomic<bool> saw_cancel{false};
+  f.add_tool(
+      "stuck",
+      [&](const Json&, ToolContext& ctx) -> Result<std::string> {
+        saw_cancel = ctx.cancel.wait_for(10s);
+        return std::string("late");
+      },
+      false, 100ms);
+  f.provider->tool_calls({{"stuck", "{}"}});
+  f.provider->text("Moving on.");
+  {
+    auto agent = Agent::create(f.options());  // The agent's own deadline: seven minutes.
+    REQUIRE(agent.ok());
+    const ConversationResult r = (*agent)->run_conversation("go");
+    CHECK(tool_texts(r) ==
+          std::vector<std::string>{"Error executing tool 'stuck': timed out after 0.1s"});
+  }
+  CHECK(saw_cancel);
+}
+
+TEST_CASE("a tool's longer deadline lengthens the deadline of its parallel group") {
+  DeadlineFixture f;
+  f.add_tool(
+      "patient",
+      [](const Json&, ToolContext& ctx) -> Result<std::string> {
+        ctx.cancel.wait_for(300ms);
+        return std::string(ctx.cancel.cancelled() ? "cancelled" : "patient result");
+      },
+      true, 20s);
+  f.add_tool(
+      "quick",
+      [](const Json&, ToolContext&) -> Result<std::string> { return std::string("quick result"); },
+      true);
+  f.provider->tool_calls({{"patient", "{}"}, {"quick", "{}"}});
+  f.provider->text("Both.");
+  AgentOptions o = f.options();
+  o.tool_batch_timeout = 100ms;
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  CHECK(tool_texts((*agent)->run_conversation("go")) ==
+        std::vector<std::string>{"patient result", "quick result"});
+}
+
+TEST_CASE("interactive tools and tools that ask for none have no deadline") {
+  DeadlineFixture f;
+  auto slow = [](const Json&, ToolContext& ctx) -> Result<std::string> {
+    ctx.cancel.wait_for(300ms);
+    return std::string(ctx.cancel.cancelled() ? "cancelled" : "answered");
+  };
+  f.add_tool("ask", slow, false, std::nullopt, /*interactive=*/true);
+  f.add_tool("unbounded", slow, false, 0ms);
+  f.provider->tool_calls({{"ask", "{}"}});
+  f.provider->tool_calls({{"unbounded", "{}"}});
+  f.provider->text("Done.");
+  AgentOptions o = f.options();
+  o.tool_call_timeout = 100ms;
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  CHECK(tool_texts((*agent)->run_conversation("go")) ==
+        std::vector<std::string>{"answered", "answered"});
+}
+
+TEST_CASE("the terminal tools' deadline covers their longest command and an approval wait") {
+  auto registry = std::make_shared<ToolRegistry>();
+  hermes::testing::TempDir root;
+  BuiltinToolOptions options;
+  options.toolsets = {"terminal", "delegation", "clarify", "file"};
+  options.file.root = root.path();
+  REQUIRE(register_builtin_tools(*registry, options).ok());
+  for (const char* name : {"terminal", "process_manage"}) {
+    CAPTURE(name);
+    auto spec = registry->find(name);
+    REQUIRE(spec);
+    REQUIRE(spec->call_timeout.has_value());
+    CHECK(*spec->call_timeout >
+          options.terminal.max_timeout + options.approvals.timeout + options.terminal.kill_grace);
+  }
+  CHECK(registry->find("delegate_task")->call_timeout == 0ms);
+  CHECK_FALSE(registry->find("clarify")->call_timeout.has_value());    // Interactive: none.
+  CHECK_FALSE(registry->find("read_file")->call_timeout.has_value());  // The agent's.
+}
+
+TEST_CASE("tool arguments nested a hundred thousand deep come back as an error the model reads") {
+  DeadlineFixture f;
+  std::atomic<int> ran{0};
+  f.add_tool(
+      "take",
+      [&](const Json&, ToolContext&) -> Result<std::string> {
+        ++ran;
+        return std::string("took it");
+      },
+      false);
+  const std::string deep = "{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  for (int i = 0; i < 4; ++i) f.provider->tool_calls({{"take", deep}});  // Retried three times.
+  f.provider->text("Understood.");
+  auto agent = Agent::create(f.options());
+  REQUIRE(agent.ok());
+  const ConversationResult r = (*agent)->run_conversation("go");
+  CHECK(r.completed);
+  CHECK(ran == 0);
+  const std::vector<std::string> texts = tool_texts(r);
+  REQUIRE(texts.size() == 1);
+  CHECK(
+      texts[0] ==
+      "Error: Invalid JSON arguments. Arguments are JSON nested deeper than 256 levels. For "
+      "tools with no required parameters, use an empty object: {}. Please retry with valid JSON.");
 }

@@ -79,3 +79,53 @@ TEST_CASE("json_integer saturates numbers no integer can hold instead of overflo
   CHECK_FALSE(json_integer(Json("12")).has_value());
   CHECK_FALSE(json_integer(Json()).has_value());
 }
+
+namespace {
+
+hermes::StatusCode parse_json_checked_code(std::string_view text) {
+  return hermes::internal::parse_json_checked(text).status().code();
+}
+
+// `levels` arrays inside one another, closed or not.
+std::string nested_arrays(std::size_t levels, bool closed = true) {
+  return std::string(levels, '[') + (closed ? std::string(levels, ']') : std::string());
+}
+
+}  // namespace
+
+TEST_CASE("JSON nested a hundred thousand levels deep is refused, not built") {
+  using hermes::internal::parse_json;
+  using hermes::internal::parse_json_checked;
+  for (const std::string& text : {nested_arrays(100000), nested_arrays(100000, false),
+                                  "{\"a\":" + nested_arrays(100000) + "}"}) {
+    CHECK_FALSE(parse_json(text).has_value());
+    const hermes::Result<Json> checked = parse_json_checked(text);
+    REQUIRE_FALSE(checked.ok());
+    CHECK(checked.status().code() == hermes::StatusCode::kResourceExhausted);
+    CHECK(checked.status().message() == "JSON nested deeper than 256 levels");
+  }
+}
+
+TEST_CASE("JSON nested exactly to the limit parses; one level more does not") {
+  using hermes::internal::kMaxJsonDepth;
+  using hermes::internal::parse_json;
+  CHECK(parse_json(nested_arrays(kMaxJsonDepth)).has_value());
+  CHECK_FALSE(parse_json(nested_arrays(kMaxJsonDepth + 1)).has_value());
+  std::string objects;
+  for (int i = 0; i < kMaxJsonDepth; ++i) objects += "{\"k\":";
+  objects += "1" + std::string(kMaxJsonDepth, '}');
+  CHECK(parse_json(objects).has_value());
+}
+
+TEST_CASE("brackets inside strings do not count towards the nesting") {
+  using hermes::internal::json_nesting_exceeds;
+  using hermes::internal::parse_json;
+  const std::string in_string =
+      "{\"text\":\"" + std::string(5000, '[') + "\\\"" + std::string(5000, '{') + "\"}";
+  CHECK_FALSE(json_nesting_exceeds(in_string));
+  REQUIRE(parse_json(in_string).has_value());
+  // An escaped backslash ends before the quote: the brackets after it are structure.
+  CHECK(json_nesting_exceeds("[\"\\\\\"," + nested_arrays(300) + "]"));
+  CHECK_FALSE(json_nesting_exceeds("[\"\\\"" + std::string(300, '[') + "\"]"));
+  CHECK(parse_json_checked_code("not json") == hermes::StatusCode::kInvalidArgument);
+}

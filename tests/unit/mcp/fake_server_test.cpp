@@ -322,3 +322,21 @@ TEST_CASE("bad configurations are refused before anything starts") {
   CHECK(McpServers::connect({nothing}, registry).status().message() ==
         "MCP server 'nothing' needs a command or a url");
 }
+
+TEST_CASE("a message nested without end disconnects the server with a clear error for the call") {
+  auto config = fake_server("deep", {"--deep"});
+  config.max_restarts = 1;
+  FakeServers c({config});
+  auto r = call_tool(*c.registry, "mcp_deep_echo", {{"text", "hello"}});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().message() ==
+        "MCP call to 'echo' failed: MCP server 'deep' sent JSON nested deeper than 256 levels; "
+        "disconnected");
+}
+
+TEST_CASE("MCP tools are not cut off by the agent's deadline: progress keeps a call alive") {
+  FakeServers c({fake_server("timed")});
+  auto spec = c.registry->find("mcp_timed_echo");
+  REQUIRE(spec);
+  CHECK(spec->call_timeout == std::chrono::milliseconds(0));
+}

@@ -391,3 +391,64 @@ TEST_CASE("Retry-After values parse as seconds or as an HTTP date") {
   CHECK_FALSE(parse_retry_after("soon", 0).has_value());
   CHECK_FALSE(parse_retry_after("", 0).has_value());
 }
+
+TEST_CASE("a stream that never ends is cut off at its size limit, which names itself") {
+  CHECK(hermes::internal::kMaxStreamedBodyBytes == 256u << 20);
+  std::atomic<bool> client_hung_up{false};
+  LoopbackSocketServer server([&](LoopbackConnection& c) {
+    if (!c.read_request()) return;
+    c.send(kStreamHead);
+    const std::string event = chunk("data: " + std::string(4090, 'x') + "\n\n");
+    while (c.send(event)) {
+    }
+    client_hung_up = true;
+  });
+  HttpRequest request = request_to(server);
+  request.max_streamed_body_bytes = 1u << 20;
+  std::size_t received = 0;
+  HttpBodySink sink;
+  sink.wants_stream = [](const HttpResponseHead&) { return true; };
+  sink.on_data = [&](std::string_view data) {
+    received += data.size();
+    return true;
+  };
+  const HttpResult result = HttpClient::shared().post(request, CancelToken(), &sink);
+  CHECK(result.too_large);
+  CHECK(result.stopped);
+  CHECK(result.failure == TransportFailure::kNone);
+  CHECK(result.error ==
+        "the response stream reached 1 MiB, more than hermes reads of one response");
+  CHECK(received <= (1u << 20));
+  CHECK(eventually(client_hung_up));
+}
+
+TEST_CASE("a buffered body beyond its size limit is cut off as well") {
+  CHECK(hermes::internal::kMaxBufferedBodyBytes == 64u << 20);
+  LoopbackSocketServer server([](LoopbackConnection& c) {
+    if (!c.read_request()) return;
+    c.send(http_json_response(200, "[\"" + std::string(3u << 20, 'b') + "\"]"));
+  });
+  HttpRequest request = request_to(server);
+  request.max_buffered_body_bytes = 1u << 20;
+  const HttpResult result = HttpClient::shared().post(request, CancelToken());
+  CHECK(result.too_large);
+  CHECK(result.body.size() <= (1u << 20));
+  CHECK(result.error == "the response body reached 1 MiB, more than hermes reads of one response");
+}
+
+TEST_CASE("response headers without end are cut off") {
+  std::atomic<bool> client_hung_up{false};
+  LoopbackSocketServer server([&](LoopbackConnection& c) {
+    if (!c.read_request()) return;
+    c.send("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n");
+    const std::string line = "X-Filler: " + std::string(1000, 'h') + "\r\n";
+    while (c.send(line)) {
+    }
+    client_hung_up = true;
+  });
+  const HttpResult result = HttpClient::shared().post(request_to(server), CancelToken());
+  CHECK(result.too_large);
+  CHECK(result.error ==
+        "the response headers reached 262144 bytes, more than hermes reads of one response");
+  CHECK(eventually(client_hung_up));
+}

@@ -225,3 +225,84 @@ TEST_CASE("a retry field sets the reconnection delay and anything but digits is 
   parser.feed("retry: 99999999999999999999999\n");
   CHECK(parser.retry() > std::chrono::hours(24));
 }
+
+namespace {
+
+// What a parser with `limit` makes of `text` fed in slices ending at `cuts`: the events
+// it dispatched and its error.
+std::pair<std::vector<Recorded>, std::string> parse_limited(std::string_view text,
+                                                            std::size_t limit,
+                                                            const std::vector<std::size_t>& cuts) {
+  std::vector<Recorded> out;
+  SseParser parser(
+      [&out](const SseEvent& e) {
+        out.push_back({std::string(e.event), std::string(e.data), std::string(e.error), e.has_data,
+                       e.has_error});
+      },
+      limit);
+  std::size_t start = 0;
+  for (std::size_t cut : cuts) {
+    parser.feed(text.substr(start, cut - start));
+    start = cut;
+  }
+  parser.feed(text.substr(start));
+  parser.finish();
+  return {out, parser.error()};
+}
+
+}  // namespace
+
+TEST_CASE("a line that never ends stops the stream at the default limit, naming it") {
+  CHECK(hermes::internal::kMaxSseEventBytes == 16u << 20);
+  std::size_t dispatched = 0;
+  SseParser parser([&](const SseEvent&) { ++dispatched; });
+  CHECK(parser.feed("data: first\n\ndata: "));
+  const std::string slice(64 << 10, 'x');
+  bool accepted = true;
+  std::size_t fed = 0;
+  for (; accepted && fed < (17u << 20); fed += slice.size()) accepted = parser.feed(slice);
+  CHECK_FALSE(accepted);
+  CHECK(fed <= (16u << 20) + slice.size());  // Stopped at the limit, not at the end.
+  CHECK(parser.error() == "the event stream sent a line longer than 16 MiB");
+  CHECK_FALSE(parser.feed("\n\ndata: later\n\n"));  // Nothing after the error counts.
+  parser.finish();
+  CHECK(dispatched == 1);
+}
+
+TEST_CASE("an event whose data lines add up past the limit stops the stream") {
+  std::string text = "data: ok\n\n";
+  for (int i = 0; i < 20; ++i) text += "data: " + std::string(10, 'a' + i % 26) + "\n";
+  text += "\ndata: never\n\n";
+  const auto [events, error] = parse_limited(text, 100, {});
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].data == "ok");
+  CHECK(error == "the event stream sent an event longer than 100 bytes");
+}
+
+TEST_CASE("error lines count towards an event's size") {
+  const auto [events, error] = parse_limited(
+      "error: " + std::string(60, 'e') + "\nerror: " + std::string(60, 'e') + "\n\n", 100, {});
+  CHECK(events.empty());
+  CHECK(error == "the event stream sent an event longer than 100 bytes");
+}
+
+TEST_CASE("a line or an event exactly at the limit is accepted") {
+  const std::string data(94, 'd');  // "data: " + 94 bytes: a line of exactly 100.
+  const auto [events, error] = parse_limited("data: " + data + "\n\n", 100, {});
+  CHECK(error.empty());
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].data == data);
+}
+
+TEST_CASE("where the body is sliced never changes what the limit stops") {
+  for (const std::string& text :
+       {"data: a\n\ndata: " + std::string(300, 'x') + "\n\ndata: b\n\n",
+        "data: a\r\n\r\n: " + std::string(300, 'c') + "\r\ndata: b\r\n\r\n",
+        "data: a\n\n" + std::string(120, 'y'),
+        "data: " + std::string(60, 'p') + "\ndata: " + std::string(60, 'q') + "\n\n"}) {
+    CAPTURE(text);
+    const auto whole = parse_limited(text, 100, {});
+    CHECK_FALSE(whole.second.empty());
+    CHECK(parse_limited(text, 100, every_byte(text)) == whole);
+  }
+}

@@ -283,3 +283,41 @@ TEST_CASE("search_files lists files by name and skips secret files") {
   CHECK(w.raw_call("search_files", {{"pattern", "x"}, {"path", "../.."}}).status().code() ==
         StatusCode::kPermissionDenied);
 }
+
+TEST_CASE("search_files searches only the head of a very long line and says so") {
+  Workspace w;
+  std::string wide = "needle " + std::string(200000, 'm') + " haystack\n";
+  testing::put_file(w.file("bundle.min.js"), wide + "short haystack\n");
+  Json head = w.call("search_files", {{"pattern", "needle"}});
+  REQUIRE(head["matches"].size() == 1);
+  CHECK(head["matches"][0]["line"] == 1);
+  CHECK(head["_long_lines"] ==
+        "1 line(s) longer than 65536 bytes were searched only in their first 65536 bytes.");
+  Json tail = w.call("search_files", {{"pattern", "haystack"}});
+  REQUIRE(tail["matches"].size() == 1);  // The long line's tail is not searched.
+  CHECK(tail["matches"][0]["line"] == 2);
+  Json plain = w.call("search_files", {{"pattern", "short"}, {"path", "bundle.min.js"}});
+  CHECK(plain.contains("_long_lines"));
+}
+
+TEST_CASE("an interrupted search_files stops instead of walking on") {
+  Workspace w;
+  for (int i = 0; i < 300; ++i) testing::put_file(w.file("d/f" + std::to_string(i)), "text\n");
+  w.h.ctx.cancel.cancel();
+  const Result<std::string> r = w.raw_call("search_files", {{"pattern", "text"}});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == StatusCode::kCancelled);
+  CHECK(r.status().message() == "search_files was interrupted before it finished");
+}
+
+TEST_CASE("a search_files pattern too costly for the text ends with an error naming the budget") {
+  Workspace w;
+  testing::put_file(w.file("caps.txt"), "ok line\n" + std::string(60000, 'A') + "\n");
+  const Result<std::string> r =
+      w.raw_call("search_files", {{"pattern", "(?=[^.]*[a-z])[A-Z]{16}"}});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == StatusCode::kResourceExhausted);
+  CHECK(r.status().message().rfind(
+            "search_files stopped at caps.txt:2: the regex needs more than 20000000 steps", 0) ==
+        0);
+}

@@ -126,3 +126,108 @@ TEST_CASE("pathological patterns and huge inputs stay linear") {
   REQUIRE(re.ok());
   CHECK(re->search(big));  // std::regex overflows the stack here.
 }
+
+namespace {
+
+std::string compile_error(std::string_view pattern) {
+  auto re = Regex::compile(pattern);
+  return re.ok() ? "<compiled>" : re.status().message();
+}
+
+std::string nested_groups(int levels) {
+  return std::string(static_cast<std::size_t>(levels), '(') + "a" +
+         std::string(static_cast<std::size_t>(levels), ')');
+}
+
+}  // namespace
+
+TEST_CASE("groups nested a hundred thousand deep are a compile error, not a stack overflow") {
+  using hermes::internal::kRegexMaxNesting;
+  CHECK(compile_error(nested_groups(100000)) ==
+        "regex error at position 100: too deeply nested (more than 100 levels of groups and "
+        "quantifiers)");
+  CHECK(compile_error(std::string(100000, '(')).find("too deeply nested") != std::string::npos);
+  std::string looks;
+  for (int i = 0; i < 100000; ++i) looks += "(?=";
+  CHECK(compile_error(looks).find("too deeply nested") != std::string::npos);
+  CHECK(compile_error(nested_groups(kRegexMaxNesting)) == "<compiled>");
+  CHECK(compile_error(nested_groups(kRegexMaxNesting + 1)).find("too deeply nested") !=
+        std::string::npos);
+}
+
+TEST_CASE("quantifiers stacked on one atom count as nesting") {
+  CHECK(compile_error("a" + std::string(100000, '*')).find("too deeply nested") !=
+        std::string::npos);
+  CHECK(matches("a{2}{3}", "aaaaaa"));
+  CHECK_FALSE(matches("^a{2}{3}$", "aaaaa"));
+}
+
+TEST_CASE("look-around bodies share the pattern's size limit") {
+  // Each body alone is within the limit; together they are not.
+  CHECK(compile_error("(?=(?:a{1000}){150})").find("too large") == std::string::npos);
+  CHECK(compile_error("(?=(?:a{1000}){150})(?=(?:b{1000}){150})").find("pattern is too large") !=
+        std::string::npos);
+  // A look-around repeated by a quantifier is compiled once.
+  auto re = Regex::compile("(?:(?=x{2000})x){100}");
+  REQUIRE(re.ok());
+  CHECK(re->search(std::string(2100, 'x')));
+  CHECK_FALSE(re->search(std::string(1999, 'x')));
+}
+
+TEST_CASE("many capturing groups in a large pattern are refused before a search allocates them") {
+  std::string groups;
+  for (int i = 0; i < 3000; ++i) groups += "(a)";
+  CHECK(compile_error(groups).find("capturing groups") != std::string::npos);
+  CHECK(compile_error("(a)(b)(c)(d)(e)") == "<compiled>");
+}
+
+TEST_CASE(
+    "a pattern with a huge set of possible first characters compiles without a start filter") {
+  // Sixty thousand optional atoms: every one can start a match.
+  auto re = Regex::compile("(?:(?:a?b?){200}){150}c");
+  REQUIRE(re.ok());
+  CHECK(re->search("xxabababc"));
+  CHECK_FALSE(re->search("xxababab"));
+}
+
+TEST_CASE("a quadratic look-ahead search stops at its work budget with an error naming it") {
+  CHECK(hermes::internal::kRegexWorkBudget == 20'000'000);
+  // Every position re-reads the rest of the line looking for a lower-case letter.
+  auto re = Regex::compile("(?=[^.]*[a-z])[A-Z]{16}");
+  REQUIRE(re.ok());
+  const std::string text(20000, 'A');
+  const auto found = re->try_search(text, 1'000'000);
+  REQUIRE_FALSE(found.ok());
+  CHECK(found.status().code() == hermes::StatusCode::kResourceExhausted);
+  CHECK(found.status().message().rfind("the regex needs more than 1000000 steps on this text", 0) ==
+        0);
+  CHECK_FALSE(re->try_find(text, 0, 1'000'000).ok());
+  // The same text with the letter it looks for is found within a budget a few times larger
+  // (sixteen positions each re-read the line before the match is complete).
+  const auto cheap = re->try_find(text + "a", 0, 5'000'000);
+  REQUIRE(cheap.ok());
+  CHECK(cheap->has_value());
+}
+
+TEST_CASE(
+    "hermes' own patterns get their linear cost: without unbounded look-arounds they never run "
+    "out") {
+  // Four hundred alternatives tried at each of sixteen thousand positions: about 22
+  // million steps, more than the fixed allowance, all of them linear. Were the search
+  // stopped at the allowance, search() would answer "a possible match".
+  std::string words;
+  for (int i = 0; i < 400; ++i)
+    words += (i ? "|" : "") + std::string("a") + std::to_string(i) + "z";
+  auto re = Regex::compile("(?:" + words + ")+!");
+  REQUIRE(re.ok());
+  std::string text;
+  while (text.size() < 16000) text += "a1za2za3z";
+  CHECK_FALSE(re->search(text));
+}
+
+TEST_CASE("a built-in search that runs out of budget answers as a guard needs: a possible match") {
+  auto re = Regex::compile("(?=[^.]*[a-z])[A-Z]{16}");
+  REQUIRE(re.ok());
+  const std::string text(10000, 'A');  // About 200 million steps: past the allowance.
+  CHECK(re->search(text));
+}
