@@ -114,20 +114,32 @@ bool is_env_lookup(std::string_view value) {
          starts_with(value, "process.env") || starts_with(value, "$ENV{");
 }
 
+// 16+ characters with a lower-case letter, an upper-case letter and a digit, and no dot:
+// a token, not a file or directory name. Plain code rather than three look-aheads: one
+// pass over the segment, whatever its length.
+bool is_opaque_path_segment(std::string_view segment) {
+  if (segment.size() < 16 || segment.find('.') != std::string_view::npos) return false;
+  bool lower = false, upper = false, digit = false;
+  for (char c : segment) {
+    lower = lower || is_lower(c);
+    upper = upper || is_upper(c);
+    digit = digit || (c >= '0' && c <= '9');
+  }
+  return lower && upper && digit;
+}
+
 // $VAR references, ~/ and absolute paths are configuration, unless a path segment looks
 // like a secret (16+ characters mixing cases and digits, no dot).
 bool is_path_or_variable(std::string_view key, std::string_view value) {
   static const Regex path_or_var = Regex::builtin(
       R"((?:\$(?:\{[A-Za-z_]\w*[^}]*\}|[A-Za-z_]\w*)|\$\(|~|/)(?:[\w./:-]|\$(?:\{[A-Za-z_]\w*[^}]*\}|[A-Za-z_]\w*))*)");
-  static const Regex opaque_segment =
-      Regex::builtin(R"((?=[^.]*[a-z])(?=[^.]*[A-Z])(?=[^.]*[0-9])[^.]{16,})");
   if (!path_or_var.full_match(value) || has_word_bounded_keyword(key, password_keywords()))
     return false;
   if (value[0] == '$') return true;
   for (std::size_t b = 0; b <= value.size();) {
     std::size_t e = value.find('/', b);
     if (e == std::string_view::npos) e = value.size();
-    if (opaque_segment.full_match(value.substr(b, e - b))) return false;
+    if (is_opaque_path_segment(value.substr(b, e - b))) return false;
     b = e + 1;
   }
   return true;
