@@ -26,16 +26,6 @@ Result<std::string> resolve_root(const std::string& root) {
   return p.string();
 }
 
-// The terminal tools bound themselves: a command (or a wait on one) stops at its own
-// timeout, at most max_timeout, after an approval that may take the approval timeout. The
-// agent's deadline must not cut one off first, so theirs covers all of that and the kill.
-std::chrono::milliseconds terminal_call_timeout(const TerminalOptions& terminal,
-                                                const ApprovalOptions& approvals) {
-  constexpr std::chrono::seconds kMargin{30};
-  return std::chrono::duration_cast<std::chrono::milliseconds>(terminal.max_timeout) +
-         approvals.timeout + terminal.kill_grace + kMargin;
-}
-
 Status register_all(ToolRegistry& registry, std::vector<ToolSpec> specs) {
   for (ToolSpec& spec : specs) HERMES_RETURN_IF_ERROR(registry.register_tool(std::move(spec)));
   return {};
@@ -80,10 +70,8 @@ Status register_builtin_tools(ToolRegistry& registry, const BuiltinToolOptions& 
   if (want("file"))
     HERMES_RETURN_IF_ERROR(register_all(registry, internal::file_tools(file, options.approvals)));
   if (want("terminal")) {
-    std::vector<ToolSpec> specs = internal::terminal_tools(terminal, options.approvals);
-    for (ToolSpec& spec : specs)
-      spec.call_timeout = terminal_call_timeout(terminal, options.approvals);
-    HERMES_RETURN_IF_ERROR(register_all(registry, std::move(specs)));
+    HERMES_RETURN_IF_ERROR(
+        register_all(registry, internal::terminal_tools(terminal, options.approvals)));
   }
 
   registry.define_toolset("coding", {"todo", "clarify", "memory", "session_search", "skills",

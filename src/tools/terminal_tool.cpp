@@ -205,10 +205,26 @@ ToolSpec terminal_tool(const TerminalOptions& options, std::shared_ptr<const App
   return spec;
 }
 
+namespace {
+
+// The terminal tools bound themselves: a command (or a wait on one) stops at its own
+// timeout, at most max_timeout, after an approval that may take the approval timeout. The
+// agent's deadline must not cut one off first, so theirs covers all of that and the kill.
+std::chrono::milliseconds terminal_call_timeout(const TerminalOptions& options,
+                                                const ApprovalOptions& approvals) {
+  constexpr std::chrono::seconds kMargin{30};
+  return std::chrono::duration_cast<std::chrono::milliseconds>(options.max_timeout) +
+         approvals.timeout + options.kill_grace + kMargin;
+}
+
+}  // namespace
+
 std::vector<ToolSpec> terminal_tools(const TerminalOptions& options,
                                      const ApprovalOptions& approvals) {
   auto gate = std::make_shared<const ApprovalGate>(approvals, "");
-  return {terminal_tool(options, gate), process_manage_tool(options, gate)};
+  std::vector<ToolSpec> specs{terminal_tool(options, gate), process_manage_tool(options, gate)};
+  for (ToolSpec& spec : specs) spec.call_timeout = terminal_call_timeout(options, approvals);
+  return specs;
 }
 
 }  // namespace hermes::internal
