@@ -9,6 +9,7 @@
 #include "agent/background_review.hpp"
 #include "agent/hook_runner.hpp"
 #include "agent/provider_runtime.hpp"
+#include "agent/request_repair.hpp"
 #include "agent/review_nudges.hpp"
 #include "agent/timed_tool_group.hpp"
 #include "agent/turn_control.hpp"
@@ -37,6 +38,8 @@ struct AgentCore {
   HookRunner hooks{{}};
 
   int user_turn_count = 0;
+  // Reasoning settings the route refused; later requests leave them out.
+  ReasoningRejections reasoning_rejections;
   bool memory_provider_started = false;  // initialize() was called.
   Usage session_usage;
 

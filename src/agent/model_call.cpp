@@ -141,6 +141,9 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
       status("retry", "\xF0\x9F\x94\x91 " + st_.failure_reason + " \xE2\x80\x94 switching to the next API key");
       continue;
     }
+    // A refusal of something the request carries is repaired and retried at once,
+    // without spending a retry.
+    if (repair_refused_request(error, request)) continue;
     ++retry;
     if (error.should_compress) {
       recover_by_compaction(error, request);
@@ -204,6 +207,54 @@ bool TurnRunner::refresh_credential(const ApiError& error) {
   }
   if (!key || key->empty()) return false;
   core_.runtime->replace_active_key(std::move(*key));
+  return true;
+}
+
+bool TurnRunner::repair_refused_request(const ApiError& error, ProviderRequest& request) {
+  switch (error.reason) {
+    case FailoverReason::kImageCorrupt:
+      // Shrinking cannot repair bad bytes. Only this call's copy loses its images: the
+      // transcript keeps them. With none left to strip, the error takes its normal path.
+      if (!strip_request_images(request.messages)) return false;
+      status("retry", "\xE2\x9A\xA0\xEF\xB8\x8F Provider rejected a corrupted image \xE2\x80\x94 "
+                      "stripped images from the retry payload and retrying...");
+      return true;
+    case FailoverReason::kReasoningMandatory:
+      return repair_reasoning_refusal(error, request);
+    default:
+      return false;
+  }
+}
+
+bool TurnRunner::repair_reasoning_refusal(const ApiError& error, ProviderRequest& request) {
+  if (st_.reasoning_refusal_retried) return false;
+  st_.reasoning_refusal_retried = true;
+  ReasoningRejections& rejected = core_.reasoning_rejections;
+  const std::string sent = request.reasoning_effort;
+  const std::string model = core_.runtime->model();
+  std::string text;
+  if (!is_blank(sent) && !disables_reasoning(sent)) {
+    // The route refuses the level itself: resending it would be refused again.
+    rejected.effort_rejected = true;
+    text = fmt::format("{} rejects reasoning effort {} \xE2\x80\x94 using the route's default "
+                       "for this session, retrying...", model, sent);
+  } else {
+    rejected.disable_rejected = true;
+    // "Mandatory" understands the setting and refuses only the off: the closest level the
+    // route allows is the lowest. A route that does not know the setting gets none.
+    rejected.floor_required = is_reasoning_required_rejection(error.message);
+    text = rejected.floor_required
+               ? fmt::format("{} cannot disable reasoning \xE2\x80\x94 using effort={} for this "
+                             "session, retrying...", model, kReasoningFloorEffort)
+               : fmt::format("{} rejects disabling reasoning \xE2\x80\x94 using the route's "
+                             "default for this session, retrying...", model);
+  }
+  std::string effort = wire_reasoning_effort(core_.options.reasoning_effort, rejected);
+  if (effort == sent) return false;  // The same request would be refused the same way.
+  request.reasoning_effort = std::move(effort);
+  status("retry", "\xE2\x9A\xA0\xEF\xB8\x8F " + text);
+  HERMES_LOG_WARN("reasoning setting refused by {}: now sending effort '{}'", model,
+                  request.reasoning_effort);
   return true;
 }
 

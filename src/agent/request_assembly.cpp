@@ -12,7 +12,8 @@ ProviderRequest TurnRunner::assemble_request(bool with_tools) const {
   request.model = opts.model;
   request.max_tokens = opts.max_tokens;
   request.temperature = opts.temperature;
-  request.reasoning_effort = opts.reasoning_effort;
+  request.reasoning_effort =
+      wire_reasoning_effort(opts.reasoning_effort, core_.reasoning_rejections);
   request.stream = opts.stream;
 
   std::string system = core_.system_prompt;

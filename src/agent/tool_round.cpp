@@ -5,6 +5,7 @@
 #include <map>
 
 #include "agent/delegation.hpp"
+#include "agent/invalid_tool_call.hpp"
 #include "agent/memory_provider_call.hpp"
 #include "agent/output_boost.hpp"
 #include "agent/safe_callback.hpp"
@@ -24,16 +25,6 @@ namespace {
 constexpr int kMaxInvalidToolRounds = 3;
 constexpr int kMaxInvalidJsonRetries = 3;
 constexpr int kMaxTruncatedToolCallRetries = 4;
-
-std::string join_sorted(std::vector<std::string> names) {
-  std::sort(names.begin(), names.end());
-  std::string out = "[";
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i) out += ", ";
-    out += "'" + names[i] + "'";
-  }
-  return out + "]";
-}
 
 // Ids the model repeated (in this message or earlier in the turn) get a "_d<n>" suffix
 // so every call is executed and answered exactly once; exact duplicate calls collapse.
@@ -118,7 +109,8 @@ bool TurnRunner::run_tool_round(Message assistant) {
   core_.nudges.count_tool_iteration(offered("skill_manage"));
 
   // Invented names are repaired against what was offered; what stays unknown is
-  // answered with an error the model can read, and the round counts as invalid.
+  // answered with an error the model can read. Beside valid calls, only the unknown ones
+  // are refused and the rest run; a round of unknown names only counts as invalid.
   std::vector<std::string> invalid;
   for (auto& call : assistant.tool_calls) {
     if (auto fixed = coerce_tool_name(call.name, st_.offered_tools)) {
@@ -127,30 +119,36 @@ bool TurnRunner::run_tool_round(Message assistant) {
       invalid.push_back(call.name);
     }
   }
-  if (!invalid.empty()) {
-    append(assistant);
-    for (const auto& call : assistant.tool_calls) {
-      std::string text;
-      if (call.name.empty()) {
-        text = "Tool call rejected: the tool name was empty. Call one of the available tools: " +
-               join_sorted(st_.offered_tools);
-      } else if (std::find(invalid.begin(), invalid.end(), call.name) != invalid.end()) {
-        text = "Tool '" + call.name + "' does not exist. Available tools: " + join_sorted(st_.offered_tools);
-      } else {
-        text = "Skipped: another tool call in this turn used an invalid name. Please retry this tool call.";
-      }
-      append(Message::tool(call.id, call.name, std::move(text)));
-    }
-    flush();
+  const bool mixed_batch = !invalid.empty() && invalid.size() < assistant.tool_calls.size();
+  if (!invalid.empty() && !mixed_batch) {
+    const std::string preview = tool_name_preview(invalid.front());
     if (++st_.invalid_tool_rounds >= kMaxInvalidToolRounds) {
+      // The round is not kept; the finalizer closes the earlier rounds' results with
+      // this text as the assistant's answer.
       st_.partial = true;
-      st_.final_response = "Model generated invalid tool call: " + invalid.front();
+      st_.final_response = "Model generated invalid tool call: " + preview;
+      st_.error = *st_.final_response;
       st_.exit_reason = "invalid_tool_call";
       return false;
     }
+    status("warning", fmt::format("Unknown tool '{}' \xE2\x80\x94 sending error to model for "
+                                  "self-correction ({}/{})",
+                                  preview, st_.invalid_tool_rounds, kMaxInvalidToolRounds));
+    append(assistant);
+    for (const auto& call : assistant.tool_calls) {
+      append(Message::tool(call.id, call.name,
+                           invalid_tool_name_error(call.name, st_.offered_tools)));
+    }
+    flush();
     return true;
   }
   st_.invalid_tool_rounds = 0;
+  if (mixed_batch) {
+    status("warning", fmt::format("Unknown tool '{}' in batch \xE2\x80\x94 erroring that call, "
+                                  "executing {} valid call(s)",
+                                  tool_name_preview(invalid.front()),
+                                  assistant.tool_calls.size() - invalid.size()));
+  }
 
   // Arguments: empty means {}; JSON that does not parse is retried (not appended) a few
   // times, then answered with an error.
@@ -160,6 +158,12 @@ bool TurnRunner::run_tool_round(Message assistant) {
     if (is_blank(call.arguments)) call.arguments = "{}";
     ToolInvocation inv;
     inv.call = call;
+    if (!offered(call.name)) {
+      // Refused, never run: its arguments cannot hold the batch back.
+      inv.preset_result = invalid_tool_name_error(call.name, st_.offered_tools);
+      batch.push_back(std::move(inv));
+      continue;
+    }
     inv.spec = spec_for(call);
     Result<Json> parsed = parse_json_checked(call.arguments);
     if (!parsed.ok() || !parsed->is_object()) {

@@ -62,6 +62,10 @@ class TurnRunner {
   void record_subagent_usage(const Usage& usage, int api_calls, const std::string& model);
   void recover_by_compaction(const ApiError& error, const ProviderRequest& request);
   bool refresh_credential(const ApiError& error);
+  // Changes what the provider refused in `request` (corrupt images, a reasoning setting)
+  // so the call can be retried at once. False when there is nothing to change.
+  bool repair_refused_request(const ApiError& error, ProviderRequest& request);
+  bool repair_reasoning_refusal(const ApiError& error, ProviderRequest& request);
   // Switches to the next fallback provider and tells the context engine its window.
   bool switch_to_fallback(const ApiError& error);
 

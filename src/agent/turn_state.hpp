@@ -61,6 +61,7 @@ struct TurnState {
   int invalid_tool_rounds = 0;
   int invalid_json_retries = 0;
   int truncated_tool_call_retries = 0;
+  bool reasoning_refusal_retried = false;  // A refused reasoning setting is retried once.
   std::vector<std::string> continuation_parts;  // Text of length-truncated answers.
   std::optional<int64_t> next_max_tokens;       // A boosted cap for the next call only.
   std::string streamed_text;                    // Visible text streamed by the current call.

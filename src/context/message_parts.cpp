@@ -48,6 +48,17 @@ bool replace_image_parts(Message& message, std::string_view placeholder) {
   return true;
 }
 
+bool remove_image_parts(Message& message) {
+  if (!has_image_parts(message)) return false;
+  Json kept = Json::array();
+  for (auto& part : message.parts) {
+    if (!is_image_part(part)) kept.push_back(std::move(part));
+  }
+  message.parts = std::move(kept);
+  refresh_text(message);
+  return true;
+}
+
 void append_text(Message& message, std::string_view text) {
   if (message.parts.is_array()) {
     message.parts.push_back(text_part(text));

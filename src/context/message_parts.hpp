@@ -22,6 +22,10 @@ bool has_image_parts(const Message& message);
 // image was replaced.
 bool replace_image_parts(Message& message, std::string_view placeholder);
 
+// Removes every image part, keeping the other parts. Returns whether any image was
+// removed; the parts list may be left empty.
+bool remove_image_parts(Message& message);
+
 // Adds `text` after (or before) the existing content, as a new text part when the content
 // is a list of parts.
 void append_text(Message& message, std::string_view text);

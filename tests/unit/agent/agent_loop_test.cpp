@@ -101,7 +101,7 @@ TEST_CASE("an unknown tool is answered with an error the model can read") {
   CHECK(r.completed);
   auto results = tool_results(r.messages);
   REQUIRE(results.size() == 1);
-  CHECK(results[0]->content == "Tool 'frobnicate' does not exist. Available tools: ['add']");
+  CHECK(results[0]->content == "Tool 'frobnicate' does not exist. Available tools: add");
 }
 
 TEST_CASE("a tool name the model mangled is repaired") {

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "hermes/message.hpp"
+
 using hermes::Json;
 using hermes::Message;
 using hermes::ProviderRequest;
@@ -348,4 +350,18 @@ TEST_CASE("Claude through OpenRouter or the Nous portal gets cache breakpoints o
   auto plain = build_chat_request(request, chat_dialect_for("openai", "https://api.openai.com/v1", "gpt-4.1"));
   REQUIRE(plain.ok());
   CHECK((*plain)["messages"][0]["content"] == "You are terse.");
+}
+
+TEST_CASE("an assistant message with an empty tool_calls list is sent without the key") {
+  auto assistant = hermes::message_from_json(
+      Json::parse(R"({"role":"assistant","content":"Hi there.","tool_calls":[]})"));
+  REQUIRE(assistant.ok());
+  ProviderRequest request;
+  request.model = "m";
+  request.messages = {Message::user("hi"), *assistant, Message::user("and now?")};
+  auto body =
+      build_chat_request(request, chat_dialect_for("openai", "https://api.openai.com/v1", "m"));
+  REQUIRE(body.ok());
+  const Json& sent = (*body)["messages"][1];
+  CHECK(sent == Json{{"role", "assistant"}, {"content", "Hi there."}});
 }
