@@ -14,8 +14,6 @@
 // the session store as it is accepted, so a crash never loses a turn's progress.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -25,6 +23,7 @@
 
 #include "hermes/callbacks.hpp"
 #include "hermes/context_engine.hpp"
+#include "hermes/export.hpp"
 #include "hermes/hooks.hpp"
 #include "hermes/json.hpp"
 #include "hermes/memory.hpp"
@@ -41,9 +40,9 @@ namespace hermes {
 // Configuration of an Agent. Only `model` is required.
 struct AgentOptions {
   // --- The model ---
-  std::string model;                 // Required, e.g. "gpt-4.1-mini".
-  std::string provider;              // "openai", "openrouter", "anthropic", "custom", ...
-  std::string api_mode;              // Empty: resolved from provider and base_url.
+  std::string model;     // Required, e.g. "gpt-4.1-mini".
+  std::string provider;  // "openai", "openrouter", "anthropic", "custom", ...
+  std::string api_mode;  // Empty: resolved from provider and base_url.
   std::string base_url = "https://api.openai.com/v1";
   std::string api_key;
   // More keys for the same provider; rotated on rate limits and auth failures.
@@ -56,8 +55,8 @@ struct AgentOptions {
   std::optional<int64_t> max_tokens;
   std::optional<double> temperature;
   std::string reasoning_effort;
-  bool stream = true;                // Stream responses (text arrives as it is generated).
-  int max_retries = 3;               // Retries of one model call on transient failures.
+  bool stream = true;   // Stream responses (text arrives as it is generated).
+  int max_retries = 3;  // Retries of one model call on transient failures.
   // The waits between those retries when the server sends no Retry-After: from `base`,
   // doubling per retry up to `max`, plus up to half again at random so that agents which
   // failed together do not retry together. A response of the wrong shape (an error body
@@ -70,18 +69,18 @@ struct AgentOptions {
   } retry_backoff;
 
   // --- The loop ---
-  int max_iterations = 90;           // Model calls per turn before the summary call.
-  int max_tool_workers = 8;          // Tools of one batch run at most this many at once.
+  int max_iterations = 90;   // Model calls per turn before the summary call.
+  int max_tool_workers = 8;  // Tools of one batch run at most this many at once.
   // How long tool calls may run (0: no limit). A group of calls run in parallel gets
   // tool_batch_timeout as a whole; a call run on its own gets tool_call_timeout, the same
   // seven minutes by default, so that no call waits longer alone than in a group. A tool
   // may set its own deadline (ToolSpec::call_timeout), which also lengthens a group's:
   // the terminal's covers its longest allowed command (TerminalOptions::max_timeout) plus
   // an approval wait. Interactive tools (clarify), delegate_task and MCP tools (their
-  // server's call timeout restarts with each progress report) have none. A call still running at its deadline is told to stop through its
-  // cancel token and answered "Error executing tool '<name>': timed out after <s>s"; the
-  // turn goes on. A handler that ignores its token keeps its thread until it returns, and
-  // the agent's destructor waits for it.
+  // server's call timeout restarts with each progress report) have none. A call still running at
+  // its deadline is told to stop through its cancel token and answered "Error executing tool
+  // '<name>': timed out after <s>s"; the turn goes on. A handler that ignores its token keeps its
+  // thread until it returns, and the agent's destructor waits for it.
   std::chrono::milliseconds tool_batch_timeout{420'000};
   std::chrono::milliseconds tool_call_timeout{420'000};
   // Appended to the system prompt on every request; never stored.
@@ -203,23 +202,23 @@ struct AgentOptions {
 struct HERMES_API ConversationResult {
   std::optional<std::string> final_response;  // The answer; nullopt when there is none.
   std::string last_reasoning;
-  std::vector<Message> messages;   // The whole transcript after the turn.
+  std::vector<Message> messages;  // The whole transcript after the turn.
   int api_calls = 0;
-  bool completed = false;          // The model answered and nothing failed.
+  bool completed = false;  // The model answered and nothing failed.
   bool failed = false;
   bool partial = false;
   bool interrupted = false;
-  std::string exit_reason;         // e.g. "text_response(finish_reason=stop)".
-  std::string error;               // Set when the turn failed.
-  std::string failure_reason;      // The FailoverReason name when a provider failed.
+  std::string exit_reason;     // e.g. "text_response(finish_reason=stop)".
+  std::string error;           // Set when the turn failed.
+  std::string failure_reason;  // The FailoverReason name when a provider failed.
   std::string interrupt_message;
-  std::string pending_steer;       // Guidance that arrived too late to be delivered.
+  std::string pending_steer;  // Guidance that arrived too late to be delivered.
   std::string session_id;
   std::string turn_id;
   std::string model;
   std::string provider;
   std::string base_url;
-  Usage usage;                     // Summed over the turn's model calls.
+  Usage usage;  // Summed over the turn's model calls.
   int64_t last_prompt_tokens = 0;
   double estimated_cost_usd = 0;
 
@@ -228,13 +227,13 @@ struct HERMES_API ConversationResult {
 
 // What a manual compaction (Agent::compress) did.
 struct CompressResult {
-  bool compacted = false;       // False: nothing to compress, or another process was at it.
+  bool compacted = false;  // False: nothing to compress, or another process was at it.
   std::size_t messages_before = 0;
   std::size_t messages_after = 0;
-  int64_t tokens_before = 0;    // Rough estimates.
+  int64_t tokens_before = 0;  // Rough estimates.
   int64_t tokens_after = 0;
-  std::string session_id;       // The session the conversation continues in.
-  std::string note;             // Why nothing happened, when nothing did.
+  std::string session_id;  // The session the conversation continues in.
+  std::string note;        // Why nothing happened, when nothing did.
 };
 
 // An agent.

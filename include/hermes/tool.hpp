@@ -5,8 +5,6 @@
 // tool: same dispatch, same argument coercion, same progress callbacks.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +19,7 @@
 
 #include "hermes/callbacks.hpp"
 #include "hermes/cancel.hpp"
+#include "hermes/export.hpp"
 #include "hermes/json.hpp"
 #include "hermes/status.hpp"
 
@@ -57,10 +56,10 @@ struct ToolContext {
   std::string task_id;
   std::string tool_call_id;
   std::string tool_name;
-  std::string home;                    // The hermes home directory of the agent.
-  CancelToken cancel;                  // Set when the turn is interrupted: stop promptly.
-  SessionStore* store = nullptr;       // The agent's session store, or nullptr.
-  ToolSessionState* state = nullptr;   // Never nullptr inside an Agent.
+  std::string home;                      // The hermes home directory of the agent.
+  CancelToken cancel;                    // Set when the turn is interrupted: stop promptly.
+  SessionStore* store = nullptr;         // The agent's session store, or nullptr.
+  ToolSessionState* state = nullptr;     // Never nullptr inside an Agent.
   const Callbacks* callbacks = nullptr;  // The agent's callbacks (clarify, approval), or nullptr.
 };
 
@@ -86,8 +85,8 @@ struct ToolSpec {
   std::chrono::seconds availability_ttl{30};
   std::vector<std::string> requires_env;  // Informative: environment the tool needs.
 
-  bool parallel_safe = true;   // May run at the same time as other calls of the batch.
-  bool interactive = false;    // Needs the user (clarify): always runs alone.
+  bool parallel_safe = true;  // May run at the same time as other calls of the batch.
+  bool interactive = false;   // Needs the user (clarify): always runs alone.
   // For path-scoped tools, the argument holding the path: calls on overlapping paths
   // are not run at the same time.
   std::string path_argument;

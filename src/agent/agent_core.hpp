@@ -28,8 +28,8 @@ struct AgentCore {
   std::string session_id;
   bool session_row_created = false;
   TranscriptWriter writer;
-  std::string system_prompt;         // Built on the first turn, then reused byte for byte.
-  std::vector<Message> transcript;   // Without the system prompt.
+  std::string system_prompt;        // Built on the first turn, then reused byte for byte.
+  std::vector<Message> transcript;  // Without the system prompt.
   ToolSessionState tool_state;
   // Workers of tool calls that overran their deadline; they use tool_state, the hooks
   // and the callbacks, so the agent waits for them before going away.
@@ -44,11 +44,11 @@ struct AgentCore {
   Usage session_usage;
 
   // Context management.
-  std::shared_ptr<ContextEngine> engine;   // nullptr: compression is off.
+  std::shared_ptr<ContextEngine> engine;  // nullptr: compression is off.
   int compression_count = 0;
-  int64_t last_compaction_tokens = 0;      // The request estimate after the last compaction.
-  int64_t primary_context_length = 0;      // The engine's window before a fallback took over.
-  bool rebuild_system_prompt = false;      // Set by a compaction; the prompt is rebuilt.
+  int64_t last_compaction_tokens = 0;  // The request estimate after the last compaction.
+  int64_t primary_context_length = 0;  // The engine's window before a fallback took over.
+  bool rebuild_system_prompt = false;  // Set by a compaction; the prompt is rebuilt.
   // Text appended as a user message after a compaction (the active todo list), if any.
   std::function<std::string()> after_compaction_injection;
 

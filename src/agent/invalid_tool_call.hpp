@@ -11,8 +11,7 @@ namespace hermes::internal {
 // not a typo but tool-call syntax the model read in data and echoed: listing the tools
 // would feed it more names to imitate, so it gets a short refusal. A wrong name gets the
 // sorted list of the tools it may call ("Tool 'x' does not exist. Available tools: a, b").
-std::string invalid_tool_name_error(std::string_view name,
-                                    const std::vector<std::string>& offered);
+std::string invalid_tool_name_error(std::string_view name, const std::vector<std::string>& offered);
 
 // `name` cut to 80 bytes (on a character boundary) with "..." when longer, for messages
 // that quote a name the model invented.

@@ -18,7 +18,9 @@ namespace {
 
 constexpr int64_t kDefaultContextLength = 200000;
 
-bool is_invalid_response(const ApiError& error) { return error.error_code == "invalid_response"; }
+bool is_invalid_response(const ApiError& error) {
+  return error.error_code == "invalid_response";
+}
 
 std::chrono::milliseconds retry_delay(const ApiError& error, int retry,
                                       const AgentOptions::RetryBackoff& backoff) {
@@ -119,7 +121,8 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
       return std::nullopt;
     }
     ApiError error = *s.api_error();
-    const int64_t context_length = core_.engine ? core_.engine->context_length() : kDefaultContextLength;
+    const int64_t context_length =
+        core_.engine ? core_.engine->context_length() : kDefaultContextLength;
     classify_in_place(error, estimate_messages_tokens_rough(request.messages), context_length,
                       static_cast<int64_t>(request.messages.size()));
     core_.hooks.api_request_error(request, error);
@@ -138,7 +141,8 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
 
     if (runtime.rotate_key_for(error)) {
       retry = 0;
-      status("retry", "\xF0\x9F\x94\x91 " + st_.failure_reason + " \xE2\x80\x94 switching to the next API key");
+      status("retry", "\xF0\x9F\x94\x91 " + st_.failure_reason +
+                          " \xE2\x80\x94 switching to the next API key");
       continue;
     }
     // A refusal of something the request carries is repaired and retried at once,
@@ -179,9 +183,9 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
       // Hosts recognise an interrupted turn's answer by its "Operation interrupted" prefix.
       st_.interrupted = true;
       st_.exit_reason = "interrupted_by_user";
-      st_.final_response = fmt::format(
-          "Operation interrupted: retrying API call after error (retry {}/{}).", retry,
-          max_attempts);
+      st_.final_response =
+          fmt::format("Operation interrupted: retrying API call after error (retry {}/{}).", retry,
+                      max_attempts);
       return std::nullopt;
     }
   }
@@ -216,8 +220,9 @@ bool TurnRunner::repair_refused_request(const ApiError& error, ProviderRequest& 
       // Shrinking cannot repair bad bytes. Only this call's copy loses its images: the
       // transcript keeps them. With none left to strip, the error takes its normal path.
       if (!strip_request_images(request.messages)) return false;
-      status("retry", "\xE2\x9A\xA0\xEF\xB8\x8F Provider rejected a corrupted image \xE2\x80\x94 "
-                      "stripped images from the retry payload and retrying...");
+      status("retry",
+             "\xE2\x9A\xA0\xEF\xB8\x8F Provider rejected a corrupted image \xE2\x80\x94 "
+             "stripped images from the retry payload and retrying...");
       return true;
     case FailoverReason::kReasoningMandatory:
       return repair_reasoning_refusal(error, request);
@@ -236,18 +241,24 @@ bool TurnRunner::repair_reasoning_refusal(const ApiError& error, ProviderRequest
   if (!is_blank(sent) && !disables_reasoning(sent)) {
     // The route refuses the level itself: resending it would be refused again.
     rejected.effort_rejected = true;
-    text = fmt::format("{} rejects reasoning effort {} \xE2\x80\x94 using the route's default "
-                       "for this session, retrying...", model, sent);
+    text = fmt::format(
+        "{} rejects reasoning effort {} \xE2\x80\x94 using the route's default "
+        "for this session, retrying...",
+        model, sent);
   } else {
     rejected.disable_rejected = true;
     // "Mandatory" understands the setting and refuses only the off: the closest level the
     // route allows is the lowest. A route that does not know the setting gets none.
     rejected.floor_required = is_reasoning_required_rejection(error.message);
     text = rejected.floor_required
-               ? fmt::format("{} cannot disable reasoning \xE2\x80\x94 using effort={} for this "
-                             "session, retrying...", model, kReasoningFloorEffort)
-               : fmt::format("{} rejects disabling reasoning \xE2\x80\x94 using the route's "
-                             "default for this session, retrying...", model);
+               ? fmt::format(
+                     "{} cannot disable reasoning \xE2\x80\x94 using effort={} for this "
+                     "session, retrying...",
+                     model, kReasoningFloorEffort)
+               : fmt::format(
+                     "{} rejects disabling reasoning \xE2\x80\x94 using the route's "
+                     "default for this session, retrying...",
+                     model);
   }
   std::string effort = wire_reasoning_effort(core_.options.reasoning_effort, rejected);
   if (effort == sent) return false;  // The same request would be refused the same way.

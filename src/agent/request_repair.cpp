@@ -14,16 +14,15 @@ using namespace std::string_view_literals;
 // Names of the reasoning controls, longest first so "reasoning_effort" wins over
 // "reasoning" at the same place.
 constexpr std::array kReasoningTokens = {
-    "reasoning_effort"sv, "thinking_config"sv, "thinking_budget"sv, "enable_thinking"sv,
-    "thinkingconfig"sv,   "thinkingbudget"sv,  "reasoning"sv,       "thinking"sv,
-    "think"sv,
+    "reasoning_effort"sv, "thinking_config"sv, "thinking_budget"sv,
+    "enable_thinking"sv,  "thinkingconfig"sv,  "thinkingbudget"sv,
+    "reasoning"sv,        "thinking"sv,        "think"sv,
 };
 
 // Phrases that, near a reasoning word, say it cannot be turned off.
 constexpr std::array kRequiredMarkers = {
-    "mandatory"sv,        "cannot be disabled"sv, "can't be disabled"sv,
-    "must be enabled"sv,  "is required"sv,        "always enabled"sv,
-    "cannot be turned off"sv,
+    "mandatory"sv,   "cannot be disabled"sv, "can't be disabled"sv,    "must be enabled"sv,
+    "is required"sv, "always enabled"sv,     "cannot be turned off"sv,
 };
 
 // How far before and after the reasoning word the marker may stand.

@@ -27,7 +27,8 @@ std::string demangled_type_name(const std::type_info& type) {
 }
 
 std::string error_json(std::string message) {
-  if (message.size() > kMaxErrorChars) message = message.substr(0, kMaxErrorChars) + "\xE2\x80\xA6 [truncated]";
+  if (message.size() > kMaxErrorChars)
+    message = message.substr(0, kMaxErrorChars) + "\xE2\x80\xA6 [truncated]";
   return dump_json(Json{{"error", std::move(message)}});
 }
 
@@ -107,7 +108,8 @@ ToolCallStart begin_call(ToolInvocation& inv, const ToolBatchEnv& env) {
   start.progress.name = inv.call.name;
   start.progress.arguments = &inv.arguments;
   start.progress.preview = preview_of(inv.arguments);
-  if (env.callbacks) safe_callback("tool_progress", env.callbacks->on_tool_progress, start.progress);
+  if (env.callbacks)
+    safe_callback("tool_progress", env.callbacks->on_tool_progress, start.progress);
 
   start.t0 = std::chrono::steady_clock::now();
   ToolCallDecision decision;
@@ -127,10 +129,12 @@ ToolRunResult finish_call(const ToolInvocation& inv, const ToolCallStart& start,
   result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - start.t0);
   if (env.hooks) {
-    if (auto changed = env.hooks->transform_tool_result(inv.call.name, inv.arguments, result.content)) {
+    if (auto changed =
+            env.hooks->transform_tool_result(inv.call.name, inv.arguments, result.content)) {
       result.content = std::move(*changed);
     }
-    env.hooks->post_tool_call(inv.call.name, inv.arguments, result.content, result.duration, result.is_error);
+    env.hooks->post_tool_call(inv.call.name, inv.arguments, result.content, result.duration,
+                              result.is_error);
   }
   ToolProgress done = start.progress;
   done.phase = ToolProgress::Phase::kCompleted;
@@ -159,7 +163,8 @@ ToolRunResult invoke_tool(const ToolSpec& spec, const Json& arguments, ToolConte
   } catch (const std::exception& e) {
     return {error_json("[TOOL_ERROR] Tool execution failed: " + demangled_type_name(typeid(e)) +
                        ": " + e.what()),
-            true, {}};
+            true,
+            {}};
   } catch (...) {
     return {error_json("[TOOL_ERROR] Tool execution failed: unknown exception"), true, {}};
   }
@@ -212,8 +217,8 @@ void run_tool_batch(std::vector<ToolInvocation>& calls, const ToolBatchEnv& env,
         results[k] = run_one(calls[segment[k]], env);
       }
     };
-    const std::size_t n_workers =
-        std::min<std::size_t>(segment.size(), static_cast<std::size_t>(std::max(1, env.max_workers)));
+    const std::size_t n_workers = std::min<std::size_t>(
+        segment.size(), static_cast<std::size_t>(std::max(1, env.max_workers)));
     std::vector<std::thread> workers;
     workers.reserve(n_workers - 1);
     for (std::size_t w = 1; w < n_workers; ++w) workers.emplace_back(worker);

@@ -12,17 +12,17 @@
 
 #include "agent/hook_runner.hpp"
 #include "hermes/callbacks.hpp"
-#include "hermes/tool.hpp"
 #include "hermes/message.hpp"
+#include "hermes/tool.hpp"
 
 namespace hermes::internal {
 
 // One call of the batch, validated by the tool round.
 struct ToolInvocation {
   ToolCall call;
-  std::shared_ptr<const ToolSpec> spec;     // nullptr when the result is already decided.
-  Json arguments;                           // Parsed arguments.
-  std::optional<std::string> preset_result; // An error decided before execution.
+  std::shared_ptr<const ToolSpec> spec;      // nullptr when the result is already decided.
+  Json arguments;                            // Parsed arguments.
+  std::optional<std::string> preset_result;  // An error decided before execution.
 };
 
 struct ToolRunResult {
@@ -42,7 +42,7 @@ ToolRunResult invoke_tool(const ToolSpec& spec, const Json& arguments, ToolConte
 class ToolWorkers;
 
 struct ToolBatchEnv {
-  ToolContext context;   // Copied per call; tool_call_id and tool_name are filled in.
+  ToolContext context;  // Copied per call; tool_call_id and tool_name are filled in.
   int max_workers = 8;
   const Callbacks* callbacks = nullptr;
   const HookRunner* hooks = nullptr;

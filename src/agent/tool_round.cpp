@@ -136,8 +136,8 @@ bool TurnRunner::run_tool_round(Message assistant) {
                                   preview, st_.invalid_tool_rounds, kMaxInvalidToolRounds));
     append(assistant);
     for (const auto& call : assistant.tool_calls) {
-      append(Message::tool(call.id, call.name,
-                           invalid_tool_name_error(call.name, st_.offered_tools)));
+      append(
+          Message::tool(call.id, call.name, invalid_tool_name_error(call.name, st_.offered_tools)));
     }
     flush();
     return true;
@@ -185,7 +185,8 @@ bool TurnRunner::run_tool_round(Message assistant) {
       return true;
     }
     for (auto& inv : batch) {
-      if (!inv.preset_result) inv.preset_result = "Skipped: other tool call in this response had invalid JSON.";
+      if (!inv.preset_result)
+        inv.preset_result = "Skipped: other tool call in this response had invalid JSON.";
     }
   }
   st_.invalid_json_retries = 0;
@@ -197,7 +198,8 @@ bool TurnRunner::run_tool_round(Message assistant) {
         std::all_of(assistant.tool_calls.begin(), assistant.tool_calls.end(), is_housekeeping);
   }
   if (!is_blank(assistant.content)) {
-    safe_callback("interim_assistant", cb.on_interim_assistant, std::string_view(assistant.content));
+    safe_callback("interim_assistant", cb.on_interim_assistant,
+                  std::string_view(assistant.content));
   }
   safe_callback("stream_delta", cb.on_stream_delta, std::string_view());
 
@@ -205,7 +207,8 @@ bool TurnRunner::run_tool_round(Message assistant) {
   // transcript that already holds the call.
   append(std::move(assistant));
   if (Status s = core_.flush(st_.messages); !s.ok()) {
-    fail("could not persist the tool call before running it: " + s.to_string(), "persistence_error");
+    fail("could not persist the tool call before running it: " + s.to_string(),
+         "persistence_error");
     return false;
   }
 
@@ -226,18 +229,19 @@ bool TurnRunner::run_tool_round(Message assistant) {
   // Oversized results are spilled to a file under <home> and replaced by a preview; the
   // batch as a whole stays within the per-turn budget (results are flushed as they come,
   // so each takes what is left of it).
-  const ResultBudget budget = ResultBudget::for_context(
-      core_.engine ? core_.engine->context_length() : int64_t{256000});
+  const ResultBudget budget =
+      ResultBudget::for_context(core_.engine ? core_.engine->context_length() : int64_t{256000});
   std::size_t batch_chars = 0;
   run_tool_batch(batch, env, [&](std::size_t i, ToolRunResult result) {
     const ToolInvocation& inv = batch[i];
     const std::size_t own_limit =
         result_threshold(budget, inv.call.name, inv.spec ? inv.spec->max_result_chars : 0);
-    const std::size_t turn_left =
-        budget.per_turn_chars > batch_chars ? budget.per_turn_chars - batch_chars : budget.preview_chars;
-    result.content = apply_result_budget(result.content, inv.call.id, core_.home,
-                                         std::min(own_limit, std::max(turn_left, budget.preview_chars)),
-                                         budget.preview_chars);
+    const std::size_t turn_left = budget.per_turn_chars > batch_chars
+                                      ? budget.per_turn_chars - batch_chars
+                                      : budget.preview_chars;
+    result.content = apply_result_budget(
+        result.content, inv.call.id, core_.home,
+        std::min(own_limit, std::max(turn_left, budget.preview_chars)), budget.preview_chars);
     batch_chars += result.content.size();
     note_tool_result(inv.call, result.content);
     st_.previous_tools.push_back({inv.call.name, inv.call.arguments, result.content});

@@ -61,16 +61,16 @@ struct TurnState {
   int invalid_tool_rounds = 0;
   int invalid_json_retries = 0;
   int truncated_tool_call_retries = 0;
-  bool reasoning_refusal_retried = false;  // A refused reasoning setting is retried once.
+  bool reasoning_refusal_retried = false;       // A refused reasoning setting is retried once.
   std::vector<std::string> continuation_parts;  // Text of length-truncated answers.
   std::optional<int64_t> next_max_tokens;       // A boosted cap for the next call only.
   std::string streamed_text;                    // Visible text streamed by the current call.
 
-  int compression_attempts = 0;           // Compactions this turn (at most 3).
-  double idle_seconds = 0;                // Since the last stored message, at turn start.
-  bool restart_iteration = false;         // A compaction inside the call: run the step again.
+  int compression_attempts = 0;    // Compactions this turn (at most 3).
+  double idle_seconds = 0;         // Since the last stored message, at turn start.
+  bool restart_iteration = false;  // A compaction inside the call: run the step again.
 
-  bool memory_review_due = false;         // This turn earned a memory review.
+  bool memory_review_due = false;  // This turn earned a memory review.
 
   std::set<std::string> executed_call_ids;
   std::vector<ToolOutcome> previous_tools;

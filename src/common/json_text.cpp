@@ -31,13 +31,27 @@ void append_string(std::string& out, std::string_view text) {
     if (i == n) break;
     const auto b = static_cast<unsigned char>(p[i++]);
     switch (b) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default: {
         static constexpr char kHex[] = "0123456789abcdef";
         const char escape[] = {'\\', 'u', '0', '0', kHex[b >> 4], kHex[b & 0xF]};
@@ -83,11 +97,21 @@ void append_json(std::string& out, const Json& value) {
       out.push_back(']');
       break;
     }
-    case Json::value_t::string: append_string(out, value.get_ref<const std::string&>()); break;
-    case Json::value_t::boolean: out += value.get<bool>() ? "true" : "false"; break;
-    case Json::value_t::null: out += "null"; break;
-    case Json::value_t::number_integer: append_number(out, value.get<std::int64_t>()); break;
-    case Json::value_t::number_unsigned: append_number(out, value.get<std::uint64_t>()); break;
+    case Json::value_t::string:
+      append_string(out, value.get_ref<const std::string&>());
+      break;
+    case Json::value_t::boolean:
+      out += value.get<bool>() ? "true" : "false";
+      break;
+    case Json::value_t::null:
+      out += "null";
+      break;
+    case Json::value_t::number_integer:
+      append_number(out, value.get<std::int64_t>());
+      break;
+    case Json::value_t::number_unsigned:
+      append_number(out, value.get<std::uint64_t>());
+      break;
     default:  // Floating point (its shortest round-trip form), binary, discarded.
       out += value.dump(-1, ' ', false, Json::error_handler_t::replace);
   }

@@ -16,7 +16,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-
 // Destructive tools approved "for the session", kept in the agent's ToolSessionState.
 struct SessionApprovals {
   std::mutex mu;

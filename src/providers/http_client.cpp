@@ -484,8 +484,8 @@ HttpResult HttpClient::send(HttpMethod method, const HttpRequest& request,
     return failed;
   }
   Transfer transfer(request, cancel, sink);
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
-      header_list(method, request), &curl_slist_free_all);
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(header_list(method, request),
+                                                                      &curl_slist_free_all);
   char error_buffer[CURL_ERROR_SIZE] = {};
   configure(session.easy, pool_->caches.handle(), method, request, headers.get(), transfer,
             error_buffer);

@@ -353,7 +353,8 @@ TEST_CASE("tool calls truncated on every retry end the turn with the truncation 
 }
 
 TEST_CASE(
-    "a thinking-only reply is replayed as a prefill; the reasoning reaches the host, not the transcript") {
+    "a thinking-only reply is replayed as a prefill; the reasoning reaches the host, not the "
+    "transcript") {
   LoopHttpFixture f;
   const std::string fixture = std::string(HERMES_FIXTURES_DIR) + "/streams/chat_reasoning_only.sse";
   f.server.enqueue(sse_fixture(fixture));

@@ -39,8 +39,8 @@ TEST_CASE("a corrupt image in the history is left out of the retried body, once"
   CHECK(image_parts(f.sent_messages(0)) == 1);
   const Json retried = f.sent_messages(1);
   CHECK(image_parts(retried) == 0);
-  CHECK(retried[1]["content"] == Json::array({Json{{"type", "text"},
-                                                   {"text", "what is on this screenshot?"}}}));
+  CHECK(retried[1]["content"] ==
+        Json::array({Json{{"type", "text"}, {"text", "what is on this screenshot?"}}}));
   CHECK(f.log.has_status("retry", "stripped images from the retry payload"));
   // The transcript keeps the image for a later call that can read it.
   REQUIRE(r.messages[0].parts.is_array());

@@ -106,7 +106,8 @@ TEST_CASE("an unknown tool is answered with an error the model can read") {
 
 TEST_CASE("a tool name the model mangled is repaired") {
   LoopFixture f;
-  f.add_tool("read_file", [](const Json&, ToolContext&) -> Result<std::string> { return "contents"; });
+  f.add_tool("read_file",
+             [](const Json&, ToolContext&) -> Result<std::string> { return "contents"; });
   f.provider->tool_calls({{"ReadFile", "{}"}});
   f.provider->text("ok");
   auto agent = f.make_agent();
@@ -124,7 +125,8 @@ TEST_CASE("broken JSON arguments are asked again, then answered with an error") 
     ++calls;
     return "3";
   });
-  for (int i = 0; i < 4; ++i) f.provider->tool_calls({{"add", R"({"x": 1,})"}, {"add", R"({"x":2})"}});
+  for (int i = 0; i < 4; ++i)
+    f.provider->tool_calls({{"add", R"({"x": 1,})"}, {"add", R"({"x":2})"}});
   f.provider->text("gave up");
   auto agent = f.make_agent();
   ConversationResult r = agent->run_conversation("go");
@@ -199,11 +201,14 @@ TEST_CASE("a tool that throws becomes an error result and the loop goes on") {
 TEST_CASE("repeated tool-call ids are executed once each under unique ids") {
   LoopFixture f;
   std::atomic<int> calls{0};  // The two calls of the batch run in parallel.
-  f.add_tool("add", [&](const Json&, ToolContext&) -> Result<std::string> { return std::to_string(++calls); });
+  f.add_tool("add", [&](const Json&, ToolContext&) -> Result<std::string> {
+    return std::to_string(++calls);
+  });
   f.provider->step([](const ProviderRequest&, const CallContext&) -> Result<ProviderResponse> {
     ProviderResponse resp;
     resp.message = Message::assistant("");
-    resp.message.tool_calls = {{"dup", "add", R"({"x":1})", nullptr}, {"dup", "add", R"({"x":2})", nullptr}};
+    resp.message.tool_calls = {{"dup", "add", R"({"x":1})", nullptr},
+                               {"dup", "add", R"({"x":2})", nullptr}};
     return resp;
   });
   f.provider->text("done");

@@ -1,10 +1,11 @@
 // Calls to tools that were not offered: the text the model reads, which calls still run,
 // and when the turn gives up.
+#include "agent/invalid_tool_call.hpp"
+
 #include <doctest/doctest.h>
 
 #include <atomic>
 
-#include "agent/invalid_tool_call.hpp"
 #include "hermes/agent.hpp"
 #include "support/scripted_provider.hpp"
 #include "support/temp_dir.hpp"
@@ -114,8 +115,7 @@ TEST_CASE("three rounds of only unknown tools end the turn as partial, without t
   ConversationResult r = agent->run_conversation("fly");
   CHECK_FALSE(r.completed);
   CHECK(r.partial);
-  const std::string expected =
-      "Model generated invalid tool call: " + std::string(80, 'z') + "...";
+  const std::string expected = "Model generated invalid tool call: " + std::string(80, 'z') + "...";
   CHECK(r.final_response == expected);
   CHECK(r.error == expected);
   CHECK(r.exit_reason == "invalid_tool_call");

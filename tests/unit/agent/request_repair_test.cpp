@@ -1,8 +1,9 @@
 // Refusals of something the request carries: corrupt image bytes are stripped from the
 // retried copy, a refused reasoning setting is changed, and each is retried at once.
+#include "agent/request_repair.hpp"
+
 #include <doctest/doctest.h>
 
-#include "agent/request_repair.hpp"
 #include "hermes/agent.hpp"
 #include "support/scripted_provider.hpp"
 #include "support/temp_dir.hpp"
@@ -17,7 +18,7 @@ const char* const kReasoningMandatory =
     "Reasoning is mandatory for this endpoint and cannot be disabled.";
 
 AgentOptions repair_options(std::shared_ptr<ScriptedProvider> provider,
-                     const hermes::testing::TempDir& home) {
+                            const hermes::testing::TempDir& home) {
   AgentOptions o;
   o.model = "vision-model";
   o.provider_instance = std::move(provider);
@@ -39,8 +40,8 @@ Message user_with_image(Role role, const std::string& text) {
 Message image_only_user() {
   Message m;
   m.role = Role::kUser;
-  m.parts = Json::array(
-      {Json{{"type", "input_image"}, {"image_url", "data:image/png;base64,AA=="}}});
+  m.parts =
+      Json::array({Json{{"type", "input_image"}, {"image_url", "data:image/png;base64,AA=="}}});
   return m;
 }
 

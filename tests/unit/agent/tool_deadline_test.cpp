@@ -35,8 +35,9 @@ struct DeadlineFixture {
     o.background_review = false;
     o.callbacks.on_tool_progress = [this](const ToolProgress& p) {
       std::lock_guard lock(mu);
-      progress.push_back(std::string(p.phase == ToolProgress::Phase::kStarted ? "started:" : "completed:") +
-                         p.name);
+      progress.push_back(
+          std::string(p.phase == ToolProgress::Phase::kStarted ? "started:" : "completed:") +
+          p.name);
     };
     return o;
   }
@@ -71,16 +72,22 @@ std::vector<std::string> tool_texts(const ConversationResult& r) {
 
 }  // namespace
 
-TEST_CASE("a parallel call still running at the batch deadline is answered with the timeout and cancelled") {
+TEST_CASE(
+    "a parallel call still running at the batch deadline is answered with the timeout and "
+    "cancelled") {
   DeadlineFixture f;
   std::atomic<bool> saw_cancel{false};
-  f.add_tool("stuck", [&](const Json&, ToolContext& ctx) -> Result<std::string> {
-    saw_cancel = ctx.cancel.wait_for(10s);
-    return std::string("late result");
-  }, true);
-  f.add_tool("quick", [](const Json&, ToolContext&) -> Result<std::string> {
-    return std::string("quick result");
-  }, true);
+  f.add_tool(
+      "stuck",
+      [&](const Json&, ToolContext& ctx) -> Result<std::string> {
+        saw_cancel = ctx.cancel.wait_for(10s);
+        return std::string("late result");
+      },
+      true);
+  f.add_tool(
+      "quick",
+      [](const Json&, ToolContext&) -> Result<std::string> { return std::string("quick result"); },
+      true);
   f.provider->tool_calls({{"stuck", "{}"}, {"quick", "{}"}});
   f.provider->text("Done anyway.");
   AgentOptions o = f.options();
@@ -92,7 +99,8 @@ TEST_CASE("a parallel call still running at the batch deadline is answered with 
     CHECK(r.completed);
     CHECK(r.final_response == "Done anyway.");
     CHECK(tool_texts(r) ==
-          std::vector<std::string>{"Error executing tool 'stuck': timed out after 0.2s", "quick result"});
+          std::vector<std::string>{"Error executing tool 'stuck': timed out after 0.2s",
+                                   "quick result"});
   }
   CHECK(saw_cancel);
   CHECK(f.count("started:stuck") == 1);
@@ -100,14 +108,18 @@ TEST_CASE("a parallel call still running at the batch deadline is answered with 
   CHECK(f.count("completed:quick") == 1);
 }
 
-TEST_CASE("a call that ignores its cancel token is waited for by the agent's destructor, not the turn") {
+TEST_CASE(
+    "a call that ignores its cancel token is waited for by the agent's destructor, not the turn") {
   DeadlineFixture f;
   std::atomic<bool> returned{false};
-  f.add_tool("deaf", [&](const Json&, ToolContext&) -> Result<std::string> {
-    std::this_thread::sleep_for(2s);
-    returned = true;
-    return std::string("too late");
-  }, false);
+  f.add_tool(
+      "deaf",
+      [&](const Json&, ToolContext&) -> Result<std::string> {
+        std::this_thread::sleep_for(2s);
+        returned = true;
+        return std::string("too late");
+      },
+      false);
   f.provider->tool_calls({{"deaf", "{}"}});
   f.provider->text("Moving on.");
   AgentOptions o = f.options();
@@ -117,7 +129,8 @@ TEST_CASE("a call that ignores its cancel token is waited for by the agent's des
     REQUIRE(agent.ok());
     const ConversationResult r = (*agent)->run_conversation("go");
     CHECK(r.completed);
-    CHECK(tool_texts(r) == std::vector<std::string>{"Error executing tool 'deaf': timed out after 0.1s"});
+    CHECK(tool_texts(r) ==
+          std::vector<std::string>{"Error executing tool 'deaf': timed out after 0.1s"});
     CHECK_FALSE(returned);  // The turn did not wait for it.
   }
   CHECK(returned);  // The destructor did.
@@ -126,10 +139,13 @@ TEST_CASE("a call that ignores its cancel token is waited for by the agent's des
 
 TEST_CASE("without a deadline a slow call is waited for and its result kept") {
   DeadlineFixture f;
-  f.add_tool("slow", [](const Json&, ToolContext&) -> Result<std::string> {
-    std::this_thread::sleep_for(150ms);
-    return std::string("slow result");
-  }, false);
+  f.add_tool(
+      "slow",
+      [](const Json&, ToolContext&) -> Result<std::string> {
+        std::this_thread::sleep_for(150ms);
+        return std::string("slow result");
+      },
+      false);
   f.provider->tool_calls({{"slow", "{}"}});
   f.provider->text("Fine.");
   AgentOptions o = f.options();
@@ -142,9 +158,12 @@ TEST_CASE("without a deadline a slow call is waited for and its result kept") {
 TEST_CASE("calls that finish within the batch deadline keep their results in call order") {
   DeadlineFixture f;
   for (const char* name : {"a", "b", "c"}) {
-    f.add_tool(name, [name](const Json&, ToolContext&) -> Result<std::string> {
-      return std::string("result ") + name;
-    }, true);
+    f.add_tool(
+        name,
+        [name](const Json&, ToolContext&) -> Result<std::string> {
+          return std::string("result ") + name;
+        },
+        true);
   }
   f.provider->tool_calls({{"a", "{}"}, {"b", "{}"}, {"c", "{}"}});
   f.provider->text("All three.");

@@ -51,8 +51,7 @@ TEST_CASE("numbers, booleans, null and nesting match the reference") {
 
 TEST_CASE("every JSON fixture of the test suite is written as the reference writes it") {
   int checked = 0;
-  for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(HERMES_FIXTURES_DIR)) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(HERMES_FIXTURES_DIR)) {
     if (entry.path().extension() != ".json") continue;
     std::ifstream in(entry.path(), std::ios::binary);
     std::stringstream text;

@@ -115,7 +115,9 @@ TEST_CASE("a stream asks for the usage chunk unless the server rejected stream_o
   CHECK_FALSE(unstreamed->contains("stream_options"));
 }
 
-TEST_CASE("OpenAI endpoints and reasoning models get max_completion_tokens, reasoning models no temperature") {
+TEST_CASE(
+    "OpenAI endpoints and reasoning models get max_completion_tokens, reasoning models no "
+    "temperature") {
   ProviderRequest request;
   request.messages = {Message::user("hi")};
   request.max_tokens = 1024;
@@ -300,10 +302,14 @@ TEST_CASE("requests that cannot be encoded are rejected naming the field") {
 }
 
 TEST_CASE("Claude through OpenRouter or the Nous portal gets cache breakpoints on content parts") {
-  CHECK(chat_dialect_for("openrouter", "https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4").cache_markers);
-  CHECK(chat_dialect_for("nous", "https://inference-api.nousresearch.com/v1", "claude-opus-4").cache_markers);
-  CHECK_FALSE(chat_dialect_for("openrouter", "https://openrouter.ai/api/v1", "openai/gpt-4.1").cache_markers);
-  CHECK_FALSE(chat_dialect_for("custom", "http://localhost:8000/v1", "claude-sonnet-4").cache_markers);
+  CHECK(chat_dialect_for("openrouter", "https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4")
+            .cache_markers);
+  CHECK(chat_dialect_for("nous", "https://inference-api.nousresearch.com/v1", "claude-opus-4")
+            .cache_markers);
+  CHECK_FALSE(chat_dialect_for("openrouter", "https://openrouter.ai/api/v1", "openai/gpt-4.1")
+                  .cache_markers);
+  CHECK_FALSE(
+      chat_dialect_for("custom", "http://localhost:8000/v1", "claude-sonnet-4").cache_markers);
 
   ProviderRequest request;
   request.model = "anthropic/claude-sonnet-4";
@@ -311,7 +317,8 @@ TEST_CASE("Claude through OpenRouter or the Nous portal gets cache breakpoints o
   assistant_call.role = hermes::Role::kAssistant;
   assistant_call.tool_calls = {chat_tool_call("call_1", "read_file", R"({"path":"a.txt"})")};
   Message image = Message::user("and this?");
-  image.parts = Json::parse(R"([{"type":"text","text":"and this?","cache_control":{"type":"ephemeral"}},
+  image.parts =
+      Json::parse(R"([{"type":"text","text":"and this?","cache_control":{"type":"ephemeral"}},
       {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}])");
   request.messages = {Message::system("You are terse."),
                       Message::user("first"),
@@ -320,8 +327,8 @@ TEST_CASE("Claude through OpenRouter or the Nous portal gets cache breakpoints o
                       assistant_call,
                       Message::tool("call_1", "read_file", "hello"),
                       image};
-  auto body = build_chat_request(request, chat_dialect_for("openrouter", "https://openrouter.ai/api/v1",
-                                                           request.model));
+  auto body = build_chat_request(
+      request, chat_dialect_for("openrouter", "https://openrouter.ai/api/v1", request.model));
   REQUIRE(body.ok());
   const Json& m = (*body)["messages"];
   const Json marker = {{"type", "ephemeral"}};
@@ -347,7 +354,8 @@ TEST_CASE("Claude through OpenRouter or the Nous portal gets cache breakpoints o
   CHECK(markers == 4);
 
   // Any other route sends plain strings.
-  auto plain = build_chat_request(request, chat_dialect_for("openai", "https://api.openai.com/v1", "gpt-4.1"));
+  auto plain = build_chat_request(
+      request, chat_dialect_for("openai", "https://api.openai.com/v1", "gpt-4.1"));
   REQUIRE(plain.ok());
   CHECK((*plain)["messages"][0]["content"] == "You are terse.");
 }
