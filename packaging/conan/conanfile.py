@@ -14,6 +14,7 @@ class HermesConan(ConanFile):
     description = "Embeddable agent runtime: tool-calling loop, context compression, session store"
     homepage = "https://github.com/hermes-runtime/hermes"
     url = "https://github.com/hermes-runtime/hermes"
+    license = "MIT"
     topics = ("agent", "llm", "tool-calling")
     package_type = "library"
     settings = "os", "arch", "compiler", "build_type"
@@ -28,7 +29,7 @@ class HermesConan(ConanFile):
     def export_sources(self):
         # The recipe lives in packaging/conan of the source tree it builds.
         root = os.path.join(self.recipe_folder, "..", "..")
-        for pattern in ("CMakeLists.txt", "cmake/*", "include/*", "src/*", "capi/*"):
+        for pattern in ("LICENSE", "CMakeLists.txt", "cmake/*", "include/*", "src/*", "capi/*"):
             copy(self, pattern, src=root, dst=self.export_sources_folder)
 
     def config_options(self):
@@ -70,6 +71,7 @@ class HermesConan(ConanFile):
     def package(self):
         cmake = CMake(self)
         cmake.install()
+        copy(self, "LICENSE", src=self.source_folder, dst=os.path.join(self.package_folder, "licenses"))
         # Consumers get the config CMakeDeps generates from package_info (the same
         # targets, hermes::hermes and hermes::hermes_c); two configs would compete.
         rmdir(self, os.path.join(self.package_folder, "lib", "cmake"))

@@ -2,6 +2,8 @@
 """Checks the vcpkg port and the Conan recipe against the project, as far as that is
 possible without vcpkg and Conan: the files parse, versions agree, every CMake option
 they set exists, the targets and paths they promise are the ones an install produces.
+Also that every package manifest (vcpkg, Conan, Python, Rust, Go) declares the licence
+of LICENSE and that the install carries its text.
 
     check_packaging.py <source dir> <install prefix> <libdir>
 """
@@ -83,6 +85,39 @@ def check_conan(root, version, options, prefix, libdir):
           "conan: test_package must use both the C++ API and hermes_c.h")
 
 
+def check_licence(root, prefix):
+    """MIT everywhere: the text at the root, its SPDX identifier in every manifest."""
+    licence = root / "LICENSE"
+    check(licence.exists() and licence.read_text().startswith("MIT License"),
+          "LICENSE: missing, or not the MIT licence")
+    installed = prefix / "share/doc/hermes/LICENSE"
+    check(installed.exists() and installed.read_bytes() == licence.read_bytes(),
+          "the install has no share/doc/hermes/LICENSE equal to LICENSE")
+
+    port = root / "packaging/vcpkg/ports/hermes"
+    check(json.loads((port / "vcpkg.json").read_text()).get("license") == "MIT",
+          'vcpkg: vcpkg.json has no "license": "MIT"')
+    check('vcpkg_install_copyright(FILE_LIST "${SOURCE_PATH}/LICENSE")' in (port / "portfile.cmake").read_text(),
+          "vcpkg: the portfile does not install LICENSE as the copyright file")
+
+    recipe = (root / "packaging/conan/conanfile.py").read_text()
+    check(re.search(r'^\s*license = "MIT"$', recipe, re.M), 'conan: no license = "MIT"')
+    check(re.search(r'for pattern in \([^)]*"LICENSE"', recipe), "conan: export_sources leaves LICENSE out")
+    check('copy(self, "LICENSE"' in recipe and '"licenses"' in recipe,
+          "conan: package() does not copy LICENSE into licenses/")
+
+    # Read as text: tomllib needs Python 3.11.
+    pyproject = (root / "bindings/python/pyproject.toml").read_text()
+    check(re.search(r'^license = \{text = "MIT"\}$', pyproject, re.M),
+          'python: pyproject.toml has no license = {text = "MIT"}')
+    check('"License :: OSI Approved :: MIT License"' in pyproject, "python: no MIT licence classifier")
+    cargo = (root / "bindings/rust/Cargo.toml").read_text()
+    check(re.search(r'^license = "MIT"$', cargo, re.M), 'rust: Cargo.toml has no license = "MIT"')
+    check("SPDX-License-Identifier: MIT" in (root / "bindings/go/go.mod").read_text(),
+          "go: go.mod does not name the licence")
+    check("## Licence" in (root / "bindings/go/README.md").read_text(), "go: the README has no Licence section")
+
+
 def exported_targets(prefix, libdir):
     targets = (prefix / libdir / "cmake/hermes/hermesTargets.cmake").read_text()
     return set(re.findall(r"add_library\((hermes::\w+)", targets))
@@ -96,10 +131,11 @@ def main(root, prefix, libdir):
           "the install does not export exactly hermes::hermes and hermes::hermes_c")
     check_vcpkg(root, version, options, prefix, libdir)
     check_conan(root, version, options, prefix, libdir)
+    check_licence(root, prefix)
     for failure in failures:
         print("check_packaging:", failure, file=sys.stderr)
     if not failures:
-        print("check_packaging: the vcpkg port and the Conan recipe agree with the project")
+        print("check_packaging: the vcpkg port, the Conan recipe and the licence agree with the project")
     return 1 if failures else 0
 
 
