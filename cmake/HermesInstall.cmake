@@ -1,7 +1,7 @@
 # Install rules: the public headers, the libraries, the CMake package (hermesConfig.cmake,
 # hermesConfigVersion.cmake, exported targets hermes::hermes and hermes::hermes_c), the
 # pkg-config files (cmake/HermesPkgConfig.cmake makes them) and the LICENSE (in
-# share/doc/hermes). tests/consumer/ builds small projects against the installed tree to
+# share/doc/hermes-agent-cpp, the distribution's name). tests/consumer/ builds small projects against the installed tree to
 # keep all of this honest.
 include(CMakePackageConfigHelpers)
 
@@ -60,5 +60,5 @@ install(FILES ${HERMES_PKGCONFIG_INSTALL_FILES}
 
 # The licence travels with the libraries (MIT: the notice must accompany every copy).
 install(FILES "${PROJECT_SOURCE_DIR}/LICENSE"
-  DESTINATION "${CMAKE_INSTALL_DOCDIR}"
+  DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/doc/${HERMES_DISTRIBUTION_NAME}"
   COMPONENT hermes_runtime)

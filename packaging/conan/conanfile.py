@@ -9,7 +9,8 @@ required_conan_version = ">=2.0"
 
 
 class HermesConan(ConanFile):
-    name = "hermes"
+    # "hermes" on Conan Center is the Hermes JavaScript engine.
+    name = "hermes-agent-cpp"
     version = "0.1.0"
     description = "Embeddable agent runtime: tool-calling loop, context compression, session store"
     homepage = "https://github.com/hermes-runtime/hermes"
@@ -76,15 +77,16 @@ class HermesConan(ConanFile):
         # targets, hermes::hermes and hermes::hermes_c); two configs would compete.
         rmdir(self, os.path.join(self.package_folder, "lib", "cmake"))
         rmdir(self, os.path.join(self.package_folder, "lib", "pkgconfig"))
+        rmdir(self, os.path.join(self.package_folder, "share"))  # The licence is in licenses/.
 
     def package_info(self):
         self.cpp_info.set_property("cmake_file_name", "hermes")
-        self.cpp_info.set_property("pkg_config_name", "hermes_all")
+        self.cpp_info.set_property("pkg_config_name", "hermes-agent-cpp")
 
         cxx = self.cpp_info.components["hermes"]
         cxx.set_property("cmake_target_name", "hermes::hermes")
-        cxx.set_property("pkg_config_name", "hermes")
-        cxx.libs = ["hermes"]
+        cxx.set_property("pkg_config_name", "hermes_agent")
+        cxx.libs = ["hermes_agent"]
         cxx.requires = [
             "nlohmann_json::nlohmann_json",
             "libcurl::libcurl",
@@ -99,8 +101,8 @@ class HermesConan(ConanFile):
 
         c_abi = self.cpp_info.components["hermes_c"]
         c_abi.set_property("cmake_target_name", "hermes::hermes_c")
-        c_abi.set_property("pkg_config_name", "hermes_c")
-        c_abi.libs = ["hermes_c"]
+        c_abi.set_property("pkg_config_name", "hermes_agent_c")
+        c_abi.libs = ["hermes_agent_c"]
         # A static C ABI needs the C++ library and its runtime when a C program links it.
         c_abi.requires = ["hermes"]
         if not self.options.shared and stdcpp_library(self):

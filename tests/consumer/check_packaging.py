@@ -3,7 +3,9 @@
 possible without vcpkg and Conan: the files parse, versions agree, every CMake option
 they set exists, the targets and paths they promise are the ones an install produces.
 Also that every package manifest (vcpkg, Conan, Python, Rust, Go) declares the licence
-of LICENSE and that the install carries its text.
+of LICENSE and that the install carries its text, and that every package is named after
+the one distribution name (DISTRIBUTION), as are the library files (LIBRARIES) and the
+pkg-config modules.
 
     check_packaging.py <source dir> <install prefix> <libdir>
 """
@@ -13,6 +15,11 @@ import re
 import sys
 
 failures = []
+
+# "hermes" alone is PyPI's hermes and the Hermes JavaScript engine's Conan package and
+# libhermes; see the top-level CMakeLists.txt.
+DISTRIBUTION = "hermes-agent-cpp"
+LIBRARIES = ("hermes_agent", "hermes_agent_c")  # Also the pkg-config modules.
 
 
 def check(ok, message):
@@ -36,8 +43,9 @@ def cmake_options(root):
 
 
 def check_vcpkg(root, version, options, prefix, libdir):
-    port = root / "packaging/vcpkg/ports/hermes"
+    port = root / "packaging/vcpkg/ports" / DISTRIBUTION
     manifest = json.loads((port / "vcpkg.json").read_text())
+    check(manifest["name"] == DISTRIBUTION, f"vcpkg: the port is not named {DISTRIBUTION}")
     check(manifest["name"] == port.name, "vcpkg: the port directory is not named after the port")
     check(manifest["version"] == version, f"vcpkg: version {manifest['version']}, project {version}")
     deps = {d if isinstance(d, str) else d["name"]: d for d in manifest["dependencies"]}
@@ -57,7 +65,8 @@ def check_vcpkg(root, version, options, prefix, libdir):
     check("find_package(hermes CONFIG REQUIRED)" in usage, "vcpkg: usage does not show find_package")
     for target in re.findall(r"hermes::\w+", usage):
         check(target in exported_targets(prefix, libdir), f"vcpkg: usage names {target}, not exported")
-    for module in ("hermes", "hermes_c"):
+    check("PACKAGE_NAME hermes " in portfile, "vcpkg: config fixup does not keep the CMake package name hermes")
+    for module in LIBRARIES:
         check((prefix / libdir / "pkgconfig" / f"{module}.pc").exists(),
               f"the install has no pkg-config file {module}.pc")
 
@@ -70,6 +79,9 @@ def check_conan(root, version, options, prefix, libdir):
         except SyntaxError as e:
             check(False, f"conan: {path.name}: {e}")
     recipe = (recipe_dir / "conanfile.py").read_text()
+    check(re.search(rf'^\s*name = "{DISTRIBUTION}"$', recipe, re.M), f"conan: the recipe is not named {DISTRIBUTION}")
+    check(sorted(re.findall(r'\.libs = \["(\w+)"\]', recipe)) == sorted(LIBRARIES),
+          f"conan: the libraries are not {', '.join(LIBRARIES)}")
     match = re.search(r'^\s*version = "([^"]+)"', recipe, re.M)
     check(match and match.group(1) == version, f"conan: version differs from the project's {version}")
     for name in re.findall(r'cache_variables\["(\w+)"\]', recipe):
@@ -90,11 +102,11 @@ def check_licence(root, prefix):
     licence = root / "LICENSE"
     check(licence.exists() and licence.read_text().startswith("MIT License"),
           "LICENSE: missing, or not the MIT licence")
-    installed = prefix / "share/doc/hermes/LICENSE"
+    installed = prefix / "share/doc" / DISTRIBUTION / "LICENSE"
     check(installed.exists() and installed.read_bytes() == licence.read_bytes(),
-          "the install has no share/doc/hermes/LICENSE equal to LICENSE")
+          f"the install has no share/doc/{DISTRIBUTION}/LICENSE equal to LICENSE")
 
-    port = root / "packaging/vcpkg/ports/hermes"
+    port = root / "packaging/vcpkg/ports" / DISTRIBUTION
     check(json.loads((port / "vcpkg.json").read_text()).get("license") == "MIT",
           'vcpkg: vcpkg.json has no "license": "MIT"')
     check('vcpkg_install_copyright(FILE_LIST "${SOURCE_PATH}/LICENSE")' in (port / "portfile.cmake").read_text(),
@@ -111,8 +123,13 @@ def check_licence(root, prefix):
     check(re.search(r'^license = \{text = "MIT"\}$', pyproject, re.M),
           'python: pyproject.toml has no license = {text = "MIT"}')
     check('"License :: OSI Approved :: MIT License"' in pyproject, "python: no MIT licence classifier")
+    check(re.search(rf'^name = "{DISTRIBUTION}"$', pyproject, re.M), f"python: the project is not named {DISTRIBUTION}")
     cargo = (root / "bindings/rust/Cargo.toml").read_text()
     check(re.search(r'^license = "MIT"$', cargo, re.M), 'rust: Cargo.toml has no license = "MIT"')
+    check(re.search(rf'^name = "{DISTRIBUTION}"$', cargo, re.M), f"rust: the crate is not named {DISTRIBUTION}")
+    check(f'links = "{LIBRARIES[1]}"' in cargo, f"rust: the crate does not declare links = {LIBRARIES[1]}")
+    check(f"#cgo pkg-config: {LIBRARIES[1]}" in (root / "bindings/go/hermes/pkgconfig.go").read_text(),
+          f"go: cgo does not ask pkg-config for {LIBRARIES[1]}")
     check("SPDX-License-Identifier: MIT" in (root / "bindings/go/go.mod").read_text(),
           "go: go.mod does not name the licence")
     check("## Licence" in (root / "bindings/go/README.md").read_text(), "go: the README has no Licence section")
@@ -132,6 +149,8 @@ def main(root, prefix, libdir):
     check_vcpkg(root, version, options, prefix, libdir)
     check_conan(root, version, options, prefix, libdir)
     check_licence(root, prefix)
+    for old in ("libhermes.*", "libhermes_c.*"):
+        check(not list((prefix / libdir).glob(old)), f"the install still has {old} (another project's name)")
     for failure in failures:
         print("check_packaging:", failure, file=sys.stderr)
     if not failures:
