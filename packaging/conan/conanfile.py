@@ -1,7 +1,8 @@
 import os
 
 from conan import ConanFile
-from conan.tools.build import stdcpp_library
+from conan.errors import ConanInvalidConfiguration
+from conan.tools.build import check_min_cppstd, stdcpp_library
 from conan.tools.cmake import CMake, CMakeDeps, CMakeToolchain, cmake_layout
 from conan.tools.files import copy, rmdir
 
@@ -19,10 +20,12 @@ class HermesConan(ConanFile):
     topics = ("agent", "llm", "tool-calling")
     package_type = "library"
     settings = "os", "arch", "compiler", "build_type"
-    options = {"shared": [True, False], "fPIC": [True, False]}
+    # postgres: the PostgreSQL session store (hermes/postgres_store.hpp), with libpq.
+    options = {"shared": [True, False], "fPIC": [True, False], "postgres": [True, False]}
     default_options = {
         "shared": False,
         "fPIC": True,
+        "postgres": False,
         # The session store's full-text search.
         "sqlite3/*:enable_fts5": True,
     }
@@ -41,6 +44,15 @@ class HermesConan(ConanFile):
         if self.options.shared:
             self.options.rm_safe("fPIC")
 
+    def validate(self):
+        # The public headers are C++17; only Linux is built and tested.
+        check_min_cppstd(self, 17)
+        if self.settings.os != "Linux":
+            raise ConanInvalidConfiguration(f"{self.ref} is built and tested on Linux only")
+
+    def validate_build(self):
+        check_min_cppstd(self, 20)  # The sources are C++20.
+
     def layout(self):
         cmake_layout(self)
 
@@ -51,6 +63,8 @@ class HermesConan(ConanFile):
         self.requires("sqlite3/[>=3.35 <4]")
         self.requires("simdjson/[>=1.0 <4]")
         self.requires("fmt/[>=8 <12]")
+        if self.options.postgres:
+            self.requires("libpq/[>=13 <18]")
 
     def generate(self):
         toolchain = CMakeToolchain(self)
@@ -59,7 +73,7 @@ class HermesConan(ConanFile):
         toolchain.cache_variables["HERMES_BUILD_EXAMPLES"] = False
         toolchain.cache_variables["HERMES_BUILD_BENCHMARKS"] = False
         toolchain.cache_variables["HERMES_BUILD_PYTHON"] = False
-        toolchain.cache_variables["HERMES_WITH_POSTGRES"] = "OFF"
+        toolchain.cache_variables["HERMES_WITH_POSTGRES"] = "ON" if self.options.postgres else "OFF"
         toolchain.cache_variables["HERMES_C_SHARED"] = bool(self.options.shared)
         toolchain.generate()
         CMakeDeps(self).generate()
@@ -94,6 +108,8 @@ class HermesConan(ConanFile):
             "simdjson::simdjson",
             "fmt::fmt",
         ]
+        if self.options.postgres:
+            cxx.requires.append("libpq::libpq")
         if self.options.shared:
             cxx.defines = ["HERMES_SHARED"]
         if self.settings.os in ("Linux", "FreeBSD"):

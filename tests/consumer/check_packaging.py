@@ -52,10 +52,19 @@ def check_vcpkg(root, version, options, prefix, libdir):
     for name in ("curl", "fmt", "nlohmann-json", "simdjson", "sqlite3"):
         check(name in deps, f"vcpkg: no dependency on {name}")
     check("fts5" in deps.get("sqlite3", {}).get("features", []), "vcpkg: sqlite3 without fts5")
+    check(manifest.get("supports") == "linux", 'vcpkg: "supports" is not "linux", what is built and tested')
+    postgres = manifest.get("features", {}).get("postgres", {})
+    check("libpq" in postgres.get("dependencies", []), "vcpkg: no feature postgres depending on libpq")
 
     portfile = (port / "portfile.cmake").read_text()
     for name in re.findall(r"-D(\w+)=", portfile):
         check(name in options, f"vcpkg: portfile sets {name}, which the project does not define")
+    features = re.search(r"vcpkg_check_features\(.*?FEATURES(.*?)\)", portfile, re.S)
+    mapped = dict(re.findall(r"(\w+)\s+(\w+)", features.group(1))) if features else {}
+    check(mapped.get("postgres") == "HERMES_WITH_POSTGRES", "vcpkg: feature postgres does not set HERMES_WITH_POSTGRES")
+    for feature, name in mapped.items():
+        check(feature in manifest.get("features", {}), f"vcpkg: the portfile maps {feature}, which vcpkg.json lacks")
+        check(name in options, f"vcpkg: feature {feature} sets {name}, which the project does not define")
     config_path = re.search(r"CONFIG_PATH\s+(\S+)\)", portfile).group(1)
     check(config_path == f"{libdir}/cmake/hermes", f"vcpkg: CONFIG_PATH {config_path}")
     check((prefix / config_path / "hermesConfig.cmake").exists(),
@@ -84,6 +93,11 @@ def check_conan(root, version, options, prefix, libdir):
           f"conan: the libraries are not {', '.join(LIBRARIES)}")
     match = re.search(r'^\s*version = "([^"]+)"', recipe, re.M)
     check(match and match.group(1) == version, f"conan: version differs from the project's {version}")
+    check("def validate(self)" in recipe and "check_min_cppstd(self, 17)" in recipe
+          and 'self.settings.os != "Linux"' in recipe, "conan: validate() does not check C++17 and Linux")
+    check("check_min_cppstd(self, 20)" in recipe, "conan: building does not require C++20")
+    check('"postgres": [True, False]' in recipe and 'self.requires("libpq/' in recipe
+          and '"ON" if self.options.postgres' in recipe, "conan: option postgres does not build with libpq")
     for name in re.findall(r'cache_variables\["(\w+)"\]', recipe):
         check(name in options, f"conan: recipe sets {name}, which the project does not define")
     for target in re.findall(r'"cmake_target_name",\s*"([^"]+)"', recipe):

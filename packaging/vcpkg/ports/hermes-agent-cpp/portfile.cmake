@@ -20,14 +20,20 @@ else()
     set(c_shared OFF)
 endif()
 
+# Feature postgres: the PostgreSQL store, against vcpkg's libpq.
+vcpkg_check_features(OUT_FEATURE_OPTIONS feature_options
+    FEATURES
+        postgres HERMES_WITH_POSTGRES
+)
+
 vcpkg_cmake_configure(
     SOURCE_PATH "${SOURCE_PATH}"
     OPTIONS
+        ${feature_options}
         -DHERMES_BUILD_TESTS=OFF
         -DHERMES_BUILD_EXAMPLES=OFF
         -DHERMES_BUILD_BENCHMARKS=OFF
         -DHERMES_BUILD_PYTHON=OFF
-        -DHERMES_WITH_POSTGRES=OFF
         -DHERMES_C_SHARED=${c_shared}
 )
 vcpkg_cmake_install()
