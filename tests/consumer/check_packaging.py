@@ -163,6 +163,10 @@ def main(root, prefix, libdir):
     check_vcpkg(root, version, options, prefix, libdir)
     check_conan(root, version, options, prefix, libdir)
     check_licence(root, prefix)
+    abi = re.search(r"^#define HERMES_ABI_VERSION (\d+)$", (root / "capi/hermes_c.h").read_text(), re.M).group(1)
+    shared_c = list((prefix / libdir).glob("libhermes_agent_c.so*"))
+    check(not shared_c or (prefix / libdir / f"libhermes_agent_c.so.{abi}").exists(),
+          f"the shared C library's SONAME is not libhermes_agent_c.so.{abi} (HERMES_ABI_VERSION)")
     for old in ("libhermes.*", "libhermes_c.*"):
         check(not list((prefix / libdir).glob(old)), f"the install still has {old} (another project's name)")
     for failure in failures:
