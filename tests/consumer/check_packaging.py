@@ -138,6 +138,9 @@ def check_licence(root, prefix):
           'python: pyproject.toml has no license = {text = "MIT"}')
     check('"License :: OSI Approved :: MIT License"' in pyproject, "python: no MIT licence classifier")
     check(re.search(rf'^name = "{DISTRIBUTION}"$', pyproject, re.M), f"python: the project is not named {DISTRIBUTION}")
+    requires = re.search(r"^requires = \[(.*)\]$", pyproject, re.M)
+    for need in ("setuptools", "cmake", "pybind11"):
+        check(requires and f'"{need}' in requires.group(1), f"python: the build requirements leave out {need}")
     cargo = (root / "bindings/rust/Cargo.toml").read_text()
     check(re.search(r'^license = "MIT"$', cargo, re.M), 'rust: Cargo.toml has no license = "MIT"')
     check(re.search(rf'^name = "{DISTRIBUTION}"$', cargo, re.M), f"rust: the crate is not named {DISTRIBUTION}")
