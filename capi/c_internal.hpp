@@ -51,7 +51,7 @@ hermes_status_t report(const Status& status, hermes_error_t** out_error);
 hermes_status_t report(hermes_status_t code, std::string message, hermes_error_t** out_error);
 
 // JSON text <-> Json through the public API only (the C library must link against a
-// shared libhermes, which exports nothing internal). Invalid UTF-8 is replaced, parse
+// shared libhermes_agent, which exports nothing internal). Invalid UTF-8 is replaced, parse
 // failures give nullopt; neither throws.
 inline std::string to_json_text(const Json& value) {
   return value.dump(-1, ' ', false, Json::error_handler_t::replace);

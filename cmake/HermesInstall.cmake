@@ -1,7 +1,8 @@
 # Install rules: the public headers, the libraries, the CMake package (hermesConfig.cmake,
-# hermesConfigVersion.cmake, exported targets hermes::hermes and hermes::hermes_c) and the
-# pkg-config files (cmake/HermesPkgConfig.cmake makes them). tests/consumer/ builds small
-# projects against the installed tree to keep all of this honest.
+# hermesConfigVersion.cmake, exported targets hermes::hermes and hermes::hermes_c), the
+# pkg-config files (cmake/HermesPkgConfig.cmake makes them) and the LICENSE (in
+# share/doc/hermes-agent-cpp, the distribution's name). tests/consumer/ builds small projects against the installed tree to
+# keep all of this honest.
 include(CMakePackageConfigHelpers)
 
 set(HERMES_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/hermes"
@@ -56,3 +57,8 @@ install(FILES
 install(FILES ${HERMES_PKGCONFIG_INSTALL_FILES}
   DESTINATION "${HERMES_INSTALL_PKGCONFIGDIR}"
   COMPONENT hermes_development)
+
+# The licence travels with the libraries (MIT: the notice must accompany every copy).
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE"
+  DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/doc/${HERMES_DISTRIBUTION_NAME}"
+  COMPONENT hermes_runtime)

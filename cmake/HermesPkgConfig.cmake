@@ -1,9 +1,10 @@
-# pkg-config files for hermes (C++) and hermes_c (C ABI), in two forms:
+# pkg-config files for hermes (C++, module hermes_agent) and hermes_c (C ABI, module
+# hermes_agent_c), in two forms:
 #
 #   - for the installed tree (installed by HermesInstall.cmake): relocatable, every path
 #     relative to the .pc file itself, so `cmake --install --prefix <any>` works;
-#   - for this build tree, as <build>/pkgconfig/hermes-uninstalled.pc and
-#     hermes_c-uninstalled.pc: pkg-config prefers a module's -uninstalled file when both
+#   - for this build tree, as <build>/pkgconfig/hermes_agent-uninstalled.pc and
+#     hermes_agent_c-uninstalled.pc: pkg-config prefers a module's -uninstalled file when both
 #     are on PKG_CONFIG_PATH, so the Rust and Go bindings build against the build tree
 #     with PKG_CONFIG_PATH=<build>/pkgconfig and nothing installed. They carry an rpath,
 #     since nothing else tells the loader where the build tree is.
@@ -46,7 +47,7 @@ set(HERMES_C_PC_REQUIRES "")
 set(HERMES_C_PC_LIBS "")
 if(_hermes_c_type STREQUAL "STATIC_LIBRARY")
   # A C program linking the static C ABI links the C++ library and its runtime too.
-  set(HERMES_C_PC_REQUIRES "hermes")
+  set(HERMES_C_PC_REQUIRES "hermes_agent")
   hermes_cxx_runtime_libs(_hermes_cxx_runtime)
   if(_hermes_cxx_runtime)
     set(HERMES_C_PC_LIBS " ${_hermes_cxx_runtime}")
@@ -74,10 +75,12 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
 set(HERMES_PC_RPATH "")
 set(HERMES_PKGCONFIG_INSTALL_FILES
-  "${PROJECT_BINARY_DIR}/pkgconfig-install/hermes.pc"
-  "${PROJECT_BINARY_DIR}/pkgconfig-install/hermes_c.pc")
-configure_file(${CMAKE_CURRENT_LIST_DIR}/hermes.pc.in ${PROJECT_BINARY_DIR}/pkgconfig-install/hermes.pc @ONLY)
-configure_file(${CMAKE_CURRENT_LIST_DIR}/hermes_c.pc.in ${PROJECT_BINARY_DIR}/pkgconfig-install/hermes_c.pc @ONLY)
+  "${PROJECT_BINARY_DIR}/pkgconfig-install/hermes_agent.pc"
+  "${PROJECT_BINARY_DIR}/pkgconfig-install/hermes_agent_c.pc")
+configure_file(${CMAKE_CURRENT_LIST_DIR}/hermes_agent.pc.in
+  ${PROJECT_BINARY_DIR}/pkgconfig-install/hermes_agent.pc @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/hermes_agent_c.pc.in
+  ${PROJECT_BINARY_DIR}/pkgconfig-install/hermes_agent_c.pc @ONLY)
 
 # Uninstalled: the headers in the source tree, the libraries where the build put them.
 get_property(_hermes_multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
@@ -88,17 +91,19 @@ endif()
 foreach(_hermes_lib IN ITEMS hermes hermes_c)
   if(_hermes_lib STREQUAL "hermes")
     set(_hermes_include "${PROJECT_SOURCE_DIR}/include")
+    set(_hermes_module hermes_agent)
   else()
     set(_hermes_include "${PROJECT_SOURCE_DIR}/capi")
+    set(_hermes_module hermes_agent_c)
   endif()
   set(HERMES_PC_LOCATIONS "libdir=$<TARGET_FILE_DIR:${_hermes_lib}>
 includedir=${_hermes_include}")
   set(HERMES_PC_RPATH " -Wl,-rpath,\${libdir}")
-  configure_file(${CMAKE_CURRENT_LIST_DIR}/${_hermes_lib}.pc.in
-    ${PROJECT_BINARY_DIR}/pkgconfig-uninstalled/${_hermes_lib}.pc.in @ONLY)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/${_hermes_module}.pc.in
+    ${PROJECT_BINARY_DIR}/pkgconfig-uninstalled/${_hermes_module}.pc.in @ONLY)
   file(GENERATE
-    OUTPUT "${HERMES_UNINSTALLED_PKGCONFIG_DIR}/${_hermes_lib}-uninstalled.pc"
-    INPUT "${PROJECT_BINARY_DIR}/pkgconfig-uninstalled/${_hermes_lib}.pc.in")
+    OUTPUT "${HERMES_UNINSTALLED_PKGCONFIG_DIR}/${_hermes_module}-uninstalled.pc"
+    INPUT "${PROJECT_BINARY_DIR}/pkgconfig-uninstalled/${_hermes_module}.pc.in")
 endforeach()
 
 unset(_hermes_type)
@@ -108,6 +113,7 @@ unset(_hermes_prefix)
 unset(_hermes_up)
 unset(_hermes_multi_config)
 unset(_hermes_lib)
+unset(_hermes_module)
 unset(_hermes_include)
 unset(_hermes_pc_public)
 unset(_hermes_pc_private)

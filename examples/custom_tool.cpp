@@ -3,8 +3,8 @@
 //   OPENAI_API_KEY=sk-... ./custom_tool "What is 1234 + 5678?"
 //
 // OPENAI_BASE_URL and HERMES_MODEL select another endpoint and model, HERMES_MCP_CONFIG
-// an mcp.json file whose MCP servers add their tools. The README's C++ examples are taken
-// from this file.
+// an mcp.json file whose MCP servers add their tools. The README's C++ quick start is this
+// program without the MCP servers and the progress lines.
 #include <cstdio>
 #include <cstdlib>
 #include <string>

@@ -34,6 +34,15 @@ def project_version():
     return match.group(1)
 
 
+def pybind11_cmake_dir():
+    """The CMake package of an importable pybind11, or None (then CMake finds the system's)."""
+    try:
+        import pybind11
+    except ImportError:
+        return None
+    return pybind11.get_cmake_dir()
+
+
 class CMakeExtension(Extension):
     def __init__(self, name):
         super().__init__(name, sources=[])
@@ -61,6 +70,11 @@ class CMakeBuild(build_ext):
             ]
         # The interpreter doing the install is the one the module must fit.
         configure.append("-DPython_EXECUTABLE=%s" % sys.executable)
+        # pybind11 from the index (an isolated build) keeps its CMake package inside the
+        # Python package, where find_package does not look by itself.
+        pybind11_dir = pybind11_cmake_dir()
+        if pybind11_dir:
+            configure.append("-Dpybind11_DIR=%s" % pybind11_dir)
         if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
             configure += ["-G", "Ninja"]
         configure += shlex.split(os.environ.get("HERMES_CMAKE_ARGS", ""))

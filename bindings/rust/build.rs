@@ -1,7 +1,7 @@
-//! Finds libhermes_c and tells rustc to link it. In order:
+//! Finds libhermes_agent_c (the C ABI) and tells rustc to link it. In order:
 //!
-//! 1. `HERMES_LIB_DIR`: the directory holding libhermes_c (shared);
-//! 2. pkg-config module `hermes_c` (an installed tree, or a build tree through
+//! 1. `HERMES_LIB_DIR`: the directory holding libhermes_agent_c (shared);
+//! 2. pkg-config module `hermes_agent_c` (an installed tree, or a build tree through
 //!    `PKG_CONFIG_PATH=<build>/pkgconfig`, whose -uninstalled file pkg-config prefers);
 //!    `HERMES_STATIC=1` asks for the static libraries;
 //! 3. the CMake build trees of this repository (`build/<preset>/capi`).
@@ -36,18 +36,18 @@ fn main() {
         return;
     }
     panic!(
-        "libhermes_c not found: set HERMES_LIB_DIR to the directory holding it, or \
-         PKG_CONFIG_PATH to where hermes_c.pc is, or build hermes with CMake first"
+        "libhermes_agent_c not found: set HERMES_LIB_DIR to the directory holding it, or \
+         PKG_CONFIG_PATH to where hermes_agent_c.pc is, or build hermes with CMake first"
     );
 }
 
 fn link_directory(dir: &Path) {
     println!("cargo:rustc-link-search=native={}", dir.display());
-    println!("cargo:rustc-link-lib=dylib=hermes_c");
+    println!("cargo:rustc-link-lib=dylib=hermes_agent_c");
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir.display());
     println!(
         "cargo:rerun-if-changed={}",
-        dir.join("libhermes_c.so").display()
+        dir.join(shared_library_file()).display()
     );
 }
 
@@ -61,7 +61,7 @@ fn link_with_pkg_config() -> bool {
     if statically {
         command.arg("--static");
     }
-    let output = match command.arg("hermes_c").output() {
+    let output = match command.arg("hermes_agent_c").output() {
         Ok(output) if output.status.success() => output,
         _ => return false,
     };
@@ -95,5 +95,14 @@ fn find_build_tree() -> Option<PathBuf> {
     PRESETS
         .iter()
         .map(|preset| root.join("build").join(preset).join("capi"))
-        .find(|dir| dir.join("libhermes_c.so").exists())
+        .find(|dir| dir.join(shared_library_file()).exists())
+}
+
+// The shared C library's file name on the target system (macOS untested).
+fn shared_library_file() -> &'static str {
+    match env::var("CARGO_CFG_TARGET_OS").as_deref() {
+        Ok("macos") | Ok("ios") => "libhermes_agent_c.dylib",
+        Ok("windows") => "hermes_agent_c.dll",
+        _ => "libhermes_agent_c.so",
+    }
 }

@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
   int exit_code = 1;
 
   if (!hermes_abi_compatible(HERMES_ABI_VERSION)) {
-    fprintf(stderr, "libhermes_c %s does not match this header\n", hermes_version());
+    fprintf(stderr, "libhermes_agent_c %s does not match this header\n", hermes_version());
     return 2;
   }
 

@@ -15,7 +15,8 @@ ChatSession::ChatSession(Settings settings, Terminal& terminal, InputEvents& eve
       terminal_(terminal),
       events_(events),
       prompts_([&events] { events.wake(); }),
-      worker_([&events] { events.wake(); }) {}
+      worker_([&events] { events.wake(); }),
+      history_(settings_.home + "/cli_history") {}
 
 ChatSession::~ChatSession() {
   if (worker_.busy()) {
@@ -119,6 +120,7 @@ void ChatSession::handle_line(const std::string& raw) {
   std::string line = raw;
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
   if (line.empty()) return show_prompt();
+  history_.add(line);
   if (line[0] == '/') {
     run_slash_command(*this, line);
   } else if (worker_.busy()) {

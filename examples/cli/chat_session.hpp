@@ -13,6 +13,7 @@
 
 #include "hermes/hermes.hpp"
 #include "input_events.hpp"
+#include "input_history.hpp"
 #include "prompt_broker.hpp"
 #include "settings.hpp"
 #include "terminal.hpp"
@@ -46,6 +47,7 @@ class ChatSession {
   const std::string& session_id() const { return session_id_; }
   void refresh_session_id();
   UsageTally& usage() { return usage_; }
+  const InputHistory& history() const { return history_; }
   // Sends `message` as a turn (the caller checked no turn runs).
   void start_turn(const std::string& message);
   // Sends a typed message, with a loaded skill's instructions when one is staged.
@@ -72,6 +74,7 @@ class ChatSession {
   std::unique_ptr<hermes::Agent> agent_;
   TurnWorker worker_;
   UsageTally usage_;
+  InputHistory history_;
   std::string session_id_;
   std::string staged_skill_;
   std::deque<std::string> queued_;

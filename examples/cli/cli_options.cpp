@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "provider_presets.hpp"
+
 namespace hermes_cli {
 
 std::vector<std::string> split_commas(const std::string& text) {
@@ -14,8 +16,8 @@ std::vector<std::string> split_commas(const std::string& text) {
   return out;
 }
 
-const char* usage_text() {
-  return R"(usage: hermes [options]
+std::string usage_text() {
+  std::string text = R"(usage: hermes [options]
 
 Chat with a model that can use tools. Sessions are saved in <home>/state.db;
 settings are read from <home>/config.json, the environment and these options
@@ -27,9 +29,12 @@ options:
   --resume ID           continue a saved session
   --list                list saved sessions
   --search QUERY        full-text search over saved sessions
+  --provider NAME       provider preset, below (env HERMES_PROVIDER)
   --model NAME          model name            (env HERMES_MODEL)
-  --provider NAME       provider name         (env HERMES_PROVIDER)
-  --base-url URL        API base URL          (env OPENAI_BASE_URL)
+  --base-url URL        API base URL          (env HERMES_BASE_URL; OPENAI_BASE_URL
+                        for openai and custom)
+  --api-mode MODE       wire format: chat_completions, codex_responses or
+                        anthropic_messages    (env HERMES_API_MODE)
   --home DIR            hermes home directory (env HERMES_HOME, default ~/.hermes)
   --toolsets A,B        enable only these toolsets (e.g. coding, safe, file,terminal)
   --max-iterations N    model calls per turn (default 90)
@@ -38,8 +43,16 @@ options:
   --version             print the version
   -h, --help            this text
 
-The API key is read from OPENAI_API_KEY. In a chat, /help lists the commands.
+providers (name, API key variable, base URL):
 )";
+  text += provider_presets_help();
+  text += R"(
+Without --provider the first key set picks the provider, in the order above
+(with none set, --base-url alone talks to a server that needs no key). A
+preset's base URL, wire format and model can each be overridden. In a chat,
+/help lists the commands.
+)";
+  return text;
 }
 
 namespace {
@@ -66,7 +79,7 @@ std::optional<std::string> parse_cli(int argc, char** argv, CliOptions& o) {
       return true;
     };
     const bool takes_value = a == "-q" || a == "--query" || a == "--resume" || a == "--search" ||
-                             a == "--model" || a == "--provider" || a == "--base-url" ||
+                             a == "--model" || a == "--provider" || a == "--base-url" || a == "--api-mode" ||
                              a == "--home" || a == "--toolsets" || a == "--max-iterations";
     if (takes_value && !value()) return a + " needs a value";
     if (a == "-h" || a == "--help") {
@@ -87,6 +100,8 @@ std::optional<std::string> parse_cli(int argc, char** argv, CliOptions& o) {
       o.provider = v;
     } else if (a == "--base-url") {
       o.base_url = v;
+    } else if (a == "--api-mode") {
+      o.api_mode = v;
     } else if (a == "--home") {
       o.home = v;
     } else if (a == "--toolsets") {

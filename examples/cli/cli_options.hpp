@@ -12,6 +12,7 @@ struct CliOptions {
   std::optional<std::string> model;                  // --model
   std::optional<std::string> provider;               // --provider
   std::optional<std::string> base_url;               // --base-url
+  std::optional<std::string> api_mode;               // --api-mode
   std::optional<std::string> home;                   // --home
   std::optional<std::vector<std::string>> toolsets;  // --toolsets a,b
   std::optional<int> max_iterations;                 // --max-iterations
@@ -31,6 +32,7 @@ std::optional<std::string> parse_cli(int argc, char** argv, CliOptions& out);
 // "a,b,,c" -> {"a", "b", "c"}.
 std::vector<std::string> split_commas(const std::string& text);
 
-const char* usage_text();
+// The help text, with the table of provider presets.
+std::string usage_text();
 
 }  // namespace hermes_cli

@@ -159,6 +159,7 @@ ConfigFile parse_config_text(const std::string& text, const std::string& name) {
   r.text("model", out.model);
   r.text("provider", out.provider);
   r.text("base_url", out.base_url);
+  r.text("api_mode", out.api_mode);
   r.names("toolsets", out.toolsets);
   r.names("disabled_toolsets", out.disabled_toolsets);
   r.positive("max_iterations", out.max_iterations);

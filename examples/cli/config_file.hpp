@@ -1,6 +1,7 @@
 // <home>/config.json: the user's standing settings for the CLI.
 //
 //   {"model": "gpt-4.1-mini", "provider": "openai", "base_url": "https://...",
+//    "api_mode": "chat_completions",
 //    "toolsets": ["coding"], "disabled_toolsets": [], "max_iterations": 90,
 //    "stream": true, "quiet": false, "reasoning_effort": "medium",
 //    "approvals": {"mode": "manual", "timeout_seconds": 300},
@@ -21,6 +22,7 @@ struct ConfigFile {
   std::optional<std::string> model;
   std::optional<std::string> provider;
   std::optional<std::string> base_url;
+  std::optional<std::string> api_mode;
   std::optional<std::vector<std::string>> toolsets;
   std::optional<std::vector<std::string>> disabled_toolsets;
   std::optional<int> max_iterations;

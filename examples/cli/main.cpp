@@ -35,11 +35,11 @@ int browse_sessions(const hermes_cli::CliOptions& cli, const Settings& settings)
 int main(int argc, char** argv) {
   hermes_cli::CliOptions cli;
   if (auto err = hermes_cli::parse_cli(argc, argv, cli)) {
-    std::fprintf(stderr, "hermes: %s\n\n%s", err->c_str(), hermes_cli::usage_text());
+    std::fprintf(stderr, "hermes: %s\n\n%s", err->c_str(), hermes_cli::usage_text().c_str());
     return 2;
   }
   if (cli.help) {
-    std::printf("%s", hermes_cli::usage_text());
+    std::printf("%s", hermes_cli::usage_text().c_str());
     return 0;
   }
   if (cli.version) {
@@ -50,6 +50,10 @@ int main(int argc, char** argv) {
   for (const std::string& warning : settings.warnings)
     std::fprintf(stderr, "hermes: %s\n", warning.c_str());
   if (cli.list || cli.search) return browse_sessions(cli, settings);
+  if (settings.provider_error) {
+    std::fprintf(stderr, "hermes: %s\n", settings.provider_error->c_str());
+    return 2;
+  }
 
   // Before any thread starts: every thread must inherit the blocked SIGINT.
   hermes_cli::InputEvents events;

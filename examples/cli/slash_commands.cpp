@@ -1,6 +1,8 @@
 #include "slash_commands.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -172,6 +174,22 @@ void cmd_stop(ChatSession& chat, const std::string&) {
   chat.terminal().notice("  \xE2\x8F\xB9 stopping\xE2\x80\xA6", true);
 }
 
+// The last lines typed (20, or the number given), numbered, the newest last.
+void cmd_history(ChatSession& chat, const std::string& args) {
+  const auto& entries = chat.history().entries();
+  char* end = nullptr;
+  const long wanted = args.empty() ? 20 : std::strtol(args.c_str(), &end, 10);
+  if (!args.empty() && (end == args.c_str() || *end != '\0' || wanted < 1)) {
+    return chat.terminal().print("Usage: /history [number of lines]");
+  }
+  const std::size_t count = std::min(entries.size(), static_cast<std::size_t>(wanted));
+  for (std::size_t i = entries.size() - count; i < entries.size(); ++i) {
+    char number[32];
+    std::snprintf(number, sizeof number, "%5zu  ", i + 1);
+    chat.terminal().print(number + entries[i]);
+  }
+}
+
 void cmd_exit(ChatSession& chat, const std::string&) {
   chat.request_exit();
 }
@@ -192,6 +210,7 @@ const std::vector<Command>& commands() {
       {"/usage", "", "tokens and cost of this session", true, cmd_usage},
       {"/steer", "<text>", "guide the running turn without stopping it", true, cmd_steer},
       {"/stop", "", "stop the running turn (also Ctrl+C)", true, cmd_stop},
+      {"/history", "[n]", "the last lines typed (kept in <home>/cli_history)", true, cmd_history},
       {"/help", "", "this list", true, print_help},
       {"/exit", "", "quit (also /quit, Ctrl+D)", true, cmd_exit},
       {"/quit", "", "", true, cmd_exit},

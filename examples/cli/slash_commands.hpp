@@ -1,5 +1,5 @@
 // The chat's slash commands: /new, /resume, /sessions, /search, /compress, /model,
-// /tools, /skills, /<skill-name>, /memory, /usage, /steer, /stop, /help, /exit.
+// /tools, /skills, /<skill-name>, /memory, /usage, /steer, /stop, /history, /help, /exit.
 #pragma once
 
 #include <string>

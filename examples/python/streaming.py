@@ -2,8 +2,7 @@
 
     OPENAI_API_KEY=sk-... python3 streaming.py "What is 1234 + 5678?"
 
-Leaving the for loop early interrupts the turn. The README's streaming example is taken
-from this file.
+Leaving the for loop early interrupts the turn.
 """
 import os
 import sys

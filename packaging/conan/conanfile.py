@@ -1,7 +1,8 @@
 import os
 
 from conan import ConanFile
-from conan.tools.build import stdcpp_library
+from conan.errors import ConanInvalidConfiguration
+from conan.tools.build import check_min_cppstd, stdcpp_library
 from conan.tools.cmake import CMake, CMakeDeps, CMakeToolchain, cmake_layout
 from conan.tools.files import copy, rmdir
 
@@ -9,18 +10,22 @@ required_conan_version = ">=2.0"
 
 
 class HermesConan(ConanFile):
-    name = "hermes"
+    # "hermes" on Conan Center is the Hermes JavaScript engine.
+    name = "hermes-agent-cpp"
     version = "0.1.0"
     description = "Embeddable agent runtime: tool-calling loop, context compression, session store"
     homepage = "https://github.com/hermes-runtime/hermes"
     url = "https://github.com/hermes-runtime/hermes"
+    license = "MIT"
     topics = ("agent", "llm", "tool-calling")
     package_type = "library"
     settings = "os", "arch", "compiler", "build_type"
-    options = {"shared": [True, False], "fPIC": [True, False]}
+    # postgres: the PostgreSQL session store (hermes/postgres_store.hpp), with libpq.
+    options = {"shared": [True, False], "fPIC": [True, False], "postgres": [True, False]}
     default_options = {
         "shared": False,
         "fPIC": True,
+        "postgres": False,
         # The session store's full-text search.
         "sqlite3/*:enable_fts5": True,
     }
@@ -28,7 +33,7 @@ class HermesConan(ConanFile):
     def export_sources(self):
         # The recipe lives in packaging/conan of the source tree it builds.
         root = os.path.join(self.recipe_folder, "..", "..")
-        for pattern in ("CMakeLists.txt", "cmake/*", "include/*", "src/*", "capi/*"):
+        for pattern in ("LICENSE", "CMakeLists.txt", "cmake/*", "include/*", "src/*", "capi/*"):
             copy(self, pattern, src=root, dst=self.export_sources_folder)
 
     def config_options(self):
@@ -38,6 +43,15 @@ class HermesConan(ConanFile):
     def configure(self):
         if self.options.shared:
             self.options.rm_safe("fPIC")
+
+    def validate(self):
+        # The public headers are C++17; only Linux is built and tested.
+        check_min_cppstd(self, 17)
+        if self.settings.os != "Linux":
+            raise ConanInvalidConfiguration(f"{self.ref} is built and tested on Linux only")
+
+    def validate_build(self):
+        check_min_cppstd(self, 20)  # The sources are C++20.
 
     def layout(self):
         cmake_layout(self)
@@ -49,6 +63,8 @@ class HermesConan(ConanFile):
         self.requires("sqlite3/[>=3.35 <4]")
         self.requires("simdjson/[>=1.0 <4]")
         self.requires("fmt/[>=8 <12]")
+        if self.options.postgres:
+            self.requires("libpq/[>=13 <18]")
 
     def generate(self):
         toolchain = CMakeToolchain(self)
@@ -57,7 +73,7 @@ class HermesConan(ConanFile):
         toolchain.cache_variables["HERMES_BUILD_EXAMPLES"] = False
         toolchain.cache_variables["HERMES_BUILD_BENCHMARKS"] = False
         toolchain.cache_variables["HERMES_BUILD_PYTHON"] = False
-        toolchain.cache_variables["HERMES_WITH_POSTGRES"] = "OFF"
+        toolchain.cache_variables["HERMES_WITH_POSTGRES"] = "ON" if self.options.postgres else "OFF"
         toolchain.cache_variables["HERMES_C_SHARED"] = bool(self.options.shared)
         toolchain.generate()
         CMakeDeps(self).generate()
@@ -70,19 +86,21 @@ class HermesConan(ConanFile):
     def package(self):
         cmake = CMake(self)
         cmake.install()
+        copy(self, "LICENSE", src=self.source_folder, dst=os.path.join(self.package_folder, "licenses"))
         # Consumers get the config CMakeDeps generates from package_info (the same
         # targets, hermes::hermes and hermes::hermes_c); two configs would compete.
         rmdir(self, os.path.join(self.package_folder, "lib", "cmake"))
         rmdir(self, os.path.join(self.package_folder, "lib", "pkgconfig"))
+        rmdir(self, os.path.join(self.package_folder, "share"))  # The licence is in licenses/.
 
     def package_info(self):
         self.cpp_info.set_property("cmake_file_name", "hermes")
-        self.cpp_info.set_property("pkg_config_name", "hermes_all")
+        self.cpp_info.set_property("pkg_config_name", "hermes-agent-cpp")
 
         cxx = self.cpp_info.components["hermes"]
         cxx.set_property("cmake_target_name", "hermes::hermes")
-        cxx.set_property("pkg_config_name", "hermes")
-        cxx.libs = ["hermes"]
+        cxx.set_property("pkg_config_name", "hermes_agent")
+        cxx.libs = ["hermes_agent"]
         cxx.requires = [
             "nlohmann_json::nlohmann_json",
             "libcurl::libcurl",
@@ -90,6 +108,8 @@ class HermesConan(ConanFile):
             "simdjson::simdjson",
             "fmt::fmt",
         ]
+        if self.options.postgres:
+            cxx.requires.append("libpq::libpq")
         if self.options.shared:
             cxx.defines = ["HERMES_SHARED"]
         if self.settings.os in ("Linux", "FreeBSD"):
@@ -97,8 +117,8 @@ class HermesConan(ConanFile):
 
         c_abi = self.cpp_info.components["hermes_c"]
         c_abi.set_property("cmake_target_name", "hermes::hermes_c")
-        c_abi.set_property("pkg_config_name", "hermes_c")
-        c_abi.libs = ["hermes_c"]
+        c_abi.set_property("pkg_config_name", "hermes_agent_c")
+        c_abi.libs = ["hermes_agent_c"]
         # A static C ABI needs the C++ library and its runtime when a C program links it.
         c_abi.requires = ["hermes"]
         if not self.options.shared and stdcpp_library(self):

@@ -1,6 +1,8 @@
 // The hermes CLI driven through a pseudo-terminal against the mock model server.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <thread>
 
 #include "cli/cli_harness.hpp"
@@ -67,6 +69,37 @@ TEST_CASE("/sessions lists the current session and /search finds what was said")
   CHECK(cli.expect("(no matches for \"zeppelin\")"));
   cli.send_line("/exit");
   CHECK(cli.wait_exit() == 0);
+}
+
+TEST_CASE("typed lines are kept in a private history file that /history shows in the next run") {
+  CliHarness h;
+  h.script("plain_answer.json");
+  {
+    PtySession cli = start_chat(h);
+    REQUIRE(cli.expect("\xE2\x80\xBA "));
+    cli.send_line("What is the capital of France? key sk-proj-abcdefghijklmnopqrstuvwxyz0123");
+    REQUIRE(cli.expect("Paris."));
+    REQUIRE(cli.expect("\xE2\x80\xBA "));
+    cli.send_line("/exit");
+    CHECK(cli.wait_exit() == 0);
+  }
+  struct stat info {};
+  REQUIRE(::stat(h.home.file("cli_history").c_str(), &info) == 0);
+  CHECK((info.st_mode & 0777) == 0600);
+  const std::string saved = read_text(h.home.file("cli_history"));
+  CHECK(saved.find("What is the capital of France?") != std::string::npos);
+  CHECK(saved.find("abcdefghijklmnopqrstuvwxyz0123") == std::string::npos);  // Masked.
+
+  PtySession again = start_chat(h);
+  REQUIRE(again.expect("\xE2\x80\xBA "));
+  again.send_line("/history");
+  CHECK(again.expect("1  What is the capital of France?"));
+  CHECK(again.expect("2  /exit"));
+  CHECK(again.expect("3  /history"));
+  again.send_line("/history x");
+  CHECK(again.expect("Usage: /history [number of lines]"));
+  again.send_line("/exit");
+  CHECK(again.wait_exit() == 0);
 }
 
 TEST_CASE("/new starts another session and /usage counts only its turns") {

@@ -1,6 +1,6 @@
 # Fails unless every symbol LIBRARY exports is hermes_*: the C ABI is the only thing
-# libhermes_c shows, whatever it links in.
-#   cmake -DNM=<nm> -DLIBRARY=<libhermes_c.so> -P check_exports.cmake
+# libhermes_agent_c shows, whatever it links in.
+#   cmake -DNM=<nm> -DLIBRARY=<libhermes_agent_c.so> -P check_exports.cmake
 execute_process(
   COMMAND "${NM}" -D --defined-only "${LIBRARY}"
   OUTPUT_VARIABLE symbols

@@ -8,7 +8,7 @@
 // other sentinels; tools and callbacks are Go functions, and a panic in one is recovered
 // before it can cross into C (a panicking tool gives the model an error result).
 //
-// The library is found with pkg-config (module hermes_c): set PKG_CONFIG_PATH to the
+// The library is found with pkg-config (module hermes_agent_c): set PKG_CONFIG_PATH to the
 // installed lib/pkgconfig, or to <build>/pkgconfig for a CMake build tree. Build with
 // -tags hermes_no_pkgconfig to pass CGO_CFLAGS and CGO_LDFLAGS yourself instead.
 package hermes

@@ -2,5 +2,5 @@
 
 package hermes
 
-// #cgo pkg-config: hermes_c
+// #cgo pkg-config: hermes_agent_c
 import "C"

@@ -24,6 +24,6 @@ func ensureABICompatible() error {
 		return nil
 	}
 	return &Error{Code: StatusFailedPrecondition, Message: fmt.Sprintf(
-		"libhermes_c %s (ABI %d) does not match this package (ABI %d)",
+		"libhermes_agent_c %s (ABI %d) does not match this package (ABI %d)",
 		Version(), LibraryABIVersion(), ABIVersion)}
 }

@@ -71,7 +71,7 @@ pub(crate) fn ensure_abi_compatible() -> Result<()> {
     Err(Error::new(
         ErrorCode::FailedPrecondition,
         format!(
-            "libhermes_c {} (ABI {}) does not match these bindings (ABI {})",
+            "libhermes_agent_c {} (ABI {}) does not match these bindings (ABI {})",
             version(),
             abi_version(),
             ABI_VERSION

@@ -8,11 +8,11 @@
 
 int main() {
   if (std::strcmp(hermes::version(), HERMES_VERSION_STRING) != 0) {
-    std::fprintf(stderr, "libhermes %s, headers %s\n", hermes::version(), HERMES_VERSION_STRING);
+    std::fprintf(stderr, "libhermes_agent %s, headers %s\n", hermes::version(), HERMES_VERSION_STRING);
     return 1;
   }
   if (!hermes_abi_compatible(HERMES_ABI_VERSION)) {
-    std::fprintf(stderr, "libhermes_c %s does not match hermes_c.h\n", hermes_version());
+    std::fprintf(stderr, "libhermes_agent_c %s does not match hermes_c.h\n", hermes_version());
     return 1;
   }
   hermes::AgentOptions options;  // No model: creating an agent must fail, and say why.

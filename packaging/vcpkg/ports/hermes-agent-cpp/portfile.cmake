@@ -1,5 +1,5 @@
-# Builds the port from the hermes checkout it sits in (packaging/vcpkg/ports/hermes, used
-# with --overlay-ports), or else from the release tarball.
+# Builds the port from the hermes checkout it sits in (packaging/vcpkg/ports/hermes-agent-cpp,
+# used with --overlay-ports), or else from the release tarball.
 get_filename_component(checkout "${CMAKE_CURRENT_LIST_DIR}/../../../.." ABSOLUTE)
 if(EXISTS "${checkout}/capi/hermes_c.h" AND EXISTS "${checkout}/CMakeLists.txt")
     set(SOURCE_PATH "${checkout}")
@@ -20,20 +20,29 @@ else()
     set(c_shared OFF)
 endif()
 
+# Feature postgres: the PostgreSQL store, against vcpkg's libpq.
+vcpkg_check_features(OUT_FEATURE_OPTIONS feature_options
+    FEATURES
+        postgres HERMES_WITH_POSTGRES
+)
+
 vcpkg_cmake_configure(
     SOURCE_PATH "${SOURCE_PATH}"
     OPTIONS
+        ${feature_options}
         -DHERMES_BUILD_TESTS=OFF
         -DHERMES_BUILD_EXAMPLES=OFF
         -DHERMES_BUILD_BENCHMARKS=OFF
         -DHERMES_BUILD_PYTHON=OFF
-        -DHERMES_WITH_POSTGRES=OFF
         -DHERMES_C_SHARED=${c_shared}
 )
 vcpkg_cmake_install()
-vcpkg_cmake_config_fixup(CONFIG_PATH lib/cmake/hermes)
+# The CMake package keeps the name hermes (find_package(hermes)), not the port's.
+vcpkg_cmake_config_fixup(PACKAGE_NAME hermes CONFIG_PATH lib/cmake/hermes)
 vcpkg_fixup_pkgconfig()
 
-file(REMOVE_RECURSE "${CURRENT_PACKAGES_DIR}/debug/include" "${CURRENT_PACKAGES_DIR}/debug/share")
+# vcpkg installs the licence as share/${PORT}/copyright; the copy CMake installs goes.
+file(REMOVE_RECURSE "${CURRENT_PACKAGES_DIR}/debug/include" "${CURRENT_PACKAGES_DIR}/debug/share"
+    "${CURRENT_PACKAGES_DIR}/share/doc")
 file(INSTALL "${CMAKE_CURRENT_LIST_DIR}/usage" DESTINATION "${CURRENT_PACKAGES_DIR}/share/${PORT}")
 vcpkg_install_copyright(FILE_LIST "${SOURCE_PATH}/LICENSE")
