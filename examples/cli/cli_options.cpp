@@ -79,8 +79,9 @@ std::optional<std::string> parse_cli(int argc, char** argv, CliOptions& o) {
       return true;
     };
     const bool takes_value = a == "-q" || a == "--query" || a == "--resume" || a == "--search" ||
-                             a == "--model" || a == "--provider" || a == "--base-url" || a == "--api-mode" ||
-                             a == "--home" || a == "--toolsets" || a == "--max-iterations";
+                             a == "--model" || a == "--provider" || a == "--base-url" ||
+                             a == "--api-mode" || a == "--home" || a == "--toolsets" ||
+                             a == "--max-iterations";
     if (takes_value && !value()) return a + " needs a value";
     if (a == "-h" || a == "--help") {
       o.help = true;

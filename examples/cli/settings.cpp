@@ -56,7 +56,8 @@ bool has_http_scheme(const std::string& url) {
 
 // The wire format, when one is asked for: the library's names, and "responses".
 std::optional<std::string> check_api_mode(const Sourced& mode) {
-  for (const char* known : {"chat_completions", "codex_responses", "responses", "anthropic_messages"}) {
+  for (const char* known :
+       {"chat_completions", "codex_responses", "responses", "anthropic_messages"}) {
     if (mode.value == known) return std::nullopt;
   }
   return "unknown api mode '" + mode.value + "' (" + mode.source +
@@ -65,13 +66,15 @@ std::optional<std::string> check_api_mode(const Sourced& mode) {
 
 // Fills the provider, base URL, wire format, key and model of `s`; returns what stops a
 // model from being called, naming what to set.
-std::optional<std::string> resolve_provider(const CliOptions& cli, const ConfigFile& file, Settings& s) {
+std::optional<std::string> resolve_provider(const CliOptions& cli, const ConfigFile& file,
+                                            Settings& s) {
   const ProviderPreset* preset = nullptr;
-  if (auto name = first_set(cli.provider, "--provider", {"HERMES_PROVIDER"}, file.provider, "provider")) {
+  if (auto name =
+          first_set(cli.provider, "--provider", {"HERMES_PROVIDER"}, file.provider, "provider")) {
     preset = find_provider_preset(name->value);
     if (preset == nullptr) {
-      return "unknown provider '" + name->value + "' (" + name->source + "); choose one of: " +
-             provider_preset_names();
+      return "unknown provider '" + name->value + "' (" + name->source +
+             "); choose one of: " + provider_preset_names();
     }
   } else {
     preset = preset_from_environment();
@@ -92,13 +95,15 @@ std::optional<std::string> resolve_provider(const CliOptions& cli, const ConfigF
   s.provider = std::string(preset->name);
   s.base_url = url ? url->value : std::string(preset->base_url);
   if (s.base_url.empty()) {
-    return "provider " + s.provider + " needs a base URL: --base-url, HERMES_BASE_URL or OPENAI_BASE_URL";
+    return "provider " + s.provider +
+           " needs a base URL: --base-url, HERMES_BASE_URL or OPENAI_BASE_URL";
   }
   if (url && !has_http_scheme(url->value)) {
     return "base URL '" + url->value + "' (" + url->source +
            ") has no http:// or https:// scheme; write e.g. http://localhost:8080/v1";
   }
-  if (auto mode = first_set(cli.api_mode, "--api-mode", {"HERMES_API_MODE"}, file.api_mode, "api_mode")) {
+  if (auto mode =
+          first_set(cli.api_mode, "--api-mode", {"HERMES_API_MODE"}, file.api_mode, "api_mode")) {
     if (auto problem = check_api_mode(*mode)) return problem;
     s.api_mode = mode->value;
   } else {

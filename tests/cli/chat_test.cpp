@@ -1,6 +1,5 @@
 // The hermes CLI driven through a pseudo-terminal against the mock model server.
 #include <doctest/doctest.h>
-
 #include <sys/stat.h>
 
 #include <thread>

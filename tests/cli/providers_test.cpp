@@ -110,8 +110,9 @@ TEST_CASE("a local server preset runs without a key and sends none") {
 TEST_CASE("with no key set the CLI names the variables to set, exits 2 and writes nothing") {
   CliHarness h;
   PtySession cli(HERMES_CLI_BINARY, {"-q", "Capital?"}, bare_env(h));
-  CHECK(cli.expect("no API key found: set one of OPENAI_API_KEY, ANTHROPIC_API_KEY, "
-                   "OPENROUTER_API_KEY, NOUS_API_KEY"));
+  CHECK(
+      cli.expect("no API key found: set one of OPENAI_API_KEY, ANTHROPIC_API_KEY, "
+                 "OPENROUTER_API_KEY, NOUS_API_KEY"));
   CHECK(cli.wait_exit() == 2);
   CHECK(h.server.request_count() == 0);
   CHECK(home_is_empty(h));
@@ -130,8 +131,9 @@ TEST_CASE("an unknown provider name lists the known ones") {
   auto env = h.env();
   env["HERMES_PROVIDER"] = "antropic";
   PtySession cli(HERMES_CLI_BINARY, {"-q", "Capital?"}, env);
-  CHECK(cli.expect("unknown provider 'antropic' (HERMES_PROVIDER); choose one of: openai, "
-                   "anthropic, openrouter, nous, ollama, vllm, llamacpp, custom"));
+  CHECK(
+      cli.expect("unknown provider 'antropic' (HERMES_PROVIDER); choose one of: openai, "
+                 "anthropic, openrouter, nous, ollama, vllm, llamacpp, custom"));
   CHECK(cli.wait_exit() == 2);
   CHECK(home_is_empty(h));
 }

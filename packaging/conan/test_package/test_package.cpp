@@ -1,14 +1,14 @@
 // Calls the packaged hermes through both of its interfaces.
 #include <cstdio>
 #include <cstring>
-
 #include <hermes/hermes.hpp>
 
 #include "hermes_c.h"
 
 int main() {
   if (std::strcmp(hermes::version(), HERMES_VERSION_STRING) != 0) {
-    std::fprintf(stderr, "libhermes_agent %s, headers %s\n", hermes::version(), HERMES_VERSION_STRING);
+    std::fprintf(stderr, "libhermes_agent %s, headers %s\n", hermes::version(),
+                 HERMES_VERSION_STRING);
     return 1;
   }
   if (!hermes_abi_compatible(HERMES_ABI_VERSION)) {
