@@ -114,6 +114,24 @@ std::string parse_clarify_answer(const std::string& line, const std::vector<std:
   return line;
 }
 
+std::string status_notice(std::string_view kind, std::string_view message) {
+  // The library's notices name no command; what this program's user can type is said here.
+  static const std::map<std::string_view, std::string_view> kHints = {
+      {"compression_blocked", "Run /new to start a fresh session or /compress to retry now."},
+      {"compression_failed", "Run /compress to retry, or /new to start a fresh session."},
+      {"compression_repeated", "Consider /new to start fresh."},
+      {"compression_ineffective",
+       "Run /new to start fresh or /compress <topic> to compact by hand."},
+  };
+  std::string text(message);
+  if (const auto it = kHints.find(kind); it != kHints.end()) {
+    if (!text.empty() && text.back() != '.') text += '.';
+    text += ' ';
+    text += it->second;
+  }
+  return text;
+}
+
 hermes::Callbacks make_terminal_callbacks(const CallbackContext& context) {
   hermes::Callbacks cb;
   Terminal* term = context.terminal;
@@ -131,7 +149,7 @@ hermes::Callbacks make_terminal_callbacks(const CallbackContext& context) {
   };
   cb.on_status = [term](std::string_view kind, std::string_view message) {
     if (kind == "lifecycle") return;
-    term->notice("  [" + std::string(kind) + "] " + std::string(message));
+    term->notice("  [" + std::string(kind) + "] " + status_notice(kind, message));
   };
   cb.on_approval = [context](const hermes::ApprovalRequest& r) { return ask_approval(context, r); };
   cb.on_clarify = [context](const std::string& q, const std::vector<std::string>& choices) {

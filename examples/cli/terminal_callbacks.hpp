@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "hermes/hermes.hpp"
 #include "prompt_broker.hpp"
@@ -20,6 +22,10 @@ struct CallbackContext {
 
 // The objects referred to by `context` must outlive every agent given the callbacks.
 hermes::Callbacks make_terminal_callbacks(const CallbackContext& context);
+
+// A library notice (Callbacks::on_status) as this program shows it: the message, and for
+// the kinds a slash command can help with, the command to type.
+std::string status_notice(std::string_view kind, std::string_view message);
 
 // How a typed line answers an approval request: o/once/y/yes, s/session, a/always;
 // anything else (and no answer) denies.

@@ -86,8 +86,16 @@ struct Callbacks {
   std::function<void(const ToolProgress& progress)> on_tool_progress;
   // The start of every outer iteration, with the tools run in the previous one.
   std::function<void(int api_call_count, const std::vector<ToolOutcome>& previous)> on_step;
-  // Lifecycle and warning notices: kind is e.g. "lifecycle", "warning", "compacted",
-  // "fallback", "retry".
+  // Lifecycle and warning notices, one kind each so a host can word or act on them (the
+  // message is English for a person and names no command of any host):
+  //   "lifecycle", "warning", "retry", "fallback", "review", "tool_progress";
+  //   "compacted": the transcript was compacted;
+  //   "compression_blocked": the context is over the threshold but compaction may not run;
+  //   "compression_failed": a compaction failed and the transcript is unchanged;
+  //   "compression_repeated": the session has been compacted twice or more;
+  //   "compression_ineffective": compaction is paused after passes that saved little;
+  //   "compression_aborted", "summary_model_fallback", "static_summary": how the summary
+  //   of a compaction was made (see ContextCompressor).
   std::function<void(std::string_view kind, std::string_view message)> on_status;
   // Visible text that accompanies tool calls.
   std::function<void(std::string_view text)> on_interim_assistant;

@@ -1,4 +1,4 @@
-// The background self-improvement review (skills-memory.md §9): after a turn, a second
+// The background self-improvement review: after a turn, a second
 // agent with the same model reads the conversation and saves what is worth keeping —
 // memories about the user, skills for approaches that took effort — while the host's
 // conversation goes on untouched.

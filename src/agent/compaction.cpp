@@ -111,10 +111,9 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
   auto compressed = engine->compress(messages, opts);
   if (!compressed.ok()) {
     out.error = compressed.status().message();
-    notify(core, "warning",
+    notify(core, "compression_failed",
            "\xE2\x9A\xA0 Compression aborted: " + out.error +
-               ". No messages were dropped \xE2\x80\x94 conversation continues unchanged. Run "
-               "/compress to retry, or /new to start a fresh session.");
+               ". No messages were dropped \xE2\x80\x94 conversation continues unchanged.");
     return out;
   }
   std::vector<Message> compacted = std::move(*compressed);
@@ -171,10 +170,11 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
          fmt::format("Context compacted: {} \xE2\x86\x92 {} messages (~{} \xE2\x86\x92 ~{} tokens)",
                      out.messages_before, out.messages_after, out.tokens_before, out.tokens_after));
   if (core.compression_count >= 2) {
-    notify(core, "warning",
-           fmt::format("\xE2\x9A\xA0\xEF\xB8\x8F  Session compressed {} times \xE2\x80\x94 accuracy "
-                       "may degrade. Consider /new to start fresh.",
-                       core.compression_count));
+    notify(
+        core, "compression_repeated",
+        fmt::format("\xE2\x9A\xA0\xEF\xB8\x8F  Session compressed {} times \xE2\x80\x94 accuracy "
+                    "may degrade.",
+                    core.compression_count));
   }
   return out;
 }

@@ -1,4 +1,4 @@
-// Compaction of a transcript (context.md §8): take the session's compression lease, let
+// Compaction of a transcript: take the session's compression lease, let
 // the context engine compress, re-inject the active todo list, rebuild the system prompt,
 // and commit in the store — rotating to a child session, or compacting in place. Either
 // the whole compaction happens or nothing changes.

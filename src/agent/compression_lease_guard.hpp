@@ -1,4 +1,4 @@
-// The session's compression lease, held for the length of one compaction (state.md §13.3).
+// The session's compression lease, held for the length of one compaction.
 // While the summary call runs (minutes with a slow model) a background thread renews the
 // lease every max(1, min(60, ttl/2)) seconds, so another process never takes over a lease
 // whose holder is still working. A store without leases fails open: compaction proceeds

@@ -1,4 +1,4 @@
-// delegate_task (tools.md §10.2): the calling agent hands self-contained tasks to
+// delegate_task: the calling agent hands self-contained tasks to
 // sub-agents that start from a fresh context, run side by side with a restricted toolset
 // and their own iteration budget, and return only a summary each.
 #pragma once

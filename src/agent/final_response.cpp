@@ -44,7 +44,10 @@ std::string join(const std::vector<std::string>& parts) {
 
 }  // namespace
 
-// The empty-answer ladder (loop.md §8.4 step 2), each rung once and in upstream's order.
+// The empty-answer ladder, each rung once and in this order: text streamed before the
+// empty reply; text written beside bookkeeping tool calls; a nudge after tool results; the
+// reasoning replayed as a prefill; plain retries; the fallback provider; then a turn that
+// ends without an answer.
 TurnRunner::EmptyAnswer TurnRunner::recover_empty_answer(const Message& msg, std::string& visible) {
   if (std::string streamed = strip_think_blocks(st_.streamed_text); !streamed.empty()) {
     visible = std::move(streamed);

@@ -1,5 +1,6 @@
 // Intent acknowledgement: a reply that announces work ("I'll look into the repo") and
-// ends the turn without doing it (loop.md §8.4 step 3).
+// ends the turn without doing it; the loop then asks the model to do the work (at most
+// twice a turn).
 #pragma once
 
 #include <cstddef>

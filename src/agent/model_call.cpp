@@ -1,4 +1,4 @@
-// One model call with its recovery chain (loop.md §5, §7): stream events to the host,
+// One model call with its recovery chain: stream events to the host,
 // classify a failure, then rotate the key, fall back to another provider, back off
 // (honouring Retry-After) and retry, or stop with a clear reason.
 #include <algorithm>
@@ -49,7 +49,7 @@ bool falls_back_eagerly(const ApiError& e, int retry, bool keys_left) {
 
 // An interrupt that lands while the provider is answering. Text streamed by then becomes
 // the answer when the turn ends; without any, the answer says what was interrupted, and
-// hosts recognise it by its prefix (loop.md §7, step 1).
+// hosts recognise it by its prefix, "Operation interrupted:".
 void note_model_wait_interrupted(TurnState& st, std::chrono::steady_clock::time_point started) {
   st.interrupted = true;
   st.exit_reason = "interrupted_by_user";
@@ -274,7 +274,7 @@ void TurnRunner::recover_by_compaction(const ApiError& error, const ProviderRequ
   if (!core_.engine) {
     fail(payload ? "Request payload too large (413) and compression is disabled: " + error.message
                  : "Context overflow and auto-compaction is disabled: " + error.message +
-                       " Run /compress or start a new session.",
+                       " Compress the conversation or start a new session.",
          st_.failure_reason);
     return;
   }

@@ -1,4 +1,4 @@
-// The output cap of a call that retries a truncated one (loop.md §5.3).
+// The output cap of a call that retries one cut short by the output limit.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// When the background review is due (skills-memory.md §9.1): one counter of user turns
+// When the background review is due: one counter of user turns
 // since the memory tool was last used, one of tool-calling iterations since skill_manage
 // was. The skills counter carries over between turns, so a long task split over several
 // turns still earns a review.

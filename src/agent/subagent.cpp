@@ -20,7 +20,7 @@ const std::set<std::string> kBlockedTools = {"delegate_task", "clarify",      "m
 
 std::string exit_reason_of(const ConversationResult& r) {
   if (r.interrupted) return "interrupted";
-  if (r.exit_reason.rfind("max_iterations", 0) == 0) return "max_iterations";
+  if (r.exit_reason.starts_with("max_iterations")) return "max_iterations";
   if (r.failed) return "error";
   return "completed";
 }
@@ -31,7 +31,7 @@ bool is_error_result(const std::string& content) {
   const std::string head = strip(std::string_view(content).substr(0, 64));
   for (const char* prefix :
        {"Error", "Tool '", "Tool call rejected", "Skipped:", "[Tool execution cancelled"}) {
-    if (head.rfind(prefix, 0) == 0) return true;
+    if (head.starts_with(prefix)) return true;
   }
   if (head.empty() || head.front() != '{') return false;
   auto parsed = parse_json(content);

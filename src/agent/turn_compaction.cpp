@@ -1,4 +1,4 @@
-// The compaction triggers of a turn (context.md §9): preflight at turn start, before each
+// The compaction triggers of a turn: preflight at turn start, before each
 // model call, after each tool round, and on context-overflow errors (model_call.cpp).
 #include <algorithm>
 
@@ -73,12 +73,12 @@ void TurnRunner::preflight_compaction() {
     CompressDecision decision = engine->should_compress_info(rough);
     if (!decision.compress) {
       if (!decision.blocked_reason.empty() && rough >= engine->threshold_tokens()) {
-        status("warning",
-               fmt::format("\xE2\x9A\xA0 Context is over the compression threshold (~{} tokens >= {}) "
-                           "but compression is currently blocked ({}). The model may stop "
-                           "responding. Run /new to start a fresh session or /compress to retry "
-                           "immediately.",
-                           rough, engine->threshold_tokens(), decision.blocked_reason));
+        status(
+            "compression_blocked",
+            fmt::format("\xE2\x9A\xA0 Context is over the compression threshold (~{} tokens >= {}) "
+                        "but compression is currently blocked ({}). The model may stop "
+                        "responding.",
+                        rough, engine->threshold_tokens(), decision.blocked_reason));
       }
       return;
     }

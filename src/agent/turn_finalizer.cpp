@@ -113,7 +113,7 @@ ConversationResult TurnRunner::build_result() {
   r.interrupted = st_.interrupted;
   r.completed = st_.final_response.has_value() && !st_.failed && !st_.interrupted && !st_.partial &&
                 (st_.api_call_count < core_.options.max_iterations ||
-                 st_.exit_reason.rfind("text_response", 0) == 0);
+                 st_.exit_reason.starts_with("text_response"));
   r.exit_reason = st_.exit_reason;
   r.error = st_.error;
   r.failure_reason = st_.failure_reason;

@@ -29,6 +29,17 @@ inline std::string lower_ascii(std::string_view text) {
   return out;
 }
 
+inline char upper_ascii(char c) {
+  return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+}
+
+// `text` with a-z folded to A-Z; other bytes unchanged.
+inline std::string upper_ascii(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = upper_ascii(c);
+  return out;
+}
+
 // True when `a` and `b` are equal ignoring ASCII case.
 inline bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -40,6 +51,10 @@ inline bool iequals(std::string_view a, std::string_view b) {
 
 inline bool starts_with(std::string_view text, std::string_view prefix) {
   return text.starts_with(prefix);
+}
+
+inline bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.ends_with(suffix);
 }
 
 inline bool contains(std::string_view text, std::string_view part) {

@@ -18,7 +18,7 @@ std::string camel_to_snake(std::string_view s) {
       const bool next_lower = i + 1 < s.size() && std::islower(static_cast<unsigned char>(s[i + 1]));
       const bool prev_upper = i > 0 && std::isupper(static_cast<unsigned char>(s[i - 1]));
       if (!out.empty() && out.back() != '_' && (prev_lower || (prev_upper && next_lower))) out += '_';
-      out += static_cast<char>(std::tolower(c));
+      out += internal::lower_ascii(static_cast<char>(c));
     } else {
       out += static_cast<char>(c);
     }

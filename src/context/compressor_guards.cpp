@@ -115,9 +115,7 @@ void ContextCompressor::Impl::record_ineffective(const std::string& why) {
   ++ineffective_count;
   if (ineffective_count == kStrikesToBlock) {
     notify("compression_ineffective",
-           why +
-               "; automatic compaction is paused after two ineffective passes. Run /new to "
-               "start fresh or /compress <topic> to compact by hand.");
+           why + "; automatic compaction is paused after two ineffective passes.");
   }
 }
 

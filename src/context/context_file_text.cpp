@@ -101,19 +101,19 @@ std::size_t context_file_char_cap(int64_t context_length) {
 
 std::string truncate_context_file(std::string_view content, std::string_view name, std::size_t cap,
                                   std::string_view read_path, const ContextFileNotice& notice) {
-  const std::size_t total = char_count(content);
+  const std::size_t total = utf8_length(content);
   if (total <= cap) return std::string(content);
   const auto head = static_cast<std::size_t>(static_cast<double>(cap) * kHeadShare);
   const auto tail = static_cast<std::size_t>(static_cast<double>(cap) * kTailShare);
   report(notice, fmt::format("Context file {} truncated: {} characters exceed the limit of {}; "
                              "trim the file or use a model with a larger context window.",
                              name, total, cap));
-  std::string out(first_chars(content, head));
+  std::string out(utf8_head(content, head));
   out += fmt::format(
       "\n\n[...truncated {}: kept {}+{} of {} chars. The middle is left out; to see all of "
       "it, read the file with the read_file tool: {}]\n\n",
       name, head, tail, total, read_path);
-  out += last_chars(content, tail);
+  out += utf8_tail(content, tail);
   return out;
 }
 

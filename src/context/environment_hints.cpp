@@ -39,8 +39,7 @@ bool is_wsl() {
   std::ifstream in("/proc/sys/kernel/osrelease");
   std::string release;
   std::getline(in, release);
-  for (char& c : release) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return release.find("microsoft") != std::string::npos;
+  return lower_ascii(release).find("microsoft") != std::string::npos;
 }
 
 std::string current_dir() {

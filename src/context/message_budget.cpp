@@ -1,6 +1,7 @@
 #include "context/message_budget.hpp"
 
 #include "common/json_text.hpp"
+#include "common/utf8.hpp"
 #include "context/message_parts.hpp"
 #include "context/text_cut.hpp"
 #include "hermes/token_estimate.hpp"
@@ -19,7 +20,7 @@ int64_t content_tokens(const Message& m) {
     } else if (part.is_object()) {
       auto text = part.find("text");
       if (text != part.end() && text->is_string()) {
-        chars += static_cast<int64_t>(char_count(text->get_ref<const std::string&>()));
+        chars += static_cast<int64_t>(utf8_length(text->get_ref<const std::string&>()));
       }
     }
   }
@@ -29,8 +30,8 @@ int64_t content_tokens(const Message& m) {
 int64_t json_chars(const Json& value) {
   if (value.is_null()) return 0;
   if (value.is_string())
-    return static_cast<int64_t>(char_count(value.get_ref<const std::string&>()));
-  return static_cast<int64_t>(char_count(dump_json(value)));
+    return static_cast<int64_t>(utf8_length(value.get_ref<const std::string&>()));
+  return static_cast<int64_t>(utf8_length(dump_json(value)));
 }
 
 int64_t tool_call_tokens(const ToolCall& call) {
@@ -45,7 +46,7 @@ int64_t tool_call_tokens(const ToolCall& call) {
 int64_t estimate_message_budget_tokens(const Message& message) {
   int64_t tokens = content_tokens(message) + kMessageOverheadTokens;
   for (const auto& call : message.tool_calls) tokens += tool_call_tokens(call);
-  int64_t replay_chars = static_cast<int64_t>(char_count(message.reasoning));
+  int64_t replay_chars = static_cast<int64_t>(utf8_length(message.reasoning));
   replay_chars += json_chars(message.reasoning_details);
   replay_chars += json_chars(message.codex_reasoning_items);
   replay_chars += json_chars(message.codex_message_items);

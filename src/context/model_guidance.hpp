@@ -1,7 +1,6 @@
-// Guidance for particular model families in the system prompt's stable tier
-// (context.md §11.1 items 8 and 9): some families describe what they would do instead of
-// calling tools, some stop before checking their work, and one platform misreports the
-// model's name.
+// Guidance for particular model families in the system prompt's stable tier: some
+// families describe what they would do instead of calling tools, some stop before checking
+// their work, and one platform misreports the model's name.
 #pragma once
 
 #include <optional>

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "common/utf8.hpp"
 #include "context/text_cut.hpp"
 #include "hermes/token_estimate.hpp"
 
@@ -18,7 +19,7 @@ Message* longest_shortenable(std::vector<Message>& messages) {
   std::size_t best_chars = 2 * kMinShortenedToolChars;
   for (Message& m : messages) {
     if (m.role != Role::kTool || m.parts.is_array()) continue;
-    const std::size_t chars = char_count(m.content);
+    const std::size_t chars = utf8_length(m.content);
     if (chars > best_chars) {
       best = &m;
       best_chars = chars;
@@ -29,13 +30,13 @@ Message* longest_shortenable(std::vector<Message>& messages) {
 
 // The beginning (two thirds of what is kept) and the end of `text`, with the cut stated.
 std::string halved(std::string_view text) {
-  const std::size_t chars = char_count(text);
+  const std::size_t chars = utf8_length(text);
   const std::size_t keep = std::max(kMinShortenedToolChars, chars / 2);
   const std::size_t head = keep * 2 / 3;
   const std::size_t tail = keep - head;
-  return std::string(first_chars(text, head)) + "\n\n[... " + std::to_string(chars - keep) +
+  return std::string(utf8_head(text, head)) + "\n\n[... " + std::to_string(chars - keep) +
          " characters of tool output omitted to fit the context window ...]\n\n" +
-         std::string(last_chars(text, tail));
+         std::string(utf8_tail(text, tail));
 }
 
 }  // namespace

@@ -74,12 +74,7 @@ void collect_argument_paths(const Json& value, std::vector<std::string>& files) 
 }
 
 bool mentions_failure(std::string_view text) {
-  const std::string low = [&] {
-    std::string s(text);
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-  }();
+  const std::string low = lower_ascii(text);
   for (std::string_view word :
        {"error", "failed", "exception", "traceback", "timeout", "timed out", "fatal"}) {
     for (std::size_t at = low.find(word); at != std::string::npos; at = low.find(word, at + 1)) {
@@ -111,10 +106,7 @@ struct Anchors {
 
 std::string role_label(const Message& m) {
   if (m.role == Role::kUser && is_synthetic_user_turn(m)) return "INTERNAL CONTEXT";
-  std::string label(role_name(m.role));
-  std::transform(label.begin(), label.end(), label.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return label;
+  return upper_ascii(role_name(m.role));
 }
 
 Anchors collect_anchors(const std::vector<Message>& turns, const RedactionHook& redact) {
@@ -150,7 +142,7 @@ Anchors collect_anchors(const std::vector<Message>& turns, const RedactionHook& 
           it != calls.end() ? it->second.first : (m.name.empty() ? "unknown" : m.name);
       tool_lines.push_back(
           summarize_tool_result(name, it != calls.end() ? it->second.second : "", raw));
-      if (mentions_failure(text)) add_unique(a.blockers, std::string(first_chars(text, 500)), 5);
+      if (mentions_failure(text)) add_unique(a.blockers, std::string(utf8_head(text, 500)), 5);
     }
   }
   a.actions.insert(a.actions.end(), tool_lines.begin(), tool_lines.end());

@@ -29,9 +29,9 @@ std::string redacted(const RedactionHook& redact, std::string_view text) {
 }
 
 std::string cut_middle(std::string_view text) {
-  if (char_count(text) <= kContentMax) return std::string(text);
-  return std::string(first_chars(text, kContentHead)) + "\n...[truncated]...\n" +
-         std::string(last_chars(text, kContentTail));
+  if (utf8_length(text) <= kContentMax) return std::string(text);
+  return std::string(utf8_head(text, kContentHead)) + "\n...[truncated]...\n" +
+         std::string(utf8_tail(text, kContentTail));
 }
 
 // Delivery directives ("MEDIA:/path") must not survive into a summary, where the next
@@ -82,8 +82,8 @@ std::string tool_calls_text(const Message& m, const RedactionHook& redact) {
   std::string out = "\n[Tool calls:";
   for (const auto& call : m.tool_calls) {
     std::string args = redacted(redact, call.arguments);
-    if (char_count(args) > kArgumentsMax)
-      args = std::string(first_chars(args, kArgumentsHead)) + "...";
+    if (utf8_length(args) > kArgumentsMax)
+      args = std::string(utf8_head(args, kArgumentsHead)) + "...";
     out += "\n  " + call.name + "(" + args + ")";
   }
   return out + "\n]";
@@ -241,7 +241,7 @@ std::string serialize_for_summary(const std::vector<Message>& turns, const Redac
 }
 
 std::string bound_summary_input(std::string_view text, std::size_t max_chars) {
-  const std::size_t total = char_count(text);
+  const std::size_t total = utf8_length(text);
   if (total <= max_chars) return std::string(text);
   auto marker_for = [](std::size_t omitted) {
     return "\n\n...[summary input truncated: " + with_thousands(static_cast<int64_t>(omitted)) +
@@ -250,21 +250,21 @@ std::string bound_summary_input(std::string_view text, std::size_t max_chars) {
   // The marker names how much was left out, which depends on the marker's own length:
   // size it once with a guess, then again with the real figure.
   auto room_for = [max_chars](const std::string& marker) {
-    return max_chars > char_count(marker) ? max_chars - char_count(marker) : std::size_t{0};
+    return max_chars > utf8_length(marker) ? max_chars - utf8_length(marker) : std::size_t{0};
   };
   std::string marker = marker_for(total - room_for(marker_for(total)));
   const std::size_t room = room_for(marker);
   const std::size_t head = room * 45 / 100;
-  return strip(first_chars(text, head)) + marker + strip(last_chars(text, room - head));
+  return strip(utf8_head(text, head)) + marker + strip(utf8_tail(text, room - head));
 }
 
 std::string sanitize_memory_context(std::string_view text) {
   const std::string trimmed = strip(text);
   if (trimmed.empty()) return "";
-  if (char_count(trimmed) <= kMemoryMax) return trimmed;
-  return std::string(first_chars(trimmed, kMemoryHead)) +
+  if (utf8_length(trimmed) <= kMemoryMax) return trimmed;
+  return std::string(utf8_head(trimmed, kMemoryHead)) +
          "\n...[memory provider context truncated]...\n" +
-         std::string(last_chars(trimmed, kMemoryTail));
+         std::string(utf8_tail(trimmed, kMemoryTail));
 }
 
 std::string derive_auto_focus_topic(const std::vector<Message>& messages,

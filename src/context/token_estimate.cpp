@@ -5,6 +5,7 @@
 
 #include "common/byte_scan.hpp"
 #include "common/json_text.hpp"
+#include "common/utf8.hpp"
 #include "context/message_budget.hpp"
 #include "context/message_parts.hpp"
 
@@ -48,33 +49,6 @@ Json wire_form_without_images(const Message& m, int64_t& images) {
   return j;
 }
 
-// The length of the well-formed UTF-8 sequence starting at `p` (a non-ASCII lead byte),
-// or 0 when it is not one (a stray continuation byte, an overlong form, a surrogate, past
-// U+10FFFF, or cut short).
-std::size_t utf8_sequence_length(const unsigned char* p, std::size_t available) {
-  const unsigned char b = p[0];
-  std::size_t len = 0;
-  unsigned char lo = 0x80, hi = 0xBF;  // The allowed range of the second byte.
-  if (b >= 0xC2 && b <= 0xDF) {
-    len = 2;
-  } else if (b >= 0xE0 && b <= 0xEF) {
-    len = 3;
-    if (b == 0xE0) lo = 0xA0;
-    if (b == 0xED) hi = 0x9F;
-  } else if (b >= 0xF0 && b <= 0xF4) {
-    len = 4;
-    if (b == 0xF0) lo = 0x90;
-    if (b == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (available < len || p[1] < lo || p[1] > hi) return 0;
-  for (std::size_t k = 2; k < len; ++k) {
-    if ((p[k] & 0xC0) != 0x80) return 0;
-  }
-  return len;
-}
-
 // Token-dense characters and other bytes of a text, the two quantities the estimate is
 // made of.
 struct TextCount {
@@ -91,18 +65,13 @@ struct TextCount {
         ++i;
         continue;
       }
-      std::size_t len = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-      if (i + len > text.size()) len = text.size() - i;
-      char32_t cp = len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
-      for (std::size_t k = 1; k < len; ++k) {
-        cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-      }
-      if (len > 1 && is_token_dense(cp)) {
+      const internal::Utf8Char c = internal::decode_utf8_at(text, i);
+      if (c.valid() && is_token_dense(c.cp)) {
         ++dense;
       } else {
-        other_bytes += static_cast<int64_t>(len);
+        other_bytes += static_cast<int64_t>(c.length);  // An invalid byte counts as one.
       }
-      i += len;
+      i += c.length;
     }
   }
 
@@ -130,19 +99,17 @@ struct TextCount {
         ++i;
         continue;
       }
-      const std::size_t len = utf8_sequence_length(p + i, n - i);
-      if (len == 0) {  // Rare: let the serialiser replace what is broken.
+      const internal::Utf8Char c = internal::decode_utf8_at(text, i);
+      if (!c.valid()) {  // Rare: let the serialiser replace what is broken.
         add_text(internal::dump_json(Json(text)));
         return;
       }
-      char32_t cp = len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
-      for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (p[i + k] & 0x3F);
-      if (is_token_dense(cp)) {
+      if (is_token_dense(c.cp)) {
         ++here.dense;
       } else {
-        here.other_bytes += static_cast<int64_t>(len);
+        here.other_bytes += static_cast<int64_t>(c.length);
       }
-      i += len;
+      i += c.length;
     }
     dense += here.dense;
     other_bytes += here.other_bytes;

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "common/json_text.hpp"
+#include "common/utf8.hpp"
 #include "context/message_budget.hpp"
 #include "context/message_parts.hpp"
 #include "context/text_cut.hpp"
@@ -58,7 +59,7 @@ int deduplicate(std::vector<Message>& messages) {
   for (std::size_t i = messages.size(); i-- > 0;) {
     Message& m = messages[i];
     if (m.role != Role::kTool || m.parts.is_array()) continue;
-    if (char_count(m.content) < kDedupMinChars) continue;
+    if (utf8_length(m.content) < kDedupMinChars) continue;
     if (seen.insert(m.content).second) continue;
     m.content = std::string(kDuplicateToolOutput);
     ++replaced;
@@ -73,14 +74,14 @@ bool already_pruned(std::string_view content) {
     return true;
   }
   return starts_with(content, "[") && content.find(" chars)") != std::string_view::npos &&
-         char_count(content) < 400;
+         utf8_length(content) < 400;
 }
 
 bool demote(Message& m, const std::unordered_map<std::string_view, CallInfo>& calls,
             int64_t min_chars) {
   if (m.role != Role::kTool || m.parts.is_array()) return false;
   if (m.content.empty() || already_pruned(m.content)) return false;
-  if (static_cast<int64_t>(char_count(m.content)) <= min_chars) return false;
+  if (static_cast<int64_t>(utf8_length(m.content)) <= min_chars) return false;
   std::string_view name = m.name.empty() ? std::string_view("unknown") : std::string_view(m.name);
   std::string_view arguments;
   if (auto it = calls.find(m.tool_call_id); it != calls.end()) {
@@ -95,7 +96,7 @@ bool shrink_arguments(Message& m) {
   if (m.role != Role::kAssistant) return false;
   bool changed = false;
   for (auto& call : m.tool_calls) {
-    if (char_count(call.arguments) <= kArgumentsMaxChars) continue;
+    if (utf8_length(call.arguments) <= kArgumentsMaxChars) continue;
     std::string shrunk = shrink_tool_call_arguments(call.arguments);
     if (shrunk == call.arguments) continue;
     call.arguments = std::move(shrunk);
@@ -115,8 +116,8 @@ std::optional<std::size_t> newest_image_result(const std::vector<Message>& messa
 void shrink_strings(OrderedJson& value, std::size_t max_chars, bool& changed) {
   if (value.is_string()) {
     const auto& text = value.get_ref<const std::string&>();
-    if (char_count(text) <= max_chars) return;
-    value = std::string(first_chars(text, max_chars)) + "...[truncated]";
+    if (utf8_length(text) <= max_chars) return;
+    value = std::string(utf8_head(text, max_chars)) + "...[truncated]";
     changed = true;
   } else if (value.is_structured()) {
     for (auto& child : value) shrink_strings(child, max_chars, changed);

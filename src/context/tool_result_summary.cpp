@@ -58,8 +58,8 @@ std::optional<std::string> int_after_key(std::string_view text, std::string_view
 }
 
 std::string shortened(std::string_view text, std::size_t max_chars) {
-  if (char_count(text) <= max_chars) return std::string(text);
-  return std::string(first_chars(text, max_chars - 3)) + "...";
+  if (utf8_length(text) <= max_chars) return std::string(text);
+  return std::string(utf8_head(text, max_chars - 3)) + "...";
 }
 
 std::string terminal(const ToolFacts& f) {
@@ -113,9 +113,9 @@ std::string web_extract(const ToolFacts& f) {
 
 std::string execute_code(const ToolFacts& f) {
   const std::string code = f.arg("code");
-  std::string preview(first_chars(code, 60));
+  std::string preview(utf8_head(code, 60));
   std::replace(preview.begin(), preview.end(), '\n', ' ');
-  if (char_count(code) > 60) preview += "...";
+  if (utf8_length(code) > 60) preview += "...";
   return "[execute_code] `" + preview + "` (" + std::to_string(f.lines) + " lines output)";
 }
 
@@ -171,7 +171,7 @@ std::string generic(const ToolFacts& f) {
         it->is_string()
             ? it->get<std::string>()
             : it->dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-    shown += " " + it.key() + "=" + std::string(first_chars(value, 40));
+    shown += " " + it.key() + "=" + std::string(utf8_head(value, 40));
   }
   return "[" + std::string(f.name) + "]" + shown + " (" + f.size() + " chars result)";
 }
@@ -205,8 +205,7 @@ std::string describe(const ToolFacts& f) {
   if (n == "execute_code") return execute_code(f);
   if (n == "skill_view" || n == "skills_list" || n == "skill_manage") return skill(f);
   if (n == "vision_analyze") {
-    return "[vision_analyze] '" + std::string(first_chars(f.arg("question"), 50)) + "'" + chars +
-           ")";
+    return "[vision_analyze] '" + std::string(utf8_head(f.arg("question"), 50)) + "'" + chars + ")";
   }
   if (n == "memory") return "[memory] " + f.arg("action", "?") + " on " + f.arg("target", "?");
   if (n == "todo") return "[todo] updated task list";
@@ -222,7 +221,7 @@ std::string describe(const ToolFacts& f) {
 
 std::string summarize_tool_result(std::string_view tool_name, std::string_view arguments,
                                   std::string_view content) {
-  const auto chars = static_cast<int64_t>(char_count(content));
+  const auto chars = static_cast<int64_t>(utf8_length(content));
   try {
     auto args = json_nesting_exceeds(arguments)
                     ? nlohmann::ordered_json()

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <thread>
 
+#include "common/process_spawn.hpp"
 #include "safety/secret_env.hpp"
 
 namespace hermes::internal {
@@ -60,34 +61,6 @@ std::string resolve_program(const std::string& command,
   return "";
 }
 
-// What the child reports through the exec-error pipe when it cannot start.
-struct SpawnFailure {
-  int stage;  // 0: chdir, 1: exec.
-  int error;
-};
-
-[[noreturn]] void run_child(const char* program, char* const argv[], char* const envp[],
-                            const char* cwd, int in, int out, int err, int report) {
-  ::setpgid(0, 0);
-  sigset_t none;
-  sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  ::signal(SIGPIPE, SIG_DFL);
-  ::dup2(in, STDIN_FILENO);
-  ::dup2(out, STDOUT_FILENO);
-  ::dup2(err, STDERR_FILENO);
-  SpawnFailure failure{0, 0};
-  if (cwd != nullptr && ::chdir(cwd) != 0) {
-    failure = {0, errno};
-  } else {
-    ::execve(program, argv, envp);
-    failure = {1, errno};
-  }
-  ssize_t ignored = ::write(report, &failure, sizeof failure);
-  (void)ignored;
-  ::_exit(127);
-}
-
 }  // namespace
 
 ChildProcess::~ChildProcess() {
@@ -106,41 +79,31 @@ Status ChildProcess::spawn(const ChildProcessOptions& options) {
 
   std::vector<std::string> env_entries;
   for (const auto& [k, v] : env) env_entries.push_back(k + "=" + v);
-  std::vector<char*> envp;
-  for (auto& e : env_entries) envp.push_back(e.data());
+  std::vector<const char*> envp;
+  for (const auto& e : env_entries) envp.push_back(e.c_str());
   envp.push_back(nullptr);
   std::vector<std::string> arg_strings{options.command};
   arg_strings.insert(arg_strings.end(), options.args.begin(), options.args.end());
-  std::vector<char*> argv;
-  for (auto& a : arg_strings) argv.push_back(a.data());
+  std::vector<const char*> argv;
+  for (const auto& a : arg_strings) argv.push_back(a.c_str());
   argv.push_back(nullptr);
 
-  Pipe in, out, err, report;
-  if (!in.open() || !out.open() || !err.open() || !report.open()) {
+  Pipe in, out, err;
+  if (!in.open() || !out.open() || !err.open()) {
     return Status::io_error(std::string("cannot create pipes: ") + std::strerror(errno));
   }
-  const char* cwd = options.cwd.empty() ? nullptr : options.cwd.c_str();
-  const pid_t pid = ::fork();
-  if (pid < 0) return Status::io_error(std::string("fork failed: ") + std::strerror(errno));
-  if (pid == 0)
-    run_child(program.c_str(), argv.data(), envp.data(), cwd, in.read, out.write, err.write,
-              report.write);
-
-  pid_ = pid;
+  SpawnRequest request;
+  request.path = program.c_str();
+  request.argv = argv.data();
+  request.envp = envp.data();
+  request.cwd = options.cwd.empty() ? nullptr : options.cwd.c_str();
+  request.stdin_fd = in.read;
+  request.stdout_fd = out.write;
+  request.stderr_fd = err.write;
+  auto pid = spawn_process(request);  // Failure::kReported: a bad cwd or program is an error.
+  if (!pid.ok()) return pid.status();
+  pid_ = *pid;
   reaped_ = false;
-  close_fd(report.write);
-  SpawnFailure failure{};
-  ssize_t n;
-  do {
-    n = ::read(report.read, &failure, sizeof failure);
-  } while (n < 0 && errno == EINTR);
-  if (n == static_cast<ssize_t>(sizeof failure)) {
-    wait_for_exit(std::chrono::milliseconds(1000));
-    return failure.stage == 0
-               ? Status::not_found("cannot change to directory '" + options.cwd +
-                                   "': " + std::strerror(failure.error))
-               : Status::io_error("cannot run '" + program + "': " + std::strerror(failure.error));
-  }
   stdin_fd_ = in.write;
   stdout_fd_ = out.read;
   stderr_fd_ = err.read;

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "common/text_utils.hpp"
+#include "providers/url.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -39,33 +40,18 @@ std::string percent_decode(std::string_view text) {
 }  // namespace
 
 std::optional<UrlParts> split_url(std::string_view url) {
-  url = trim_ascii(url);
-  const std::size_t scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) return std::nullopt;
-  const std::string scheme = lower_ascii(url.substr(0, scheme_end));
-  if (scheme != "http" && scheme != "https") return std::nullopt;
-  std::string_view rest = url.substr(scheme_end + 3);
-  rest = rest.substr(0, rest.find_first_of("?#"));
-  const std::size_t slash = rest.find('/');
-  const std::string_view authority = rest.substr(0, slash);
-  if (authority.empty()) return std::nullopt;
-  UrlParts parts;
-  parts.origin = scheme + "://" + lower_ascii(authority);
-  if (slash != std::string_view::npos) parts.path.assign(rest.substr(slash));
-  return parts;
+  const auto parsed = parse_url(url);
+  if (!parsed || (parsed->scheme != "http" && parsed->scheme != "https")) return std::nullopt;
+  return UrlParts{parsed->origin(), parsed->path == "/" ? std::string() : parsed->path};
 }
 
 bool is_secure_oauth_url(std::string_view url) {
-  auto parts = split_url(url);
-  if (!parts) return false;
-  if (starts_with(parts->origin, "https://")) return true;
-  std::string_view host = std::string_view(parts->origin).substr(7);  // After "http://".
-  if (const std::size_t at = host.rfind('@'); at != std::string_view::npos)
-    host.remove_prefix(at + 1);
-  if (starts_with(host, "[")) return host.substr(0, host.find(']') + 1) == "[::1]";
-  host = host.substr(0, host.find(':'));
-  if (host == "localhost") return true;
-  // 127.0.0.0/8, written as four decimal numbers.
+  const auto parsed = parse_url(url);
+  if (!parsed || (parsed->scheme != "http" && parsed->scheme != "https")) return false;
+  if (parsed->scheme == "https") return true;
+  const std::string_view host = parsed->host;
+  if (host == "[::1]" || host == "localhost") return true;
+  // 127.0.0.0/8 (libcurl writes any IPv4 host as four decimal numbers).
   if (!starts_with(host, "127.")) return false;
   int dots = 0;
   for (char c : host) {

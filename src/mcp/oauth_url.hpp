@@ -11,8 +11,9 @@
 
 namespace hermes::internal {
 
-// An absolute http(s) URL in its parts. `origin` is "scheme://authority" with the scheme
-// and host in lower case; `path` is "" or starts with '/'; query and fragment are dropped.
+// An absolute http(s) URL in its parts, as parse_url (providers/url.hpp) reads it.
+// `origin` is "scheme://authority" in lower case; `path` is "" or starts with '/'; query
+// and fragment are dropped.
 struct UrlParts {
   std::string origin;
   std::string path;

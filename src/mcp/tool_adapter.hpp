@@ -12,7 +12,8 @@
 
 namespace hermes::internal {
 
-// The result budget of MCP tools (tools.md §6).
+// The result budget of MCP tools, in characters: a longer result is saved to a file and
+// the model gets a preview (tools/result_budget.hpp).
 inline constexpr std::size_t kMcpResultBudgetChars = 50'000;
 
 // "mcp_<server>_<tool>", each part with every character outside [A-Za-z0-9_] replaced by

@@ -3,6 +3,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/number_format.hpp"
+#include "common/utf8.hpp"
 #include "hermes/memory.hpp"
 #include "memory/memory_store.hpp"
 #include "tools/tool_args.hpp"

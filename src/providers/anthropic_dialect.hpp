@@ -21,7 +21,7 @@ struct AnthropicDialect {
   bool oauth = false;        // An Anthropic OAuth token: Bearer plus the OAuth betas.
   std::string betas;         // The anthropic-beta header value; "" for none.
   ThinkingReplay replay = ThinkingReplay::kNative;
-  bool prompt_caching = false;  // Place cache_control breakpoints (context.md 14).
+  bool prompt_caching = false;  // cache_control on the system prompt and the last 3 messages.
 };
 
 // `base_url` as configured (a trailing /v1 is allowed), `api_key` the key in use.

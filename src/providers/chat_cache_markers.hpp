@@ -1,4 +1,4 @@
-// Anthropic prompt-cache breakpoints in a Chat Completions request (context.md §14): Claude
+// Anthropic prompt-cache breakpoints in a Chat Completions request: Claude
 // served through OpenRouter or the Nous portal honours `cache_control` on content parts
 // (the "envelope" layout), so a long conversation is billed mostly as cache reads there too.
 #pragma once

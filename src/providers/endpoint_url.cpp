@@ -6,6 +6,7 @@
 
 #include "common/text_utils.hpp"
 #include "hermes/model_metadata.hpp"
+#include "providers/url.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -160,48 +161,18 @@ bool is_local_ipv6(std::string_view host) {
 
 EndpointUrl parse_endpoint_url(std::string_view base_url) {
   EndpointUrl out;
-  std::string_view rest = trim_ascii(base_url);
-  while (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
-  if (rest.empty()) return out;
-  out.scheme = "http";
-  if (const std::size_t scheme = rest.find("://"); scheme != std::string_view::npos) {
-    out.scheme = lower_ascii(rest.substr(0, scheme));
-    rest.remove_prefix(scheme + 3);
+  const auto url = parse_url(base_url, "http");
+  if (!url) return out;
+  out.scheme = url->scheme;
+  out.host = url->host;
+  if (out.host.size() >= 2 && out.host.front() == '[' && out.host.back() == ']') {
+    out.host = out.host.substr(1, out.host.size() - 2);
   }
-  const std::size_t end = rest.find_first_of("/?#");
-  std::string_view authority = rest.substr(0, end);
-  std::string_view tail = end == std::string_view::npos ? std::string_view() : rest.substr(end);
-  if (const std::size_t at = authority.rfind('@'); at != std::string_view::npos) {
-    out.has_userinfo = true;
-    authority.remove_prefix(at + 1);
-  }
-  std::string_view port_text;
-  if (!authority.empty() && authority.front() == '[') {
-    const std::size_t close = authority.find(']');
-    if (close == std::string_view::npos) return out;
-    out.host = lower_ascii(authority.substr(1, close - 1));
-    const std::string_view after = authority.substr(close + 1);
-    if (!after.empty()) {
-      if (after.front() != ':') return out;
-      port_text = after.substr(1);
-    }
-  } else {
-    const std::size_t colon = authority.find(':');
-    out.host = lower_ascii(authority.substr(0, colon));
-    if (colon != std::string_view::npos) port_text = authority.substr(colon + 1);
-  }
-  if (!port_text.empty()) {
-    int port = 0;
-    const auto [ptr, ec] =
-        std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-    if (ec != std::errc() || ptr != port_text.data() + port_text.size() || port > 65535) return out;
-    out.port = port;
-  }
-  const std::size_t query = tail.find_first_of("?#");
-  out.has_query_or_fragment = query != std::string_view::npos;
-  std::string_view path = tail.substr(0, query);
-  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
-  out.path = std::string(path);
+  out.port = url->port;
+  out.path = url->path;
+  while (!out.path.empty() && out.path.back() == '/') out.path.pop_back();
+  out.has_userinfo = url->has_userinfo;
+  out.has_query_or_fragment = url->has_query || url->has_fragment;
   out.valid = true;
   return out;
 }

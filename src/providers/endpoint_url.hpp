@@ -12,7 +12,7 @@
 namespace hermes::internal {
 
 struct EndpointUrl {
-  bool valid = false;         // False for an empty URL or an unterminated IPv6 literal.
+  bool valid = false;         // False when parse_url (providers/url.hpp) rejects it.
   std::string scheme;         // Lower-cased; "http" when the URL names none.
   std::string host;           // Lower-cased, without IPv6 brackets.
   std::optional<int> port;    // As written; nullopt when absent.
@@ -21,6 +21,7 @@ struct EndpointUrl {
   bool has_query_or_fragment = false;
 };
 
+// `base_url` read by parse_url, with "http" for a URL that names no scheme.
 EndpointUrl parse_endpoint_url(std::string_view base_url);
 
 // The provider whose well-known host `base_url` points at ("openai", "anthropic",

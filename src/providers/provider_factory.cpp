@@ -1,6 +1,4 @@
 // Picks the wire format for a configuration and builds its provider.
-#include <curl/curl.h>
-
 #include <memory>
 #include <string>
 
@@ -9,6 +7,7 @@
 #include "providers/anthropic_messages.hpp"
 #include "providers/openai_chat.hpp"
 #include "providers/openai_responses.hpp"
+#include "providers/url.hpp"
 #include "providers/url_parts.hpp"
 
 namespace hermes {
@@ -20,24 +19,12 @@ std::string lower_trimmed(std::string_view text) {
 
 // InvalidArgument naming base_url unless it is an http(s) URL with a host.
 Status validate_base_url(const std::string& base_url) {
-  std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> url(curl_url(), &curl_url_cleanup);
-  if (!url) return Status::internal("libcurl could not allocate a URL handle");
   if (base_url.empty()) return Status::invalid_argument("base_url: empty");
-  if (curl_url_set(url.get(), CURLUPART_URL, base_url.c_str(), 0) != CURLUE_OK) {
-    return Status::invalid_argument("base_url: '" + base_url + "' is not a valid URL");
-  }
-  char* scheme = nullptr;
-  char* host = nullptr;
-  curl_url_get(url.get(), CURLUPART_SCHEME, &scheme, 0);
-  curl_url_get(url.get(), CURLUPART_HOST, &host, 0);
-  const std::string scheme_text = scheme ? scheme : "";
-  const bool has_host = host && *host;
-  curl_free(scheme);
-  curl_free(host);
-  if (scheme_text != "http" && scheme_text != "https") {
+  const auto url = internal::parse_url(base_url);
+  if (!url) return Status::invalid_argument("base_url: '" + base_url + "' is not a valid URL");
+  if (url->scheme != "http" && url->scheme != "https") {
     return Status::invalid_argument("base_url: '" + base_url + "' must use http or https");
   }
-  if (!has_host) return Status::invalid_argument("base_url: '" + base_url + "' has no host");
   return {};
 }
 

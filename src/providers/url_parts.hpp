@@ -1,4 +1,5 @@
-// The host and path of a configured base URL, for choosing wire formats and dialects.
+// The host and path of a configured base URL (read by parse_url, providers/url.hpp), for
+// choosing wire formats and dialects.
 // Exact comparisons on these (never substring tests on the whole URL) keep look-alike
 // hosts such as api.anthropic.com.example.test from matching.
 #pragma once

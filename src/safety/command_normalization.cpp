@@ -12,24 +12,6 @@
 namespace hermes::internal {
 namespace {
 
-void append_utf8(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 // The ASCII text NFKC gives for `cp`, or an empty view when it keeps the character.
 std::string_view compatibility_fold(char32_t cp) {
   static constexpr std::string_view kLigatures[] = {"ff", "fi", "fl", "ffi", "ffl", "st", "st"};
@@ -200,7 +182,7 @@ std::string lower_preserving_flags(std::string_view command) {
     }
     if (word_start) flag = c == '-';
     word_start = false;
-    if (!flag) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!flag) c = lower_ascii(c);
   }
   return out;
 }

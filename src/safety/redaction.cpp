@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/text_utils.hpp"
 #include "safety/private_keys.hpp"
 #include "safety/redaction_passes.hpp"
 #include "safety/regex_program.hpp"
@@ -276,8 +277,7 @@ bool is_sensitive_param(std::string name) {
     if (decoded == name) break;
     name = decoded;
   }
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+  name = lower_ascii(name);
   auto listed = [](std::string_view n) {
     return std::find(kSensitiveQueryParams.begin(), kSensitiveQueryParams.end(), n) !=
            kSensitiveQueryParams.end();
@@ -349,8 +349,7 @@ bool redaction_enabled() {
   static const bool enabled = [] {
     const char* v = std::getenv("HERMES_REDACT_SECRETS");
     if (v == nullptr) return true;
-    std::string s(v);
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string s = lower_ascii(v);
     return s == "1" || s == "true" || s == "yes" || s == "on";
   }();
   return enabled;

@@ -26,10 +26,6 @@ bool is_lower(char c) {
   return c >= 'a' && c <= 'z';
 }
 
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
 // A keyword starts a word at the key's edge, after a non-letter, or at a camelCase or
 // acronym boundary (clientSecret, APIToken).
 bool is_word_start(std::string_view s, std::size_t i) {
@@ -80,17 +76,12 @@ const Regex& password_keywords() {
   return re;
 }
 
-std::size_t char_count(std::string_view s) {
-  return static_cast<std::size_t>(std::count_if(
-      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
 bool looks_like_opaque_credential(std::string_view value) {
   if (value == "***" || starts_with(value,
                                     "\xC2\xAB"
                                     "redacted:"))
     return true;
-  const std::size_t n = char_count(value);
+  const std::size_t n = utf8_length(value);
   if (n >= 16 && std::all_of(value.begin(), value.end(),
                              [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
     return true;
@@ -295,9 +286,7 @@ bool is_repr_secret_key(std::string_view key) {
       "_API_KEY", "_TOKEN", "_SECRET", "_PASSWORD", "_PASSWD", "_CREDENTIAL", "_CREDENTIALS"};
   static constexpr std::array<std::string_view, 8> kSuffixes = {
       "apikey", "api_key", "token", "secret", "password", "passwd", "credential", "credentials"};
-  std::string folded(key);
-  std::transform(folded.begin(), folded.end(), folded.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+  const std::string folded = lower_ascii(key);
   if (std::find(kExact.begin(), kExact.end(), folded) != kExact.end()) return true;
   const bool all_upper = std::any_of(key.begin(), key.end(), is_upper) &&
                          std::none_of(key.begin(), key.end(), is_lower);

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <vector>
 
+#include "common/text_utils.hpp"
 #include "hermes/redaction.hpp"
 #include "safety/redaction_passes.hpp"
 #include "safety/shell_lexer.hpp"
@@ -147,13 +148,13 @@ bool is_secret_bearing_path(std::string_view raw, std::string_view hermes_home) 
   std::replace(path.begin(), path.end(), '\\', '/');
   bool in_hermes_home = false;
   for (std::string_view prefix : {"$HERMES_HOME/", "${HERMES_HOME}/"}) {
-    if (path.rfind(prefix, 0) == 0) {
+    if (path.starts_with(prefix)) {
       path.erase(0, prefix.size());
       in_hermes_home = true;
     }
   }
   for (std::string_view prefix : {"$HOME/", "${HOME}/"}) {
-    if (path.rfind(prefix, 0) == 0) path.erase(0, prefix.size());
+    if (path.starts_with(prefix)) path.erase(0, prefix.size());
   }
   if (path.find('$') != std::string::npos) return false;
   if (!hermes_home.empty() && path.rfind(std::string(hermes_home) + "/", 0) == 0)
@@ -164,8 +165,7 @@ bool is_secret_bearing_path(std::string_view raw, std::string_view hermes_home) 
          std::replace(spaced.begin(), spaced.end(), '/', ' ');
          return spaced;
        }())) {
-    std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return std::tolower(c); });
-    parts.push_back(std::move(p));
+    parts.push_back(lower_ascii(p));
   }
   if (parts.empty()) return false;
   const std::string& name = parts.back();

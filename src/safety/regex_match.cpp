@@ -10,40 +10,6 @@
 
 namespace hermes::internal {
 
-Utf8Char decode_utf8_at(std::string_view text, std::size_t pos) {
-  const auto b0 = static_cast<unsigned char>(text[pos]);
-  if (b0 < 0x80) return {b0, 1};
-  auto cont = [&](std::size_t k) -> int {
-    if (pos + k >= text.size()) return -1;
-    const auto b = static_cast<unsigned char>(text[pos + k]);
-    return (b & 0xC0) == 0x80 ? (b & 0x3F) : -1;
-  };
-  const Utf8Char invalid{static_cast<char32_t>(0xDC00 + b0), 1};
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    const int c1 = cont(1);
-    if (c1 < 0) return invalid;
-    return {static_cast<char32_t>(((b0 & 0x1F) << 6) | c1), 2};
-  }
-  if (b0 >= 0xE0 && b0 <= 0xEF) {
-    const int c1 = cont(1);
-    const int c2 = cont(2);
-    if (c1 < 0 || c2 < 0) return invalid;
-    const char32_t cp = ((b0 & 0x0F) << 12) | (c1 << 6) | c2;
-    if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)) return invalid;
-    return {cp, 3};
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4) {
-    const int c1 = cont(1);
-    const int c2 = cont(2);
-    const int c3 = cont(3);
-    if (c1 < 0 || c2 < 0 || c3 < 0) return invalid;
-    const char32_t cp = ((b0 & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3;
-    if (cp < 0x10000 || cp > 0x10FFFF) return invalid;
-    return {cp, 4};
-  }
-  return invalid;
-}
-
 std::size_t previous_utf8_start(std::string_view text, std::size_t pos) {
   std::size_t start = pos - 1;
   // A lead byte is at most three bytes back; anything else is an invalid byte on its own.

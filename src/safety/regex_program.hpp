@@ -10,15 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "common/utf8.hpp"
+
 namespace hermes::internal {
 
-// A code point decoded from UTF-8. An invalid byte decodes to 0xDC00 + byte with length 1,
-// a value no ordinary class contains.
-struct Utf8Char {
-  char32_t cp = 0;
-  std::size_t length = 0;
-};
-Utf8Char decode_utf8_at(std::string_view text, std::size_t pos);
 // The start of the code point that ends right before `pos` (pos > 0).
 std::size_t previous_utf8_start(std::string_view text, std::size_t pos);
 

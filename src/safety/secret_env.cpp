@@ -52,11 +52,7 @@ bool url_with_password(std::string_view value) {
 }  // namespace
 
 bool is_secret_env(std::string_view name, std::string_view value) {
-  const std::string upper = [&] {
-    std::string s(name);
-    for (char& c : s) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
-    return s;
-  }();
+  const std::string upper = upper_ascii(name);
   if (names_secret(upper)) return true;
   const bool url_like =
       upper.ends_with("_URL") || upper.ends_with("_URI") || upper.ends_with("_DSN");

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <set>
 
+#include "common/text_utils.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -376,10 +378,7 @@ std::optional<std::vector<std::string>> shell_words(std::string_view s) {
 
 std::string program_basename(std::string_view word) {
   const std::size_t slash = word.find_last_of('/');
-  std::string base(slash == std::string_view::npos ? word : word.substr(slash + 1));
-  std::transform(base.begin(), base.end(), base.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return base;
+  return lower_ascii(slash == std::string_view::npos ? word : word.substr(slash + 1));
 }
 
 namespace {

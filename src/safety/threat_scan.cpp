@@ -136,7 +136,7 @@ std::optional<std::string> first_threat_message(std::string_view content) {
   if (findings.empty()) return std::nullopt;
   const std::string& id = findings.front();
   constexpr std::string_view kInvisible = "invisible_unicode_";
-  if (id.rfind(kInvisible, 0) == 0) {
+  if (id.starts_with(kInvisible)) {
     return "Blocked: content contains invisible unicode character " + id.substr(kInvisible.size()) +
            " (possible injection).";
   }

@@ -50,7 +50,7 @@ std::string strip_comment(const std::string& text) {
 }
 
 bool is_sequence_item(const std::string& text) {
-  return text == "-" || text.rfind("- ", 0) == 0;
+  return text == "-" || text.starts_with("- ");
 }
 
 // The offset of the ':' separating a key from its value, or npos.

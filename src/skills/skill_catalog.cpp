@@ -146,8 +146,8 @@ bool skill_supports_this_platform(const Skill& skill) {
   }
   if (platforms.empty()) return true;
   const std::string here = this_platform();
-  return std::any_of(platforms.begin(), platforms.end(), [&](std::string p) {
-    std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return std::tolower(c); });
+  return std::any_of(platforms.begin(), platforms.end(), [&](const std::string& platform) {
+    const std::string p = internal::lower_ascii(platform);
     return p == here || (here == "macos" && p == "darwin");
   });
 }

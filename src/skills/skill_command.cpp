@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "common/text_utils.hpp"
 #include "hermes/skills.hpp"
 #include "skills/skill_catalog.hpp"
 #include "tools/tool_args.hpp"
@@ -85,7 +86,7 @@ std::string skill_command_slug(std::string_view name) {
       out += '-';
     } else if (std::isalnum(c) || c == '_' || c == '-' ||
                c >= 0x80) {  // Non-ASCII letters are kept.
-      out += static_cast<char>(std::tolower(c));
+      out += internal::lower_ascii(static_cast<char>(c));
     }
   }
   std::string collapsed;

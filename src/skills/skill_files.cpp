@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "common/utf8.hpp"
 #include "skills/frontmatter.hpp"
 #include "tools/tool_args.hpp"
 

@@ -9,6 +9,7 @@
 #include "common/atomic_file.hpp"
 #include "common/fnv1a.hpp"
 #include "common/json_text.hpp"
+#include "common/utf8.hpp"
 #include "hermes/skills.hpp"
 #include "skills/frontmatter.hpp"
 #include "skills/skill_catalog.hpp"

@@ -5,16 +5,15 @@
 #include <string>
 #include <string_view>
 
+#include "common/utf8.hpp"
+
 namespace hermes::store {
 
 // The code points of `utf8`; invalid sequences become U+FFFD first.
 std::u32string to_code_points(std::string_view utf8);
 
-// Appends the UTF-8 encoding of `c` to `out`.
-void append_utf8(std::string& out, char32_t c);
-
-// The UTF-8 encoding of `text`.
-std::string to_utf8(std::u32string_view text);
+using internal::append_utf8;
+using internal::to_utf8;
 
 // Unicode whitespace, as Python's str.isspace() sees it.
 bool is_unicode_space(char32_t c);

@@ -8,14 +8,10 @@
 #include <vector>
 
 #include "common/json_text.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal {
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The schema's type names ("type" may be a string or a list; anyOf/oneOf branches count).
 std::vector<std::string> types_of(const Json& schema) {
@@ -80,7 +76,7 @@ std::optional<Json> parse_number(const std::string& text, bool integer_only) {
 }
 
 std::optional<Json> parse_bool(const std::string& text) {
-  const std::string s = lower(text);
+  const std::string s = lower_ascii(text);
   if (s == "true" || s == "yes" || s == "1" || s == "on") return Json(true);
   if (s == "false" || s == "no" || s == "0" || s == "off") return Json(false);
   return std::nullopt;

@@ -1,4 +1,4 @@
-// Argument coercion (tools.md §5): models often send numbers, booleans and lists as
+// Argument coercion: models often send numbers, booleans and lists as
 // strings. Before a handler runs, each argument whose schema property says otherwise is
 // converted when that can be done without guessing; anything else is left as it came.
 #pragma once

@@ -63,10 +63,7 @@ std::optional<std::vector<std::string>> normalize_choices(const Json& raw) {
 
 bool ends_with_recommended(const std::string& s) {
   if (s.size() < kRecommended.size()) return false;
-  return std::equal(kRecommended.rbegin(), kRecommended.rend(), s.rbegin(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) ==
-           std::tolower(static_cast<unsigned char>(b));
-  });
+  return iequals(std::string_view(s).substr(s.size() - kRecommended.size()), kRecommended);
 }
 
 std::string strip_recommended(const std::string& text) {

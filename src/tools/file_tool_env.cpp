@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/text_utils.hpp"
 #include "common/utf8.hpp"
 #include "safety/file_guard.hpp"
 
@@ -58,10 +59,7 @@ std::string lowered_extension(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
   const std::size_t dot = path.find_last_of('.');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
-  std::string ext = path.substr(dot);
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return ext;
+  return lower_ascii(std::string_view(path).substr(dot));
 }
 
 // Oversized tool results are saved under <home>/cache/spillover for read_file to page

@@ -2,17 +2,15 @@
 
 #include <algorithm>
 
+#include "common/utf8.hpp"
+
 namespace hermes::internal {
 namespace {
-
-bool is_continuation(char c) {
-  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
-}
 
 // How many bytes at the start of `s` belong to a character that began before it.
 std::size_t partial_prefix(std::string_view s) {
   std::size_t b = 0;
-  while (b < s.size() && b < 3 && is_continuation(s[b])) ++b;
+  while (b < s.size() && b < 3 && is_utf8_continuation(s[b])) ++b;
   return b;
 }
 

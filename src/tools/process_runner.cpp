@@ -2,9 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +11,7 @@
 #include <map>
 #include <thread>
 
+#include "common/process_spawn.hpp"
 #include "safety/secret_env.hpp"
 #include "tools/output_buffer.hpp"
 
@@ -27,39 +26,6 @@ constexpr std::chrono::milliseconds kStragglerGrace{200};
 
 std::string errno_text() {
   return std::strerror(errno);
-}
-
-void close_fds_from(int first) {
-#if defined(SYS_close_range)
-  if (::syscall(SYS_close_range, first, ~0U, 0) == 0) return;
-#endif
-  const long max = ::sysconf(_SC_OPEN_MAX);
-  for (int fd = first; fd < (max > 0 && max < 65536 ? max : 65536); ++fd) ::close(fd);
-}
-
-// After fork: only async-signal-safe calls until exec.
-[[noreturn]] void exec_child(const char* workdir, const char* const* argv, char* const* envp,
-                             int out_fd, int in_fd) {
-  // The host's signal handlers must not run in this copy of it: every signal goes back to
-  // its default action before the mask (all blocked by the parent) is lifted.
-  struct sigaction defaults {};
-  defaults.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &defaults, nullptr);
-  ::setpgid(0, 0);
-  ::dup2(in_fd, STDIN_FILENO);
-  ::dup2(out_fd, STDOUT_FILENO);
-  ::dup2(out_fd, STDERR_FILENO);
-  close_fds_from(3);
-  sigset_t none;
-  sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  if (workdir[0] != '\0' && ::chdir(workdir) != 0) {
-    static const char kMsg[] = "hermes: cannot enter the working directory\n";
-    (void)!::write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
-    ::_exit(126);
-  }
-  ::execve("/bin/sh", const_cast<char* const*>(argv), envp);
-  ::_exit(127);
 }
 
 // Reads what is available on a non-blocking fd. False at end of file.
@@ -102,33 +68,30 @@ Result<ChildProcess> spawn_shell(const ShellCommand& cmd, bool with_stdin) {
     ::close(out[1]);
     return Status::io_error("cannot create a pipe: " + errno_text());
   }
-  // Everything the child needs is prepared before fork.
   const char* argv[] = {"sh", "-c", cmd.command.c_str(), nullptr};
-  std::vector<char*> envp;
-  for (const std::string& e : cmd.environment) envp.push_back(const_cast<char*>(e.c_str()));
+  std::vector<const char*> envp;
+  for (const std::string& e : cmd.environment) envp.push_back(e.c_str());
   envp.push_back(nullptr);
-  // Signals stay blocked across fork, so none reaches the child before it has reset its
-  // handlers (a host handler running in the child would act as the host).
-  sigset_t all;
-  sigset_t previous;
-  sigfillset(&all);
-  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
-  const pid_t pid = ::fork();
-  if (pid == 0)
-    exec_child(cmd.workdir.c_str(), argv, envp.data(), out[1], with_stdin ? in[0] : devnull);
-  const int fork_errno = errno;
-  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  SpawnRequest request;
+  request.path = "/bin/sh";
+  request.argv = argv;
+  request.envp = envp.data();
+  request.cwd = cmd.workdir.c_str();
+  request.stdin_fd = with_stdin ? in[0] : devnull;
+  request.stdout_fd = out[1];
+  request.stderr_fd = out[1];
+  request.failure = SpawnRequest::Failure::kExitCode;  // A missing workdir is the shell's 126.
+  auto pid = spawn_process(request);
   ::close(out[1]);
   if (with_stdin) ::close(in[0]);
   if (devnull >= 0) ::close(devnull);
-  if (pid < 0) {
+  if (!pid.ok()) {
     ::close(out[0]);
     if (with_stdin) ::close(in[1]);
-    return Status::io_error(std::string("cannot start the shell: ") + std::strerror(fork_errno));
+    return pid.status();
   }
-  ::setpgid(pid, pid);  // Also done by the child; whichever runs first wins the race.
   ::fcntl(out[0], F_SETFL, ::fcntl(out[0], F_GETFL) | O_NONBLOCK);
-  return ChildProcess{pid, out[0], with_stdin ? in[1] : -1};
+  return ChildProcess{*pid, out[0], with_stdin ? in[1] : -1};
 }
 
 int exit_code_of(int status) {

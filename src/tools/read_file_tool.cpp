@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "common/json_text.hpp"
+#include "common/utf8.hpp"
 #include "hermes/redaction.hpp"
 #include "safety/redaction_passes.hpp"
 #include "tools/file_tool_env.hpp"

@@ -11,6 +11,7 @@
 #include "common/atomic_file.hpp"
 #include "common/fnv1a.hpp"
 #include "common/number_format.hpp"
+#include "common/utf8.hpp"
 #include "safety/log.hpp"
 #include "tools/tool_args.hpp"
 
@@ -95,7 +96,7 @@ std::size_t result_threshold(const ResultBudget& budget, const std::string& tool
                              std::size_t tool_max_chars) {
   if (tool_name == "read_file") return std::numeric_limits<std::size_t>::max();
   std::size_t t = budget.per_result_chars;
-  if (tool_name.rfind("mcp_", 0) == 0) t = std::min(t, kMcpThreshold);
+  if (tool_name.starts_with("mcp_")) t = std::min(t, kMcpThreshold);
   if (tool_max_chars > 0) t = std::min(t, tool_max_chars);
   return t;
 }

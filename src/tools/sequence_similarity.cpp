@@ -101,41 +101,6 @@ class Matcher {
 
 }  // namespace
 
-std::u32string to_code_points(std::string_view text) {
-  std::u32string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    const Utf8Char c = decode_utf8_at(text, i);
-    out += c.cp;
-    i += c.length;
-  }
-  return out;
-}
-
-std::string to_utf8(std::u32string_view text) {
-  std::string out;
-  for (char32_t cp : text) {
-    if (cp >= 0xDC80 && cp <= 0xDCFF) {
-      out += static_cast<char>(cp - 0xDC00);  // An invalid byte decoded on the way in.
-    } else if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-  return out;
-}
-
 double similarity_ratio(std::string_view a, std::string_view b) {
   if (a == b) return 1.0;
   const std::u32string ua = to_code_points(a);

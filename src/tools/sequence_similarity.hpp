@@ -5,8 +5,11 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
+
+#include "common/utf8.hpp"  // to_code_points, to_utf8: the units the ranges count.
 
 namespace hermes::internal {
 
@@ -21,9 +24,5 @@ struct EditOp {
 
 // The edit script from `a` to `b` (difflib's get_opcodes).
 std::vector<EditOp> edit_ops(const std::u32string& a, const std::u32string& b);
-
-// UTF-8 to code points and back.
-std::u32string to_code_points(std::string_view text);
-std::string to_utf8(std::u32string_view text);
 
 }  // namespace hermes::internal

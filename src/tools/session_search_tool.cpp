@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "common/json_text.hpp"
+#include "common/utf8.hpp"
 #include "tools/session_search.hpp"
 
 namespace hermes::tools {
@@ -75,31 +76,16 @@ std::string strip_ansi(const std::string& text) {
   return out;
 }
 
-// The first `max_chars` characters of UTF-8 `text` (whole characters only).
-std::size_t prefix_bytes(const std::string& text, std::size_t max_chars) {
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
-    if (chars++ == max_chars) return i;
-  }
-  return text.size();
-}
-
-std::size_t char_count(const std::string& text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
 Json shape_message(const StoredMessage& stored, int64_t anchor_id = 0, std::size_t max_chars = 0) {
   const Message& m = stored.message;
   std::string content = strip_ansi(m.content);
   Json entry = {{"id", stored.id}, {"role", std::string(role_name(m.role))}};
-  const std::size_t cut = max_chars > 0 ? prefix_bytes(content, max_chars) : content.size();
+  const std::size_t cut =
+      max_chars > 0 ? internal::utf8_head(content, max_chars).size() : content.size();
   if (cut < content.size()) {
     entry["content"] = content.substr(0, cut) + "\u2026";
     entry["content_truncated"] = true;
-    entry["original_content_chars"] = char_count(content);
+    entry["original_content_chars"] = internal::utf8_length(content);
   } else {
     entry["content"] = content;
   }
@@ -321,7 +307,7 @@ std::string preview_of(SessionStore& store, const std::string& session_id) {
   for (auto it = rows->rbegin(); it != rows->rend(); ++it) {
     const Message& m = it->message;
     if ((m.role != Role::kUser && m.role != Role::kAssistant) || m.content.empty()) continue;
-    const std::size_t cut = prefix_bytes(m.content, kPreviewChars);
+    const std::size_t cut = internal::utf8_head(m.content, kPreviewChars).size();
     return cut < m.content.size() ? m.content.substr(0, cut) + "..." : m.content;
   }
   return {};

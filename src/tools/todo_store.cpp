@@ -29,11 +29,6 @@ std::string field_text(const Json& item, const char* key) {
   return strip(dump_json(*it));
 }
 
-std::string lowered(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 // One item of a plan is a short task, not a document: a huge one would inflate every
 // re-injection after compression.
 std::string cap_content(const std::string& content) {
@@ -49,7 +44,7 @@ TodoItem validate(const Json& raw) {
   if (item.id.empty()) item.id = "?";
   item.content = field_text(raw, "content");
   item.content = item.content.empty() ? "(no description)" : cap_content(item.content);
-  item.status = raw.contains("status") ? lowered(field_text(raw, "status")) : "pending";
+  item.status = raw.contains("status") ? lower_ascii(field_text(raw, "status")) : "pending";
   if (!valid_status(item.status)) item.status = "pending";
   item.parent = field_text(raw, "parent");
   if (item.parent == item.id) item.parent.clear();
@@ -122,7 +117,7 @@ void merge_into(std::vector<TodoItem>& items, const std::vector<const Json*>& in
     }
     if (const std::string content = field_text(*raw, "content"); !content.empty())
       it->content = cap_content(content);
-    if (const std::string status = lowered(field_text(*raw, "status")); valid_status(status))
+    if (const std::string status = lower_ascii(field_text(*raw, "status")); valid_status(status))
       it->status = status;
     if (raw->contains("parent"))
       it->parent = field_text(*raw, "parent") == it->id ? "" : field_text(*raw, "parent");

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "common/text_utils.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -23,8 +25,7 @@ Status wrong_type(std::string_view key, std::string_view expected, const Json& v
 std::string lower_trimmed(std::string s) {
   s.erase(0, s.find_first_not_of(" \t\r\n"));
   s.erase(s.find_last_not_of(" \t\r\n") + 1);
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
+  return lower_ascii(s);
 }
 
 }  // namespace
@@ -103,23 +104,6 @@ Result<bool> arg_bool(const Json& args, std::string_view key, bool fallback) {
   }
   if (v->is_number_integer()) return v->get<int64_t>() != 0;
   return wrong_type(key, "a boolean", *v);
-}
-
-std::size_t utf8_length(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
-std::string_view utf8_head(std::string_view text, std::size_t n) {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-      if (count == n) return text.substr(0, i);
-      ++count;
-    }
-  }
-  return text;
 }
 
 }  // namespace hermes::internal

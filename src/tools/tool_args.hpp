@@ -35,9 +35,4 @@ inline Json tool_failure(const std::string& error) {
 // The name of a JSON value's type as a model would say it ("string", "integer", ...).
 std::string json_type_name(const Json& value);
 
-// The length of `text` in Unicode code points (what the character limits count).
-std::size_t utf8_length(std::string_view text);
-// The first `n` code points of `text`.
-std::string_view utf8_head(std::string_view text, std::size_t n);
-
 }  // namespace hermes::internal

@@ -76,7 +76,7 @@ std::vector<FaultCase> recovering_http_errors() {
   FaultCase overloaded;
   overloaded.name = "503 until the fallback takes over";
   overloaded.script = [](const WireScript& s) {
-    // Overload switches to the fallback once it has been retried (loop.md §7, 4.13).
+    // Overload switches to the fallback once it has been retried.
     return Script{s.http_error(HttpFault::kUnavailable), s.http_error(HttpFault::kUnavailable),
                   s.text(kFinalAnswer)};
   };

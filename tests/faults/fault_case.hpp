@@ -1,5 +1,5 @@
 // The rows of the fault matrix: one fault each, with the outcome the recovery chain
-// must reach (loop.md §5-§7, providers.md §2.4 and §9).
+// must reach (retry, key rotation, fallback, compaction, or a clear failure).
 #pragma once
 
 #include <functional>

@@ -201,7 +201,7 @@ void CaseRun::check_interrupted() {
   const Message& last = result_.messages.back();
   CHECK(last.role == Role::kAssistant);
   // Text streamed before the interrupt is kept as the answer; without any, the answer
-  // says the turn was interrupted waiting for the model (loop.md §7, step 1).
+  // says the turn was interrupted waiting for the model.
   if (script_.stream()) {
     CHECK(result_.final_response == kInterruptedText);
   } else {

@@ -91,7 +91,7 @@ std::string broken_event(Wire wire) {
   return "";
 }
 
-// Each format's own way of reporting a failure inside a 200 stream (providers.md §2.4).
+// Each format's own way of reporting a failure inside a 200 stream.
 std::vector<std::string> error_events(Wire wire) {
   switch (wire) {
     case Wire::kChatCompletions:

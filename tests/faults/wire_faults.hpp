@@ -61,7 +61,7 @@ class WireScript {
   MockResponse cut_tool_call(const MockToolCall& call) const;
   // `call` made completely, but the connection drops before the stream's terminal
   // signal (the finish chunk, response.completed, message_delta), or before the last
-  // byte of a non-streamed body: a dropped stream, not a completion (providers.md §2.2).
+  // byte of a non-streamed body: a dropped stream, not a completion.
   MockResponse unterminated_tool_call(const MockToolCall& call) const;
   // `content` answered, but the server goes silent halfway through for `stall`.
   MockResponse stalled_text(const std::string& content, std::chrono::milliseconds stall) const;

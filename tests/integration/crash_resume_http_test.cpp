@@ -1,4 +1,4 @@
-// A process killed while a tool runs (loop.md §2 step 20, §8.2 step 9): what the turn had
+// A process killed while a tool runs: what the turn had
 // accepted is already in state.db, and a new agent resumes the session from it.
 #include <signal.h>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-// Steering and interrupting a running turn from another thread (loop.md §9), over the
+// Steering and interrupting a running turn from another thread, over the
 // real HTTP path: while a tool runs, while the model streams, before its first byte.
 #include <thread>
 

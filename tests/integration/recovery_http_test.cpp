@@ -1,4 +1,5 @@
-// The loop's recovery branches end to end (loop.md §5.3, §8.2, §8.4, §8.6): each scripted
+// The loop's recovery branches end to end (a reply cut by the output limit, invalid tool
+// calls, empty answers, unusable replies): each scripted
 // misbehaviour of the model goes over HTTP, and each test checks the transcript returned,
 // the rows in state.db, the exit reason and the callbacks.
 #include "integration/loop_http_fixture.hpp"

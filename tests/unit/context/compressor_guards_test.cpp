@@ -1,6 +1,11 @@
 // The compressor's decisions: thresholds, usage tracking, anti-thrash strikes, cooldowns.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "hermes/context_compressor.hpp"
 #include "unit/context/transcript_builder.hpp"
 
@@ -179,6 +184,22 @@ TEST_CASE("two ineffective compactions block automatic compaction until reset or
     c->on_session_start("s3", "new_session");
     CHECK(c->should_compress(50'000));
   }
+}
+
+TEST_CASE("the pause after two ineffective compactions is a keyed notice naming no command") {
+  ContextCompressorOptions o = options();
+  std::vector<std::pair<std::string, std::string>> notices;
+  o.on_status = [&notices](std::string_view kind, std::string_view message) {
+    notices.emplace_back(kind, message);
+  };
+  auto c = make_guarded(std::move(o));
+  REQUIRE(c->compress(tiny(), {}).ok());
+  REQUIRE(c->compress(tiny(), {}).ok());
+  const auto it = std::find_if(notices.begin(), notices.end(),
+                               [](const auto& n) { return n.first == "compression_ineffective"; });
+  REQUIRE(it != notices.end());
+  CHECK(it->second.find("paused after two ineffective passes") != std::string::npos);
+  CHECK(it->second.find('/') == std::string::npos);  // No "/new" or "/compress" to type.
 }
 
 TEST_CASE("an effective compaction clears a strike") {

@@ -55,7 +55,7 @@ TEST_CASE("truncation counts characters and never splits one") {
   CHECK(out.rfind(repeat("é", 14'000) + "\n\n[...truncated CLAUDE.md: kept 14000+4000 of 30000",
                   0) == 0);
   CHECK(out.substr(out.size() - repeat("日", 4'000).size()) == repeat("日", 4'000));
-  CHECK(char_count(out.substr(0, out.find("\n\n["))) == 14'000);
+  CHECK(utf8_length(out.substr(0, out.find("\n\n["))) == 14'000);
 }
 
 TEST_CASE("a file with a prompt injection is replaced by the blocked notice") {

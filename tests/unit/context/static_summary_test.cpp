@@ -56,7 +56,7 @@ TEST_CASE("a static summary stays within 8,000 characters and carries the old su
   }
   const std::string s = build_static_summary(
       t.messages(), "## Goal\nearlier goal " + std::string(5000, 'g'), "x", nullptr);
-  CHECK(char_count(s) <= 8000);
+  CHECK(utf8_length(s) <= 8000);
   CHECK(s.find("## Previous Summary Snapshot\n## Goal\nearlier goal") != std::string::npos);
 }
 

@@ -12,14 +12,14 @@ TEST_CASE("cuts count characters and never split one") {
       "a\xE4\xB8\xAD"
       "b\xE6\x96\x87"
       "c";  // a中b文c
-  CHECK(char_count(text) == 5);
-  CHECK(first_chars(text, 2) == "a\xE4\xB8\xAD");
-  CHECK(last_chars(text, 2) ==
+  CHECK(utf8_length(text) == 5);
+  CHECK(utf8_head(text, 2) == "a\xE4\xB8\xAD");
+  CHECK(utf8_tail(text, 2) ==
         "\xE6\x96\x87"
         "c");
-  CHECK(first_chars(text, 10) == text);
-  CHECK(last_chars(text, 10) == text);
-  CHECK(last_chars(text, 0).empty());
+  CHECK(utf8_head(text, 10) == text);
+  CHECK(utf8_tail(text, 10) == text);
+  CHECK(utf8_tail(text, 0).empty());
 }
 
 TEST_CASE("elided text ends with the marker within the limit") {
