@@ -3,8 +3,6 @@
 // approval of a dangerous command).
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -13,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hermes/export.hpp"
 #include "hermes/json.hpp"
 
 namespace hermes {
@@ -28,7 +27,7 @@ struct ToolProgress {
   // Completed only:
   std::chrono::milliseconds duration{0};
   bool is_error = false;
-  std::string_view result;          // Valid during the callback.
+  std::string_view result;  // Valid during the callback.
 };
 
 // One tool outcome of the previous iteration, as step callbacks see it.

@@ -22,7 +22,8 @@ void notify(const AgentCore& core, std::string_view kind, const std::string& mes
 // of a trailing user message, so roles keep alternating and the user's words stay as typed,
 // or added as a user message of its own.
 void inject_note(std::vector<Message>& compacted, const std::string& note) {
-  if (!compacted.empty() && compacted.back().role == Role::kUser && !is_context_summary(compacted.back())) {
+  if (!compacted.empty() && compacted.back().role == Role::kUser &&
+      !is_context_summary(compacted.back())) {
     Message& last = compacted.back();
     last.api_content = last.wire_text() + "\n\n" + note;
     return;
@@ -54,12 +55,13 @@ void preserve_provider_notes(const AgentCore& core, const std::vector<Message>& 
   MemoryProvider* provider = core.options.memory_provider.get();
   if (provider == nullptr) return;
   const std::vector<Message> discarded = discarded_messages(before, compacted);
-  std::string notes = call_memory_provider(provider, "on_compaction", [&](MemoryProvider& p) {
-    return p.on_compaction(discarded);
-  });
+  std::string notes = call_memory_provider(
+      provider, "on_compaction", [&](MemoryProvider& p) { return p.on_compaction(discarded); });
   if (!notes.empty()) {
-    compacted.push_back(Message::user("[Notes kept by the memory provider from the compacted "
-                                      "conversation]\n" + notes));
+    compacted.push_back(
+        Message::user("[Notes kept by the memory provider from the compacted "
+                      "conversation]\n" +
+                      notes));
   }
 }
 
@@ -117,7 +119,8 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
     return out;
   }
   std::vector<Message> compacted = std::move(*compressed);
-  if (compacted.size() >= messages.size() && estimate_messages_tokens_rough(compacted) >= out.tokens_before) {
+  if (compacted.size() >= messages.size() &&
+      estimate_messages_tokens_rough(compacted) >= out.tokens_before) {
     out.skipped = true;
     out.error = "nothing to compress";
     return out;
@@ -150,7 +153,8 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
       return out;
     }
     if (committed.code() == StatusCode::kUnimplemented) {
-      HERMES_LOG_WARN("session store cannot compact; the compacted transcript lives in memory only");
+      HERMES_LOG_WARN(
+          "session store cannot compact; the compacted transcript lives in memory only");
     }
   }
 

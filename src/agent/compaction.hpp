@@ -12,16 +12,16 @@
 namespace hermes::internal {
 
 struct CompactionRequest {
-  std::string reason;        // "preflight", "pre_api", "post_tool", "overflow", "manual", "idle"
+  std::string reason;  // "preflight", "pre_api", "post_tool", "overflow", "manual", "idle"
   std::string focus_topic;
-  bool force = false;        // Manual: ignore the guards.
+  bool force = false;  // Manual: ignore the guards.
   std::optional<int64_t> current_tokens;
 };
 
 struct CompactionOutcome {
-  bool compacted = false;    // The transcript shrank and the store (if any) has it.
-  bool skipped = false;      // Another process holds the lease, or the engine had nothing to do.
-  std::string error;         // Why it did not happen, for the status line.
+  bool compacted = false;  // The transcript shrank and the store (if any) has it.
+  bool skipped = false;    // Another process holds the lease, or the engine had nothing to do.
+  std::string error;       // Why it did not happen, for the status line.
   std::size_t messages_before = 0;
   std::size_t messages_after = 0;
   int64_t tokens_before = 0;

@@ -25,7 +25,8 @@ std::size_t find_turn_user(const std::vector<Message>& messages, const std::stri
 }  // namespace
 
 int64_t TurnRunner::request_estimate(const ProviderRequest& request) const {
-  return estimate_messages_tokens_rough(request.messages) + estimate_tools_tokens_rough(request.tools);
+  return estimate_messages_tokens_rough(request.messages) +
+         estimate_tools_tokens_rough(request.tools);
 }
 
 bool TurnRunner::compact(const std::string& reason, std::optional<int64_t> current_tokens) {
@@ -56,9 +57,10 @@ void TurnRunner::idle_compaction() {
   const int64_t floor = engine->threshold_tokens() / 5;
   const int64_t rough = request_estimate(assemble_request(/*with_tools=*/true));
   if (rough <= std::max(floor, core_.last_compaction_tokens + floor)) return;
-  status("lifecycle", fmt::format("\xF0\x9F\x92\xA4 Resumed after {}s idle \xE2\x80\x94 compacting ~{} "
-                                  "tokens before continuing.",
-                                  static_cast<int64_t>(st_.idle_seconds), rough));
+  status("lifecycle",
+         fmt::format("\xF0\x9F\x92\xA4 Resumed after {}s idle \xE2\x80\x94 compacting ~{} "
+                     "tokens before continuing.",
+                     static_cast<int64_t>(st_.idle_seconds), rough));
   (void)compact("idle", rough);
 }
 
@@ -67,7 +69,9 @@ void TurnRunner::preflight_compaction() {
   if (engine == nullptr || st_.messages.size() < 2) return;
   const ProviderRequest request = assemble_request(/*with_tools=*/true);
   int64_t rough = request_estimate(request);
-  if (!preflight_worth_checking(st_.messages.size(), 3, core_.options.compression.protect_last_n, rough, engine->threshold_tokens())) return;
+  if (!preflight_worth_checking(st_.messages.size(), 3, core_.options.compression.protect_last_n,
+                                rough, engine->threshold_tokens()))
+    return;
   if (engine->should_defer_preflight_to_real_usage(rough)) return;
   for (int pass = 0; pass < kMaxCompressionAttempts; ++pass) {
     CompressDecision decision = engine->should_compress_info(rough);
@@ -89,7 +93,8 @@ void TurnRunner::preflight_compaction() {
     if (!compact("preflight", rough)) return;
     rough = request_estimate(assemble_request(true));
     const PassMeasure after{st_.messages.size(), rough};
-    if (!should_run_another_preflight_pass(pass + 1, before, after, engine->threshold_tokens())) return;
+    if (!should_run_another_preflight_pass(pass + 1, before, after, engine->threshold_tokens()))
+      return;
   }
 }
 
@@ -100,7 +105,8 @@ bool TurnRunner::pre_api_compaction(const ProviderRequest& request) {
     return false;
   }
   const int64_t estimate = request_estimate(request);
-  if (engine->should_defer_preflight_to_real_usage(estimate) || !engine->should_compress(estimate)) {
+  if (engine->should_defer_preflight_to_real_usage(estimate) ||
+      !engine->should_compress(estimate)) {
     return false;
   }
   status("lifecycle", fmt::format("\xF0\x9F\x93\xA6 Pre-API compression: ~{} tokens near the "

@@ -15,9 +15,11 @@ std::string camel_to_snake(std::string_view s) {
     if (std::isupper(c)) {
       const bool prev_lower = i > 0 && (std::islower(static_cast<unsigned char>(s[i - 1])) ||
                                         std::isdigit(static_cast<unsigned char>(s[i - 1])));
-      const bool next_lower = i + 1 < s.size() && std::islower(static_cast<unsigned char>(s[i + 1]));
+      const bool next_lower =
+          i + 1 < s.size() && std::islower(static_cast<unsigned char>(s[i + 1]));
       const bool prev_upper = i > 0 && std::isupper(static_cast<unsigned char>(s[i - 1]));
-      if (!out.empty() && out.back() != '_' && (prev_lower || (prev_upper && next_lower))) out += '_';
+      if (!out.empty() && out.back() != '_' && (prev_lower || (prev_upper && next_lower)))
+        out += '_';
       out += internal::lower_ascii(static_cast<char>(c));
     } else {
       out += static_cast<char>(c);
@@ -36,7 +38,8 @@ std::string strip_tool_suffix(std::string s) {
   for (int round = 0; round < 2; ++round) {
     bool changed = false;
     for (std::string_view suffix : {"_tool", "-tool", "tool"}) {
-      if (s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      if (s.size() > suffix.size() &&
+          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0) {
         s.erase(s.size() - suffix.size());
         changed = true;
         break;
@@ -121,7 +124,8 @@ std::optional<std::string> coerce_tool_name(std::string_view name,
 
 std::string normalize_finish_reason(std::string_view value) {
   const std::string v = internal::lower_ascii(value);
-  if (v.empty() || v == "stop" || v == "end_turn" || v == "stop_sequence" || v == "completed") return "stop";
+  if (v.empty() || v == "stop" || v == "end_turn" || v == "stop_sequence" || v == "completed")
+    return "stop";
   if (v == "length" || v == "max_tokens" || v == "max_output_tokens" ||
       v == "model_context_window_exceeded") {
     return "length";

@@ -75,8 +75,7 @@ std::optional<std::string> slurp_within(const std::filesystem::path& path,
 
 }  // namespace
 
-std::string read_context_file(const std::filesystem::path& path,
-                              std::chrono::milliseconds timeout,
+std::string read_context_file(const std::filesystem::path& path, std::chrono::milliseconds timeout,
                               const ContextFileNotice& notice) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return "";

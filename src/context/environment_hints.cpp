@@ -1,7 +1,7 @@
 #include "context/environment_hints.hpp"
 
 #if !defined(_WIN32)
-#include <sys/utsname.h>
+#  include <sys/utsname.h>
 #endif
 
 #include <cctype>

@@ -134,7 +134,7 @@ struct TextCount {
         break;
       }
       case Json::value_t::array: {
-        other_bytes += 2;  // Brackets.
+        other_bytes += 2;                                                           // Brackets.
         if (!value.empty()) other_bytes += static_cast<int64_t>(value.size()) - 1;  // Commas.
         for (const auto& element : value) add_json(element);
         break;

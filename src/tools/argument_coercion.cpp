@@ -61,8 +61,8 @@ std::optional<Json> parse_number(const std::string& text, bool integer_only) {
         // "3.0" is an integer written as a float.
         double d = std::strtod(s.c_str(), &end);
         // Only within long long's range: converting a larger double is undefined.
-        if (end == s.c_str() + s.size() && std::isfinite(d) && d == std::floor(d) &&
-            d >= -0x1p63 && d < 0x1p63) {
+        if (end == s.c_str() + s.size() && std::isfinite(d) && d == std::floor(d) && d >= -0x1p63 &&
+            d < 0x1p63) {
           return Json(static_cast<long long>(d));
         }
       }
@@ -94,7 +94,8 @@ Json coerce_nested(const Json& schema, Json value) {
   } else if (value.is_object()) {
     if (auto props = schema.find("properties"); props != schema.end() && props->is_object()) {
       for (auto it = value.begin(); it != value.end(); ++it) {
-        if (auto p = props->find(it.key()); p != props->end()) it.value() = coerce_value(*p, std::move(it.value()));
+        if (auto p = props->find(it.key()); p != props->end())
+          it.value() = coerce_value(*p, std::move(it.value()));
       }
     }
   }

@@ -53,10 +53,10 @@ std::vector<FaultCase> recovering_http_errors() {
   }));
   cases.push_back(http_error("429 without Retry-After", HttpFault::kRateLimit));
   // A spent quota that says when it resets is a rate limit.
-  cases.push_back(
-      recovers("429 insufficient_quota with Retry-After", Recovery::kRetry, [](const WireScript& s) {
-        return s.http_error(HttpFault::kQuota, {{"Retry-After", "0.05"}});
-      }));
+  cases.push_back(recovers("429 insufficient_quota with Retry-After", Recovery::kRetry,
+                           [](const WireScript& s) {
+                             return s.http_error(HttpFault::kQuota, {{"Retry-After", "0.05"}});
+                           }));
   cases.push_back(http_error("500", HttpFault::kServerError));
   cases.push_back(http_error("502", HttpFault::kBadGateway));
   cases.push_back(http_error("503", HttpFault::kUnavailable));

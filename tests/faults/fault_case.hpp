@@ -34,7 +34,7 @@ struct FaultCase {
   // How often the add tool runs: once for the first round, once more for a second round
   // the script makes. A call cut short must never run.
   int tool_runs = 1;
-  bool two_keys = false;         // The agent holds "key-one" and "key-two".
+  bool two_keys = false;  // The agent holds "key-one" and "key-two".
   // A fallback provider ("backup-model" on the same endpoint, "key-backup") is configured.
   bool with_fallback = false;
   bool primary_refuses = false;  // Nothing listens at the primary; the fallback serves.

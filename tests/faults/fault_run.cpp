@@ -321,8 +321,8 @@ void run_fault_case(const FaultCase& fault, Wire wire, bool stream, bool count_l
   }
   if (!count_leaks) return;
   const bool leaked = holds_more_than(before);
-  CHECK_MESSAGE(!leaked, "before: " << before.to_string() << "; after: "
-                                    << count_process_resources().to_string() << ": "
+  CHECK_MESSAGE(!leaked, "before: " << before.to_string()
+                                    << "; after: " << count_process_resources().to_string() << ": "
                                     << open_descriptors());
 }
 

@@ -26,13 +26,13 @@ std::string_view wire_name(Wire wire);
 
 // The kinds of HTTP error a model service answers with.
 enum class HttpFault {
-  kRateLimit,        // 429
-  kQuota,            // 429 insufficient_quota: a spent account (billing) unless it says when it resets
-  kServerError,      // 500
-  kBadGateway,       // 502
-  kUnavailable,      // 503
-  kOverloaded,       // 529
-  kAuth,             // 401
+  kRateLimit,    // 429
+  kQuota,        // 429 insufficient_quota: a spent account (billing) unless it says when it resets
+  kServerError,  // 500
+  kBadGateway,   // 502
+  kUnavailable,  // 503
+  kOverloaded,   // 529
+  kAuth,         // 401
   kContextOverflow,  // 400 with the service's context-length message
   kPayloadTooLarge,  // 413
 };
