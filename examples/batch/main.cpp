@@ -7,6 +7,8 @@
 
 #include "batch_runner.hpp"
 #include "hermes/hermes.hpp"
+#include "provider_choice.hpp"
+#include "provider_presets.hpp"
 
 namespace {
 
@@ -19,9 +21,10 @@ running the same command again resumes an interrupted batch.
 
 options:
   --workers N           prompts run at once (default 4)
+  --provider NAME       model service         (env HERMES_PROVIDER; see below)
   --model NAME          model name            (env HERMES_MODEL)
-  --provider NAME       provider name         (env HERMES_PROVIDER)
-  --base-url URL        API base URL          (env OPENAI_BASE_URL)
+  --base-url URL        API base URL          (env HERMES_BASE_URL, OPENAI_BASE_URL)
+  --api-mode MODE       wire format           (env HERMES_API_MODE)
   --home DIR            hermes home: skills and memories (env HERMES_HOME)
   --toolsets A,B        toolsets offered (default: safe, without memory: no shell,
                         no file access, nothing a prompt could leave behind in the
@@ -30,10 +33,20 @@ options:
   --quiet               no progress output
   -h, --help            this text
 
-The API key is read from OPENAI_API_KEY. Trajectories are written with secrets masked,
+The model service is --provider's, or the first whose key is set:
+{providers}
+Trajectories are written with secrets masked,
 to a file only the user can read. Exit status: 0 when every prompt completed,
 1 when a prompt failed or an input line was skipped, 2 for a usage error.
 )";
+
+// kUsage with the table of model services in its place.
+std::string usage_text() {
+  std::string text = kUsage;
+  const std::string slot = "{providers}\n";
+  text.replace(text.find(slot), slot.size(), hermes_cli::provider_presets_help());
+  return text;
+}
 
 std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
@@ -57,12 +70,9 @@ std::optional<int> positive(const std::string& text) {
 }
 
 // Parses argv into `c`; returns an error message.
-std::optional<std::string> parse(int argc, char** argv, hermes_batch::BatchConfig& c, bool& help) {
+std::optional<std::string> parse(int argc, char** argv, hermes_batch::BatchConfig& c,
+                                 hermes_cli::ProviderSources& sources, bool& help) {
   hermes::AgentOptions& a = c.agent;
-  a.model = env_or("HERMES_MODEL", "gpt-4.1-mini");
-  a.provider = env_or("HERMES_PROVIDER", "");
-  a.base_url = env_or("OPENAI_BASE_URL", a.base_url);
-  a.api_key = env_or("OPENAI_API_KEY", "");
   a.home = env_or("HERMES_HOME", "");
   // Prompts come from a dataset nobody reviews turn by turn: by default they get no shell,
   // no file tools, and no memory (which every later session would read), as upstream's
@@ -92,11 +102,13 @@ std::optional<std::string> parse(int argc, char** argv, hermes_batch::BatchConfi
       if (!n) return flag + ": not a number from 1 to 1024: " + v;
       (flag == "--workers" ? c.workers : a.max_iterations) = *n;
     } else if (flag == "--model") {
-      a.model = v;
+      sources.model = v;
     } else if (flag == "--provider") {
-      a.provider = v;
+      sources.provider = v;
     } else if (flag == "--base-url") {
-      a.base_url = v;
+      sources.base_url = v;
+    } else if (flag == "--api-mode") {
+      sources.api_mode = v;
     } else if (flag == "--home") {
       a.home = v;
     } else if (flag == "--toolsets") {
@@ -124,14 +136,19 @@ void print_summary(const hermes_batch::BatchSummary& s) {
 
 int main(int argc, char** argv) {
   hermes_batch::BatchConfig config;
+  hermes_cli::ProviderSources sources;
   bool help = false;
-  if (auto err = parse(argc, argv, config, help)) {
-    std::fprintf(stderr, "hermes-batch: %s\n\n%s", err->c_str(), kUsage);
+  if (auto err = parse(argc, argv, config, sources, help)) {
+    std::fprintf(stderr, "hermes-batch: %s\n\n%s", err->c_str(), usage_text().c_str());
     return 2;
   }
   if (help) {
-    std::printf("%s", kUsage);
+    std::printf("%s", usage_text().c_str());
     return 0;
+  }
+  if (auto problem = hermes_cli::apply_provider(sources, config.agent)) {
+    std::fprintf(stderr, "hermes-batch: %s\n", problem->c_str());
+    return 2;
   }
   auto tools = std::make_shared<hermes::ToolRegistry>();
   if (hermes::Status s = hermes::register_builtin_tools(*tools); !s.ok()) {

@@ -147,12 +147,11 @@ ConfigFile parse_config_text(const std::string& text, const std::string& name) {
   try {
     root = Json::parse(text);
   } catch (const Json::parse_error& e) {
-    out.problems.push_back(name + ": not valid JSON at " +
-                           position_of(text, e.byte > 0 ? e.byte - 1 : 0) + "; using the defaults");
+    out.unusable = name + ": not valid JSON at " + position_of(text, e.byte > 0 ? e.byte - 1 : 0);
     return out;
   }
   if (!root.is_object()) {
-    out.problems.push_back(name + ": must hold a JSON object; using the defaults");
+    out.unusable = name + ": must hold a JSON object ({\"model\": ...})";
     return out;
   }
   KeyReader r(root, name + ": ", out.problems);

@@ -37,6 +37,9 @@ struct ConfigFile {
 
   // One line per problem found, e.g. "config.json: \"max_iterations\" must be ...".
   std::vector<std::string> problems;
+  // Set when the file is not a JSON object at all (not JSON, or an array...): nothing in
+  // it can be trusted to mean what its writer meant, so nothing of it applies.
+  std::optional<std::string> unusable;
 };
 
 // Reads `path`. A missing file is not a problem: it yields an empty ConfigFile.

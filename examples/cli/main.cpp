@@ -47,6 +47,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   Settings settings = hermes_cli::resolve_settings(cli);
+  if (settings.config_error) {
+    std::fprintf(stderr, "hermes: %s\n", settings.config_error->c_str());
+    return 2;
+  }
   for (const std::string& warning : settings.warnings)
     std::fprintf(stderr, "hermes: %s\n", warning.c_str());
   if (cli.list || cli.search) return browse_sessions(cli, settings);

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "config_file.hpp"
-#include "provider_presets.hpp"
+#include "provider_choice.hpp"
 
 namespace hermes_cli {
 namespace {
@@ -31,99 +31,30 @@ void layer(T& slot, const std::optional<T>& option, const std::optional<T>& conf
   }
 }
 
-// A value and where it came from ("--base-url", "HERMES_BASE_URL", ...), for messages.
-struct Sourced {
-  std::string value;
-  std::string source;
-};
-
-// The first set value of: option, environment variables (in order), config file key.
-std::optional<Sourced> first_set(const std::optional<std::string>& option, const char* flag,
-                                 const std::vector<const char*>& variables,
-                                 const std::optional<std::string>& config, const char* config_key) {
-  if (option) return Sourced{*option, flag};
-  for (const char* variable : variables) {
-    const char* value = std::getenv(variable);
-    if (value != nullptr && *value != '\0') return Sourced{value, variable};
-  }
-  if (config) return Sourced{*config, std::string("config.json \"") + config_key + "\""};
-  return std::nullopt;
-}
-
-bool has_http_scheme(const std::string& url) {
-  return url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
-}
-
-// The wire format, when one is asked for: the library's names, and "responses".
-std::optional<std::string> check_api_mode(const Sourced& mode) {
-  for (const char* known :
-       {"chat_completions", "codex_responses", "responses", "anthropic_messages"}) {
-    if (mode.value == known) return std::nullopt;
-  }
-  return "unknown api mode '" + mode.value + "' (" + mode.source +
-         "); choose chat_completions, codex_responses or anthropic_messages";
-}
-
 // Fills the provider, base URL, wire format, key and model of `s`; returns what stops a
 // model from being called, naming what to set.
 std::optional<std::string> resolve_provider(const CliOptions& cli, const ConfigFile& file,
                                             Settings& s) {
-  const ProviderPreset* preset = nullptr;
-  if (auto name =
-          first_set(cli.provider, "--provider", {"HERMES_PROVIDER"}, file.provider, "provider")) {
-    preset = find_provider_preset(name->value);
-    if (preset == nullptr) {
-      return "unknown provider '" + name->value + "' (" + name->source +
-             "); choose one of: " + provider_preset_names();
-    }
-  } else {
-    preset = preset_from_environment();
-  }
-  // OPENAI_BASE_URL points OpenAI's clients elsewhere; it says nothing about the others.
-  std::vector<const char*> url_variables = {"HERMES_BASE_URL"};
-  if (preset == nullptr || preset->name == "openai" || preset->name == "custom") {
-    url_variables.push_back("OPENAI_BASE_URL");
-  }
-  const auto url = first_set(cli.base_url, "--base-url", url_variables, file.base_url, "base_url");
-  if (preset == nullptr && !url) {
-    return "no API key found: set one of " + required_key_variables() +
-           ", or choose a provider with --provider (" + provider_preset_names() +
-           ") or a server with --base-url";
-  }
-  if (preset == nullptr) preset = find_provider_preset("custom");  // A server, no key.
-
-  s.provider = std::string(preset->name);
-  s.base_url = url ? url->value : std::string(preset->base_url);
-  if (s.base_url.empty()) {
-    return "provider " + s.provider +
-           " needs a base URL: --base-url, HERMES_BASE_URL or OPENAI_BASE_URL";
-  }
-  if (url && !has_http_scheme(url->value)) {
-    return "base URL '" + url->value + "' (" + url->source +
-           ") has no http:// or https:// scheme; write e.g. http://localhost:8080/v1";
-  }
-  if (auto mode =
-          first_set(cli.api_mode, "--api-mode", {"HERMES_API_MODE"}, file.api_mode, "api_mode")) {
-    if (auto problem = check_api_mode(*mode)) return problem;
-    s.api_mode = mode->value;
-  } else {
-    s.api_mode = std::string(preset->api_mode);
-  }
-  s.key_variable = std::string(preset->key_variable);
-  const char* key = std::getenv(s.key_variable.c_str());
-  s.api_key = key != nullptr ? key : "";
-  if (s.api_key.empty() && preset->key_required) {
-    return "provider " + s.provider + " needs an API key: set " + s.key_variable;
-  }
-  if (auto model = first_set(cli.model, "--model", {"HERMES_MODEL"}, file.model, "model")) {
-    s.model = model->value;
-  } else {
-    s.model = std::string(preset->default_model);
-  }
-  if (s.model.empty()) {
-    return "provider " + s.provider + " needs a model name: --model or HERMES_MODEL";
-  }
-  return std::nullopt;
+  ProviderSources sources;
+  sources.provider = cli.provider;
+  sources.base_url = cli.base_url;
+  sources.api_mode = cli.api_mode;
+  sources.model = cli.model;
+  sources.file_provider = file.provider;
+  sources.file_base_url = file.base_url;
+  sources.file_api_mode = file.api_mode;
+  sources.file_model = file.model;
+  ProviderChoice choice;
+  choice.model = s.model;
+  choice.base_url = s.base_url;
+  auto problem = choose_provider(sources, choice);
+  s.provider = choice.provider;
+  s.base_url = choice.base_url;
+  s.api_mode = choice.api_mode;
+  s.api_key = choice.api_key;
+  s.key_variable = choice.key_variable;
+  s.model = choice.model;
+  return problem;
 }
 
 }  // namespace
@@ -133,6 +64,9 @@ Settings resolve_settings(const CliOptions& cli) {
   s.home = cli.home ? *cli.home : hermes::default_home();
   ConfigFile file = load_config_file(s.home + "/config.json");
   s.warnings = file.problems;
+  if (file.unusable) {
+    s.config_error = *file.unusable + "; correct it, or move it away to start from the defaults";
+  }
   s.provider_error = resolve_provider(cli, file, s);
   layer(s.reasoning_effort, std::nullopt, nullptr, file.reasoning_effort);
   layer(s.toolsets, cli.toolsets, file.toolsets);

@@ -32,6 +32,9 @@ struct Settings {
   hermes::SkillsOptions skills;
   // Problems met while reading the configuration, for the user to see.
   std::vector<std::string> warnings;
+  // The config file cannot be read as one (not JSON, not an object), with the fix: the
+  // CLI stops before anything runs or is written.
+  std::optional<std::string> config_error;
   // Why no model can be called with these settings (unknown provider, missing key, base
   // URL without a scheme, ...), naming what to set; a chat must not start. Listing and
   // searching sessions need no model and go ahead.

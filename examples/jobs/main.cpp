@@ -10,6 +10,8 @@
 
 #include "hermes/hermes.hpp"
 #include "job_state.hpp"
+#include "provider_choice.hpp"
+#include "provider_presets.hpp"
 #include "scheduler.hpp"
 
 namespace {
@@ -24,14 +26,25 @@ options:
   --once            run the jobs due now and exit (for system cron and tests)
   --now TIME        pretend the time is TIME (2024-05-01T10:00:00Z or epoch seconds)
   --home DIR        hermes home (env HERMES_HOME, default ~/.hermes)
+  --provider NAME   model service              (env HERMES_PROVIDER; see below)
   --model NAME      default model of the jobs  (env HERMES_MODEL)
-  --provider NAME   provider name              (env HERMES_PROVIDER)
-  --base-url URL    API base URL               (env OPENAI_BASE_URL)
+  --base-url URL    API base URL               (env HERMES_BASE_URL, OPENAI_BASE_URL)
+  --api-mode MODE   wire format                (env HERMES_API_MODE)
   -h, --help        this text
 
+The model service is --provider's, or the first whose key is set:
+{providers}
 Exit status with --once: 0 when every due job completed, 1 when a job failed or
 was malformed, 2 for a usage error or when another scheduler holds the home.
 )";
+
+// kUsage with the table of model services in its place.
+std::string usage_text() {
+  std::string text = kUsage;
+  const std::string slot = "{providers}\n";
+  text.replace(text.find(slot), slot.size(), hermes_cli::provider_presets_help());
+  return text;
+}
 
 std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
@@ -43,13 +56,10 @@ struct Options {
   bool help = false;
   std::optional<std::time_t> now;
   hermes::AgentOptions agent;
+  hermes_cli::ProviderSources sources;
 };
 
 std::optional<std::string> parse(int argc, char** argv, Options& o) {
-  o.agent.model = env_or("HERMES_MODEL", "gpt-4.1-mini");
-  o.agent.provider = env_or("HERMES_PROVIDER", "");
-  o.agent.base_url = env_or("OPENAI_BASE_URL", o.agent.base_url);
-  o.agent.api_key = env_or("OPENAI_API_KEY", "");
   o.agent.home = env_or("HERMES_HOME", hermes::default_home());
   // Nobody is there to answer a clarify question.
   o.agent.disabled_toolsets = {"clarify"};
@@ -67,11 +77,13 @@ std::optional<std::string> parse(int argc, char** argv, Options& o) {
     } else if (flag == "--home") {
       o.agent.home = argv[++i];
     } else if (flag == "--model") {
-      o.agent.model = argv[++i];
+      o.sources.model = argv[++i];
     } else if (flag == "--provider") {
-      o.agent.provider = argv[++i];
+      o.sources.provider = argv[++i];
     } else if (flag == "--base-url") {
-      o.agent.base_url = argv[++i];
+      o.sources.base_url = argv[++i];
+    } else if (flag == "--api-mode") {
+      o.sources.api_mode = argv[++i];
     } else {
       return "unknown option: " + flag;
     }
@@ -92,12 +104,16 @@ bool sleep_until(std::time_t until, const sigset_t& stop) {
 int main(int argc, char** argv) {
   Options o;
   if (auto err = parse(argc, argv, o)) {
-    std::fprintf(stderr, "hermes-jobs: %s\n\n%s", err->c_str(), kUsage);
+    std::fprintf(stderr, "hermes-jobs: %s\n\n%s", err->c_str(), usage_text().c_str());
     return 2;
   }
   if (o.help) {
-    std::printf("%s", kUsage);
+    std::printf("%s", usage_text().c_str());
     return 0;
+  }
+  if (auto problem = hermes_cli::apply_provider(o.sources, o.agent)) {
+    std::fprintf(stderr, "hermes-jobs: %s\n", problem->c_str());
+    return 2;
   }
   hermes_jobs::SchedulerLock lock(o.agent.home);
   if (!lock.held()) {

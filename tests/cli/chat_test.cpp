@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <thread>
 
 #include "cli/cli_harness.hpp"
@@ -212,14 +213,26 @@ TEST_CASE("-q exits non-zero when the model call fails") {
   CHECK(cli.wait_exit() == 1);
 }
 
-TEST_CASE("a malformed config file is reported by line and the defaults are used") {
+TEST_CASE("a malformed config file stops the CLI with its line and the fix, before any call") {
   CliHarness h;
   h.script("plain_answer.json");
   write_text(h.home.file("config.json"), read_text(cli_fixture("config_broken.json")));
   PtySession cli = start_chat(h, {"-q", "Capital?"});
   CHECK(cli.expect("config.json: not valid JSON at line 5"));
-  CHECK(cli.expect("Paris."));
-  CHECK(cli.wait_exit() == 0);
+  CHECK(cli.expect("move it away"));
+  CHECK(cli.wait_exit() == 2);
+  CHECK(h.server.request_count() == 0);
+  CHECK_FALSE(std::filesystem::exists(h.home.file("state.db")));
+}
+
+TEST_CASE("a config file holding JSON that is not an object stops the CLI too") {
+  CliHarness h;
+  h.script("plain_answer.json");
+  write_text(h.home.file("config.json"), "[\"model\", \"gpt\"]\n");
+  PtySession cli = start_chat(h, {"-q", "Capital?"});
+  CHECK(cli.expect("must hold a JSON object"));
+  CHECK(cli.wait_exit() == 2);
+  CHECK(h.server.request_count() == 0);
 }
 
 TEST_CASE("a config key of the wrong type is named, and the rest of the file still applies") {

@@ -1,6 +1,7 @@
-// The hermes CLI picks its model service from the environment or --provider: each
-// provider's key is read from its own variable and sent the way that service expects,
-// and a missing or wrong setting stops the CLI with one line naming what to set.
+// The hermes CLI (and hermes-batch and hermes-jobs, which choose the same way) picks its
+// model service from the environment or --provider: each provider's key is read from its
+// own variable and sent the way that service expects, and a missing or wrong setting
+// stops the program with one line naming what to set.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -162,6 +163,61 @@ TEST_CASE("--help lists every provider with its key variable") {
                            "ollama       OLLAMA_API_KEY (optional)", "vllm", "llamacpp"}) {
     CAPTURE(line);
     CHECK(cli.screen().find(line) != std::string::npos);
+  }
+}
+
+TEST_CASE("hermes-batch takes an Anthropic key alone and sends it as Anthropic expects") {
+  CliHarness h;
+  h.server.enqueue(anthropic::text("The capital of France is Paris.", true));
+  const std::string prompts = h.home.file("prompts.jsonl");
+  const std::string out = h.home.file("out.jsonl");
+  write_text(prompts, "{\"id\": \"q\", \"prompt\": \"Capital of France?\"}\n");
+  auto env = bare_env(h);
+  env["ANTHROPIC_API_KEY"] = "sk-ant-test";
+  env["HERMES_BASE_URL"] = h.server.base_url();
+  PtySession run(HERMES_BATCH_BINARY, {"--input", prompts, "--output", out, "--quiet"}, env);
+  CHECK(run.wait_exit(std::chrono::seconds(120)) == 0);
+  auto call = model_call(h);
+  REQUIRE(call);
+  CHECK(call->path == "/v1/messages");
+  CHECK(call->header("x-api-key") == "sk-ant-test");
+  CHECK(read_text(out).find("Paris.") != std::string::npos);
+}
+
+TEST_CASE("hermes-batch without a key names the variables, exits 2 and writes no output") {
+  CliHarness h;
+  const std::string prompts = h.home.file("prompts.jsonl");
+  const std::string out = h.home.file("out.jsonl");
+  write_text(prompts, "{\"id\": \"q\", \"prompt\": \"Capital of France?\"}\n");
+  PtySession run(HERMES_BATCH_BINARY, {"--input", prompts, "--output", out}, bare_env(h));
+  CHECK(run.expect("hermes-batch: no API key found: set one of OPENAI_API_KEY"));
+  CHECK(run.wait_exit() == 2);
+  CHECK(h.server.request_count() == 0);
+  CHECK_FALSE(std::filesystem::exists(out));
+}
+
+TEST_CASE("hermes-jobs names a chosen provider's missing key and starts with it set") {
+  CliHarness h;
+  auto env = bare_env(h);
+  {
+    PtySession run(HERMES_JOBS_BINARY, {"--once", "--provider", "openrouter"}, env);
+    CHECK(run.expect("hermes-jobs: provider openrouter needs an API key: set OPENROUTER_API_KEY"));
+    CHECK(run.wait_exit() == 2);
+  }
+  env["OPENROUTER_API_KEY"] = "sk-or-test";
+  PtySession run(HERMES_JOBS_BINARY, {"--once", "--provider", "openrouter"}, env);
+  CHECK(run.wait_exit() == 0);  // No jobs file: nothing is due.
+  CHECK(h.server.request_count() == 0);
+}
+
+TEST_CASE("hermes-batch and hermes-jobs list the providers in their help") {
+  CliHarness h;
+  for (const char* program : {HERMES_BATCH_BINARY, HERMES_JOBS_BINARY}) {
+    CAPTURE(program);
+    PtySession run(program, {"--help"}, bare_env(h));
+    CHECK(run.wait_exit() == 0);
+    CHECK(run.screen().find("anthropic    ANTHROPIC_API_KEY") != std::string::npos);
+    CHECK(run.screen().find("{providers}") == std::string::npos);
   }
 }
 
