@@ -155,6 +155,22 @@ HERMES_C_API hermes_agent_options_t *hermes_agent_options_new(void);
 HERMES_C_API void hermes_agent_options_free(hermes_agent_options_t *options);
 HERMES_C_API void hermes_agent_options_freep(hermes_agent_options_t **options);
 
+/* Every plain-data option as one JSON document, nested as the C++ AgentOptions are
+ * (hermes/agent_options_json.hpp): {"model": "gpt-4.1-mini", "timeouts": {"idle": 30},
+ * "compression": {"threshold_percent": 0.7}}. Durations are seconds. Sets what the document
+ * names after checking all of it: an unknown key, a wrong type or a value out of bounds is
+ * HERMES_ERR_INVALID_ARGUMENT naming the option, and then nothing changes. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_json(hermes_agent_options_t *options, const char *json,
+                                                           hermes_error_t **out_error);
+/* The document with every option's current value (API keys included: a secret). Free
+ * *out_json with hermes_free. */
+HERMES_C_API hermes_status_t hermes_agent_options_get_json(const hermes_agent_options_t *options, char **out_json,
+                                                           hermes_error_t **out_error);
+/* The options the document takes, as a JSON array of {"name": "compression.enabled",
+ * "type": "boolean", "default": true, "doc": "..."} (with "minimum", "maximum" and
+ * "values" where they apply). Free *out_json with hermes_free. */
+HERMES_C_API hermes_status_t hermes_agent_options_describe(char **out_json, hermes_error_t **out_error);
+
 /* String setters copy their argument; NULL resets to the default. */
 HERMES_C_API hermes_status_t hermes_agent_options_set_model(hermes_agent_options_t *options, const char *model);
 HERMES_C_API hermes_status_t hermes_agent_options_set_provider(hermes_agent_options_t *options, const char *provider);

@@ -150,7 +150,8 @@ struct AgentOptions {
   // at <home>/state.db is opened.
   std::shared_ptr<SessionStore> session_store;
   bool persist_sessions = true;
-  // Resume this session: its messages become the history of the next turn.
+  // Resume this session: its messages become the history of the next turn. Without a
+  // session store (persist_sessions false and none given) the new session takes this id.
   std::string session_id;
   // Where the conversation takes place: recorded on the session row, and it picks the
   // platform hint of the system prompt ("telegram", "slack", "email", "sms", "cron", ...

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "hermes/agent.hpp"
+#include "hermes/agent_options_json.hpp"
 #include "hermes/api_error.hpp"
 #include "hermes/builtin_tools.hpp"
 #include "hermes/callbacks.hpp"
@@ -26,7 +27,7 @@
 #include "hermes/session_store.hpp"
 #include "hermes/skills.hpp"
 #include "hermes/status.hpp"
-#include "hermes/token_estimate.hpp"
 #include "hermes/todo.hpp"
+#include "hermes/token_estimate.hpp"
 #include "hermes/tool.hpp"
 #include "hermes/version.hpp"

@@ -6,6 +6,7 @@
 #include "agent/agent_core.hpp"
 #include "agent/compaction.hpp"
 #include "agent/memory_provider_call.hpp"
+#include "agent/option_table.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/private_files.hpp"
@@ -116,32 +117,16 @@ Status validate(const AgentOptions& o) {
   if (o.model.empty() && !o.provider_instance) {
     return Status::invalid_argument("model: required (e.g. \"gpt-4.1-mini\")");
   }
-  if (o.max_iterations < 1) return Status::invalid_argument("max_iterations: must be at least 1");
-  if (o.max_tool_workers < 1) return Status::invalid_argument("max_tool_workers: must be at least 1");
-  if (o.max_retries < 1) return Status::invalid_argument("max_retries: must be at least 1");
+  // Each option's own bounds, from the option table; then what ties options together.
+  HERMES_RETURN_IF_ERROR(internal::check_option_bounds(o));
   const AgentOptions::RetryBackoff& b = o.retry_backoff;
   if (b.base.count() < 0 || b.max < b.base || b.invalid_response_base.count() < 0 ||
       b.invalid_response_max < b.invalid_response_base) {
     return Status::invalid_argument(
         "retry_backoff: delays must not be negative and each max must be at least its base");
   }
-  if (o.max_tokens && *o.max_tokens < 1) return Status::invalid_argument("max_tokens: must be positive");
-  if (o.memory_nudge_interval < 0 || o.skill_nudge_interval < 0) {
-    return Status::invalid_argument("nudge intervals: must not be negative (0 disables)");
-  }
-  if (o.delegation.max_iterations < 1 || o.delegation.max_concurrent_children < 1) {
-    return Status::invalid_argument(
-        "delegation: max_iterations and max_concurrent_children must be at least 1");
-  }
   if (o.approvals.timeout.count() < 0) {
     return Status::invalid_argument("approvals.timeout: must not be negative");
-  }
-  if (o.review_max_iterations < 1) {
-    return Status::invalid_argument("review_max_iterations: must be at least 1");
-  }
-  // NaN fails the comparison too.
-  if (!(o.compression.lease_ttl_seconds >= 1)) {
-    return Status::invalid_argument("compression.lease_ttl_seconds: must be at least 1");
   }
   return {};
 }
@@ -186,7 +171,8 @@ Result<std::shared_ptr<ContextEngine>> make_context_engine(const internal::Agent
   c.protect_last_n = o.compression.protect_last_n;
   c.main_provider = core.provider;
   c.main_model = o.model;
-  c.summary_provider = o.compression.summary_provider ? o.compression.summary_provider : core.provider;
+  c.summary_provider =
+      o.compression.summary_provider ? o.compression.summary_provider : core.provider;
   c.summary_model = o.compression.summary_provider ? o.compression.summary_model : o.model;
   // The text sent to the summariser never carries secrets.
   c.redact = [](std::string_view text) { return redact_sensitive_text(text); };
@@ -264,15 +250,20 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   impl->engine = std::move(*engine);
 
   std::unique_ptr<Agent> agent(new Agent(std::move(impl)));
-  if (!agent->impl_->options.session_id.empty()) {
+  if (!agent->impl_->options.session_id.empty() && agent->impl_->store) {
     HERMES_RETURN_IF_ERROR(agent->resume(agent->impl_->options.session_id));
   } else {
     agent->impl_->start_new_session();
+    // Without a store there is nothing to resume: the id names the new session.
+    internal::AgentCore& core = *agent->impl_;
+    if (!core.options.session_id.empty()) {
+      core.session_id = core.options.session_id;
+      core.writer.reset(core.session_id, 0);
+    }
   }
   internal::AgentCore& started = *agent->impl_;
-  call_memory_provider(started.options.memory_provider.get(), "initialize", [&](MemoryProvider& p) {
-    p.initialize(started.session_id, started.home);
-  });
+  call_memory_provider(started.options.memory_provider.get(), "initialize",
+                       [&](MemoryProvider& p) { p.initialize(started.session_id, started.home); });
   started.memory_provider_started = true;
   return agent;
 }
@@ -300,7 +291,9 @@ void Agent::interrupt(const std::string& message) {
   impl_->review.cancel();
 }
 
-Status Agent::steer(const std::string& text) { return impl_->control.steer(text); }
+Status Agent::steer(const std::string& text) {
+  return impl_->control.steer(text);
+}
 
 Status Agent::new_session() {
   if (impl_->store && impl_->session_row_created) {
@@ -364,10 +357,20 @@ Result<CompressResult> Agent::compress(const std::string& focus_topic) {
   return out;
 }
 
-std::string Agent::session_id() const { return impl_->session_id; }
-std::vector<Message> Agent::history() const { return impl_->transcript; }
-std::string Agent::system_prompt() const { return impl_->system_prompt; }
-std::shared_ptr<SessionStore> Agent::session_store() const { return impl_->store; }
-const AgentOptions& Agent::options() const { return impl_->options; }
+std::string Agent::session_id() const {
+  return impl_->session_id;
+}
+std::vector<Message> Agent::history() const {
+  return impl_->transcript;
+}
+std::string Agent::system_prompt() const {
+  return impl_->system_prompt;
+}
+std::shared_ptr<SessionStore> Agent::session_store() const {
+  return impl_->store;
+}
+const AgentOptions& Agent::options() const {
+  return impl_->options;
+}
 
 }  // namespace hermes

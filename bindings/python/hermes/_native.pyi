@@ -308,6 +308,21 @@ target, content), on_session_end(messages), shutdown(). The tools of get_tool_sc
 are offered in the "memory_provider" toolset and run by handle_tool_call(tool_name, args).
 What a method raises goes to sys.unraisablehook and the turn goes on."""
 
+class OptionDescription(TypedDict, total=False):
+    """One option of the options document (describe_options())."""
+
+    name: str  # Dotted: "compression.threshold_percent" is {"compression": {"threshold_percent": ...}}.
+    type: str  # string, string?, boolean, boolean?, integer, integer?, number, number?, seconds, strings, enum, providers
+    default: Any
+    doc: str
+    minimum: float
+    exclusive_minimum: bool
+    maximum: float
+    values: list[str]
+
+def describe_options() -> list[OptionDescription]:
+    """Every option the options document (Agent(options=...)) takes."""
+
 class Agent:
     """An agent: a conversation with a model that can call tools.
 
@@ -318,7 +333,8 @@ class Agent:
     def __init__(
         self,
         *,
-        model: str,
+        model: str = "",
+        options: Union[Mapping[str, Any], str, None] = None,
         base_url: str = "https://api.openai.com/v1",
         api_key: Union[str, Sequence[str], None] = None,
         provider: str = "",
@@ -416,6 +432,10 @@ class Agent:
     def history(self) -> list[Message]: ...
     @property
     def system_prompt(self) -> str: ...
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option of the options document with the agent's value, nested as the
+        document is (API keys included)."""
     def mcp_status(self) -> list[McpServerStatus]:
         """One entry per server of mcp_servers, in configuration order."""
 

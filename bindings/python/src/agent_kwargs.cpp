@@ -4,20 +4,21 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
-#include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "hermes/agent_options_json.hpp"
 #include "hermes/builtin_tools.hpp"
 #include "hermes/session_search_tool.hpp"
 #include "json_convert.hpp"
 #include "py_callbacks.hpp"
+#include "py_common.hpp"
 #include "py_hooks.hpp"
 #include "py_memory_provider.hpp"
-#include "py_common.hpp"
 
 namespace py = pybind11;
 
@@ -295,11 +296,13 @@ void read_compression(KwargReader& kw, AgentOptions& o) {
 // A dict of durations in seconds, such as timeouts={"idle": 30, "total": 600}: each key
 // names one of `fields`, each value is a non-negative number of seconds.
 using DurationField = std::pair<const char*, std::chrono::milliseconds*>;
-void read_durations(KwargReader& kw, const char* name, std::initializer_list<DurationField> fields) {
+void read_durations(KwargReader& kw, const char* name,
+                    std::initializer_list<DurationField> fields) {
   py::object table = kw.take(name);
   if (table.is_none()) return;
   if (!py::isinstance<py::dict>(table))
-    throw py::type_error(std::string(name) + ": expected dict[str, float], got " + type_name(table));
+    throw py::type_error(std::string(name) + ": expected dict[str, float], got " +
+                         type_name(table));
   for (auto [key, value] : table.cast<py::dict>()) {
     const std::string field = py::str(key);
     const DurationField* target = nullptr;
@@ -308,17 +311,20 @@ void read_durations(KwargReader& kw, const char* name, std::initializer_list<Dur
     }
     if (target == nullptr) {
       std::string known;
-      for (const DurationField& f : fields) known += (known.empty() ? "" : ", ") + std::string(f.first);
-      throw py::value_error(std::string(name) + ": unknown key '" + field + "' (known: " + known + ")");
+      for (const DurationField& f : fields)
+        known += (known.empty() ? "" : ", ") + std::string(f.first);
+      throw py::value_error(std::string(name) + ": unknown key '" + field + "' (known: " + known +
+                            ")");
     }
     if (!py::isinstance<py::int_>(value) && !py::isinstance<py::float_>(value)) {
-      throw py::type_error(std::string(name) + "['" + field + "']: expected seconds as a number, got " +
-                           type_name(value));
+      throw py::type_error(std::string(name) + "['" + field +
+                           "']: expected seconds as a number, got " + type_name(value));
     }
     const double seconds = value.cast<double>();
     // Beyond a year is a mistake, and would overflow the conversion below.
     if (!std::isfinite(seconds) || seconds < 0 || seconds > 366.0 * 86400) {
-      throw py::value_error(std::string(name) + "['" + field + "']: must be between 0 and a year of seconds");
+      throw py::value_error(std::string(name) + "['" + field +
+                            "']: must be between 0 and a year of seconds");
     }
     *target->second = std::chrono::milliseconds(std::llround(seconds * 1000));
   }
@@ -326,15 +332,21 @@ void read_durations(KwargReader& kw, const char* name, std::initializer_list<Dur
 
 void read_network(KwargReader& kw, AgentOptions& o) {
   HttpTimeouts& t = o.timeouts;
-  read_durations(kw, "timeouts", {{"connect", &t.connect}, {"first_byte", &t.first_byte},
-                                  {"idle", &t.idle}, {"stale_stream", &t.stale_stream},
-                                  {"total", &t.total}, {"tool_batch", &o.tool_batch_timeout},
-                                  {"tool_call", &o.tool_call_timeout}});
+  read_durations(kw, "timeouts",
+                 {{"connect", &t.connect},
+                  {"first_byte", &t.first_byte},
+                  {"idle", &t.idle},
+                  {"stale_stream", &t.stale_stream},
+                  {"total", &t.total},
+                  {"tool_batch", &o.tool_batch_timeout},
+                  {"tool_call", &o.tool_call_timeout}});
   kw.integer("max_retries", o.max_retries);
   AgentOptions::RetryBackoff& b = o.retry_backoff;
-  read_durations(kw, "retry_backoff", {{"base", &b.base}, {"max", &b.max},
-                                       {"invalid_response_base", &b.invalid_response_base},
-                                       {"invalid_response_max", &b.invalid_response_max}});
+  read_durations(kw, "retry_backoff",
+                 {{"base", &b.base},
+                  {"max", &b.max},
+                  {"invalid_response_base", &b.invalid_response_base},
+                  {"invalid_response_max", &b.invalid_response_max}});
 }
 
 // Sub-agents of the delegate_task tool, flat like the compression settings.
@@ -352,9 +364,10 @@ void read_review(KwargReader& kw, AgentOptions& o) {
   kw.integer("memory_nudge_interval", o.memory_nudge_interval);
   kw.integer("skill_nudge_interval", o.skill_nudge_interval);
   kw.integer("review_max_iterations", o.review_max_iterations);
-  if (o.review_max_iterations < 1) throw py::value_error("review_max_iterations: must be at least 1");
+  if (o.review_max_iterations < 1)
+    throw py::value_error("review_max_iterations: must be at least 1");
   for (auto [name, limit] : {std::pair{"memory_char_limit", &o.memory_limits.memory_chars},
-                              std::pair{"user_char_limit", &o.memory_limits.user_chars}}) {
+                             std::pair{"user_char_limit", &o.memory_limits.user_chars}}) {
     std::int64_t chars = static_cast<std::int64_t>(*limit);
     kw.integer(name, chars);
     if (chars < 1) throw py::value_error(std::string(name) + ": must be at least 1");
@@ -387,6 +400,24 @@ void read_approvals(KwargReader& kw, AgentOptions& o) {
   }
 }
 
+// options={...} (or its JSON text): the options document, applied before the keyword
+// arguments, so that one given beside it wins.
+void read_document(KwargReader& kw, AgentOptions& o) {
+  py::object document = kw.take("options");
+  if (document.is_none()) return;
+  Json parsed;
+  if (py::isinstance<py::str>(document)) {
+    parsed = Json::parse(document.cast<std::string>(), nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded()) throw py::value_error("options: not valid JSON text");
+  } else if (py::isinstance<py::dict>(document)) {
+    parsed = from_python(document, "options");
+  } else {
+    throw py::type_error("options: expected a dict or its JSON text, got " + type_name(document));
+  }
+  if (Status s = apply_agent_options(parsed, o); !s.ok())
+    throw py::value_error("options: " + s.message());
+}
+
 PythonCallbacks read_callbacks(KwargReader& kw) {
   PythonCallbacks fns;
   fns.stream = kw.callable("stream_callback");
@@ -404,10 +435,11 @@ PythonCallbacks read_callbacks(KwargReader& kw) {
 
 AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr<EventTap> tap,
                                        std::unique_ptr<McpServers>& mcp_servers) {
-  if (!kwargs.contains("model"))
-    throw py::type_error("Agent() missing required keyword argument 'model'");
   KwargReader kw(kwargs);
   AgentOptions o;
+  read_document(kw, o);
+  if (o.model.empty() && !kwargs.contains("model"))
+    throw py::type_error("Agent() missing required keyword argument 'model'");
   kw.text("model", o.model);
   kw.text("base_url", o.base_url);
   read_api_keys(kw, o);
@@ -437,7 +469,8 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   kw.real("temperature", o.temperature);
   kw.text("ephemeral_system_prompt", o.ephemeral_system_prompt);
   if (py::object v = kw.take("tool_use_enforcement"); !v.is_none()) {
-    if (!py::isinstance<py::bool_>(v)) throw py::type_error("tool_use_enforcement: expected bool or None");
+    if (!py::isinstance<py::bool_>(v))
+      throw py::type_error("tool_use_enforcement: expected bool or None");
     o.tool_use_enforcement = v.cast<bool>();
   }
   read_network(kw, o);
@@ -452,7 +485,8 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
     add_memory_provider_tools(memory, o);
   }
   o.callbacks = make_callbacks(read_callbacks(kw), std::move(tap));
-  if (py::object plugins = kw.take("hooks"); !plugins.is_none()) o.hooks = hooks_from_python(plugins);
+  if (py::object plugins = kw.take("hooks"); !plugins.is_none())
+    o.hooks = hooks_from_python(plugins);
   py::object servers = kw.take("mcp_servers");
   py::object authorize = kw.take("mcp_authorize");
   kw.finish();

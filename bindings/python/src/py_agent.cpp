@@ -8,6 +8,7 @@
 
 #include "agent_kwargs.hpp"
 #include "hermes/agent.hpp"
+#include "hermes/agent_options_json.hpp"
 #include "hermes/home.hpp"
 #include "hermes/skills.hpp"
 #include "json_convert.hpp"
@@ -163,6 +164,9 @@ class PyAgent {
     return to_python(messages_to_json(agent_->history())).cast<py::list>();
   }
   std::string system_prompt() const { return agent_->system_prompt(); }
+  py::dict options() const {
+    return to_python(agent_options_to_json(agent_->options())).cast<py::dict>();
+  }
 
   py::list mcp_status() const {
     py::list out;
@@ -259,7 +263,9 @@ disabled_toolsets choose among them. mcp_servers: MCP servers whose tools join t
 the "mcpServers" object of an mcp.json file ({"name": {"command", "args", "env"} or
 {"url", "headers", "oauth"}}); mcp_authorize(url) -> str: the OAuth step for servers
 that answer 401 (open url in a browser, return the URL it was sent back to);
-mcp_status() reports their connections. Sessions: home, session_id (resume it),
+mcp_status() reports their connections. options: the options document (a dict, or its
+JSON text) as hermes.describe_options() lists it, nested as {"compression":
+{"threshold_percent": 0.7}}; keyword arguments given beside it win. Sessions: home, session_id (resume it),
 persist_sessions, session_store (a hermes.SessionStore to share). context_dir: the
 project directory whose context files (.hermes.md, AGENTS.md, CLAUDE.md, .cursorrules)
 join the system prompt; None loads none. source: where the conversation takes place
@@ -319,6 +325,11 @@ other threads while a turn runs.)doc";
 }  // namespace
 
 void register_agent(py::module_& m) {
+  m.def(
+      "describe_options", [] { return to_python(describe_agent_options()); },
+      "Every option the options document takes: a list of dicts with name (dotted, e.g. "
+      "'compression.threshold_percent'), type, default, doc, and minimum, maximum, values "
+      "where they apply.");
   py::class_<PyAgent>(m, "Agent", kAgentDoc)
       .def(py::init<const py::kwargs&>())
       .def("chat", &PyAgent::chat, py::arg("message"),
@@ -357,6 +368,9 @@ void register_agent(py::module_& m) {
                              "The transcript as chat message dicts (no system prompt).")
       .def_property_readonly("system_prompt", &PyAgent::system_prompt,
                              "The session's system prompt, built on the first turn.")
+      .def_property_readonly("options", &PyAgent::options,
+                             "Every option of the options document with the agent's value, "
+                             "nested as the document is (API keys included).")
       .def("mcp_status", &PyAgent::mcp_status,
            "One dict per server of mcp_servers: name, connected, protocol_version, "
            "server_name, server_version, tools, skipped_tools, restarts, last_error.");

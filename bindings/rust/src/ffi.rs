@@ -178,6 +178,20 @@ extern "C" {
         options: *mut hermes_agent_options_t,
         prompt: *const c_char,
     ) -> hermes_status_t;
+    pub fn hermes_agent_options_set_json(
+        options: *mut hermes_agent_options_t,
+        json: *const c_char,
+        out_error: *mut *mut hermes_error_t,
+    ) -> hermes_status_t;
+    pub fn hermes_agent_options_get_json(
+        options: *const hermes_agent_options_t,
+        out_json: *mut *mut c_char,
+        out_error: *mut *mut hermes_error_t,
+    ) -> hermes_status_t;
+    pub fn hermes_agent_options_describe(
+        out_json: *mut *mut c_char,
+        out_error: *mut *mut hermes_error_t,
+    ) -> hermes_status_t;
     pub fn hermes_agent_options_set_max_iterations(
         options: *mut hermes_agent_options_t,
         max_iterations: i32,

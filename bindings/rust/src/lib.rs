@@ -35,7 +35,7 @@ mod tools;
 pub use agent::{Agent, RunOptions};
 pub use error::{Error, ErrorCode, Result};
 pub use mcp::McpServers;
-pub use options::{AgentOptions, Backoff, Timeout, ToolUseEnforcement};
+pub use options::{describe_options, AgentOptions, Backoff, Timeout, ToolUseEnforcement};
 pub use tools::{Tool, ToolCall, ToolRegistry, ToolResult};
 
 use std::ffi::CStr;

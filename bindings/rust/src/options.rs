@@ -105,6 +105,32 @@ impl AgentOptions {
         Ok(AgentOptions { raw })
     }
 
+    /// Sets the options an options document names, e.g.
+    /// `{"model": "gpt-4.1-mini", "compression": {"threshold_percent": 0.7}}` (nested as
+    /// [`describe_options`] lists them; durations in seconds). The whole document is
+    /// checked first: an unknown key or a bad value is an InvalidArgument error naming
+    /// the option, and then nothing changes.
+    pub fn apply_json(&mut self, document: &str) -> Result<&mut Self> {
+        let document = text::to_c("options", document)?;
+        error::call(|out_error| unsafe {
+            // SAFETY: `raw` is ours; the text is valid for the call.
+            ffi::hermes_agent_options_set_json(self.raw, document.as_ptr(), out_error)
+        })?;
+        Ok(self)
+    }
+
+    /// Every option of the options document with its current value, as JSON text (API
+    /// keys included: treat it as a secret).
+    pub fn to_json(&self) -> Result<String> {
+        let mut out: *mut c_char = std::ptr::null_mut();
+        error::call(|out_error| unsafe {
+            // SAFETY: `raw` is ours and `out` receives a string we own.
+            ffi::hermes_agent_options_get_json(self.raw, &mut out, out_error)
+        })?;
+        // SAFETY: the library allocated `out` for us.
+        Ok(unsafe { text::take(out) })
+    }
+
     string_setters! {
         /// The model name, e.g. "gpt-4.1-mini". Required.
         set_model => hermes_agent_options_set_model, "model";
@@ -430,4 +456,17 @@ unsafe extern "C" fn on_auth_refresh(
     if let Some(key) = key {
         ffi::hermes_answer_set(answer, key.as_ptr());
     }
+}
+
+/// Every option the options document ([`AgentOptions::apply_json`]) takes, as a JSON
+/// array of `{"name": "compression.threshold_percent", "type": "number", "default": 0.5,
+/// "doc": "..."}` (with "minimum", "maximum" and "values" where they apply).
+pub fn describe_options() -> Result<String> {
+    let mut out: *mut c_char = std::ptr::null_mut();
+    error::call(|out_error| unsafe {
+        // SAFETY: `out` receives a string we own.
+        ffi::hermes_agent_options_describe(&mut out, out_error)
+    })?;
+    // SAFETY: the library allocated `out` for us.
+    Ok(unsafe { text::take(out) })
 }

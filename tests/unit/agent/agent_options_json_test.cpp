@@ -1,0 +1,191 @@
+// The options document: the table's description, a document applied and read back,
+// and how a bad document is refused (naming the option, changing nothing).
+#include "hermes/agent_options_json.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "hermes/agent.hpp"
+
+using namespace hermes;
+
+namespace {
+
+std::string fixture_text() {
+  std::ifstream in(std::string(HERMES_FIXTURES_DIR) + "/options/every_option.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The names of a document's leaves, dotted ("compression.enabled").
+void leaf_names(const Json& object, const std::string& prefix, std::set<std::string>& out) {
+  for (const auto& item : object.items()) {
+    const std::string name = prefix.empty() ? item.key() : prefix + "." + item.key();
+    if (item.value().is_object()) {
+      leaf_names(item.value(), name, out);
+    } else {
+      out.insert(name);
+    }
+  }
+}
+
+// The document's text without the whitespace outside strings: what dump() writes for a
+// document whose keys are sorted.
+std::string compact(const std::string& text) {
+  std::string out;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+      out += c;
+    } else if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string applied_error(const std::string& document) {
+  AgentOptions options;
+  return apply_agent_options(Json::parse(document), options).message();
+}
+
+}  // namespace
+
+TEST_CASE("the description lists every option of the fixture document, each described") {
+  const Json description = describe_agent_options();
+  std::set<std::string> described;
+  for (const Json& option : description) {
+    CHECK(option.contains("default"));
+    CHECK_FALSE(option.value("doc", "").empty());
+    CHECK_FALSE(option.value("type", "").empty());
+    CHECK(described.insert(option.value("name", "")).second);  // No name twice.
+  }
+  std::set<std::string> in_fixture;
+  leaf_names(Json::parse(fixture_text()), "", in_fixture);
+  // A new option in the table must join the fixture, which every binding's test applies.
+  CHECK(described == in_fixture);
+  CHECK(described.size() >= 55);
+}
+
+TEST_CASE("the defaults described are a default AgentOptions'") {
+  const Json document = agent_options_to_json(AgentOptions{});
+  for (const Json& option : describe_agent_options()) {
+    const std::string name = option["name"];
+    std::string pointer = "/" + name;
+    for (char& c : pointer) c = c == '.' ? '/' : c;
+    CHECK_MESSAGE(document.at(Json::json_pointer(pointer)) == option["default"], name);
+  }
+  CHECK(document["compression"]["threshold_percent"] == 0.5);
+  CHECK(document["timeouts"]["connect"] == 10);
+  CHECK(document["max_tokens"].is_null());
+  CHECK(document["approvals"]["mode"] == "manual");
+}
+
+TEST_CASE("every option of the fixture is applied and reads back as it was written") {
+  const std::string text = fixture_text();
+  AgentOptions options;
+  REQUIRE(apply_agent_options(Json::parse(text), options).ok());
+  CHECK(agent_options_to_json(options).dump() == compact(text));
+  // The values reached the fields themselves.
+  CHECK(options.model == "fixture-model");
+  CHECK(options.compression.threshold_percent == 0.75);
+  CHECK(options.timeouts.idle == std::chrono::milliseconds(30'500));
+  CHECK(options.approvals.mode == ApprovalMode::kAllowlist);
+  REQUIRE(options.fallback_providers.size() == 1);
+  CHECK(options.fallback_providers[0].api_mode == "anthropic_messages");
+  CHECK(options.memory_limits.user_chars == 2000);
+  CHECK(options.tool_use_enforcement == true);
+  CHECK(options.platform_hint == "Plain text only.");
+}
+
+TEST_CASE("a document sets only what it names; null clears an optional") {
+  AgentOptions options;
+  options.model = "kept";
+  options.max_tokens = 100;
+  REQUIRE(apply_agent_options(
+              Json::parse(R"({"compression": {"protect_last_n": 4}, "max_tokens": null})"), options)
+              .ok());
+  CHECK(options.model == "kept");
+  CHECK(options.compression.protect_last_n == 4);
+  CHECK(options.compression.enabled);
+  CHECK_FALSE(options.max_tokens.has_value());
+}
+
+TEST_CASE("a bad document names the option and changes nothing") {
+  AgentOptions options;
+  options.model = "before";
+  const Status s = apply_agent_options(
+      Json::parse(R"({"model": "after", "compression": {"threshhold_percent": 0.7}})"), options);
+  CHECK(s.code() == StatusCode::kInvalidArgument);
+  CHECK(s.message().find("compression.threshhold_percent: unknown option") == 0);
+  CHECK(options.model == "before");  // The good key before the bad one was not kept.
+
+  CHECK(applied_error(R"({"modle": "x"})").find("modle: unknown option") == 0);
+  CHECK(applied_error(R"({"max_iterations": "12"})") ==
+        "max_iterations: expected an integer, got string");
+  CHECK(applied_error(R"({"max_iterations": 1.5})") ==
+        "max_iterations: expected an integer, got number");
+  CHECK(applied_error(R"({"max_iterations": 0})") == "max_iterations: must be at least 1");
+  CHECK(applied_error(R"({"max_iterations": 99999999999})") == "max_iterations: out of range");
+  CHECK(applied_error(R"({"memory_limits": {"user_chars": -5}})") ==
+        "memory_limits.user_chars: out of range");
+  CHECK(applied_error(R"({"compression": {"threshold_percent": 0}})") ==
+        "compression.threshold_percent: must be more than 0");
+  CHECK(applied_error(R"({"compression": {"threshold_percent": 1.5}})") ==
+        "compression.threshold_percent: must be at most 1");
+  CHECK(applied_error(R"({"compression": true})") ==
+        "compression: expected an object, got boolean");
+  CHECK(applied_error(R"({"stream": 1})") == "stream: expected true or false, got number");
+  CHECK(applied_error(R"({"timeouts": {"idle": -1}})") ==
+        "timeouts.idle: must be between 0 and a year of seconds");
+  CHECK(applied_error(R"({"enabled_toolsets": "file"})") ==
+        "enabled_toolsets: expected a list of strings, got string");
+  CHECK(applied_error(R"({"approvals": {"mode": "yolo"}})")
+            .find("approvals.mode: expected one of manual") == 0);
+  CHECK(applied_error(R"({"fallback_providers": [{"provider": "openai"}]})") ==
+        "fallback_providers: every entry needs a model");
+  CHECK(applied_error(R"({"fallback_providers": [{"model": "m", "key": "k"}]})")
+            .find("unknown key 'key'") != std::string::npos);
+  CHECK(applied_error(R"([1, 2])") == "options: expected a JSON object, got array");
+}
+
+TEST_CASE("Agent::create checks each option against the same bounds") {
+  AgentOptions options;
+  options.model = "m";
+  options.persist_sessions = false;
+  options.compression.threshold_percent = 0;
+  auto agent = Agent::create(options);
+  REQUIRE_FALSE(agent.ok());
+  CHECK(agent.status().message() == "compression.threshold_percent: must be more than 0");
+
+  options.compression.threshold_percent = 0.5;
+  options.delegation.max_concurrent_children = 0;
+  agent = Agent::create(options);
+  REQUIRE_FALSE(agent.ok());
+  CHECK(agent.status().message() == "delegation.max_concurrent_children: must be at least 1");
+}
+
+TEST_CASE("without a session store, session_id names the new session") {
+  AgentOptions options;
+  options.model = "m";
+  options.persist_sessions = false;
+  options.session_id = "20260101_000000_abcdef";
+  auto agent = Agent::create(options);
+  REQUIRE(agent.ok());
+  CHECK((*agent)->session_id() == "20260101_000000_abcdef");
+  CHECK((*agent)->history().empty());
+}
