@@ -57,6 +57,18 @@ struct AgentOptions {
   std::string reasoning_effort;
   bool stream = true;   // Stream responses (text arrives as it is generated).
   int max_retries = 3;  // Retries of one model call on transient failures.
+  // Which of OpenRouter's upstream providers may serve the requests, sent as the request's
+  // "provider" object whenever the model service in use is OpenRouter (by provider name
+  // or base URL, fallbacks included) and never to any other service. Empty fields are
+  // left out; all empty sends nothing.
+  struct ProviderRouting {
+    std::vector<std::string> only;    // Only these providers (OpenRouter's slugs).
+    std::vector<std::string> ignore;  // Never these.
+    std::vector<std::string> order;   // These first, in this order.
+    std::string sort;                 // "price", "throughput" or "latency".
+    bool require_parameters = false;  // Only providers that support every parameter sent.
+    std::string data_collection;      // "allow" or "deny".
+  } provider_routing;
   // The waits between those retries when the server sends no Retry-After: from `base`,
   // doubling per retry up to `max`, plus up to half again at random so that agents which
   // failed together do not retry together. A response of the wrong shape (an error body

@@ -7,6 +7,7 @@
 #include "agent/compaction.hpp"
 #include "agent/memory_provider_call.hpp"
 #include "agent/option_table.hpp"
+#include "agent/provider_routing.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/private_files.hpp"
@@ -125,6 +126,7 @@ Status validate(const AgentOptions& o) {
     return Status::invalid_argument(
         "retry_backoff: delays must not be negative and each max must be at least its base");
   }
+  HERMES_RETURN_IF_ERROR(internal::check_provider_routing(o.provider_routing));
   if (o.approvals.timeout.count() < 0) {
     return Status::invalid_argument("approvals.timeout: must not be negative");
   }

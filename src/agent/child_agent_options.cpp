@@ -22,6 +22,7 @@ AgentOptions child_agent_options(const AgentCore& core) {
   o.stream = parent.stream;
   o.max_retries = parent.max_retries;
   o.retry_backoff = parent.retry_backoff;
+  o.provider_routing = parent.provider_routing;
   o.skills = parent.skills;
   o.home = core.home;
 

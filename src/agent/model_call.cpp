@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "agent/provider_routing.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/text_utils.hpp"
@@ -97,6 +98,8 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
       return std::nullopt;
     }
     request.model = runtime.model();
+    // The service may have changed (a fallback): its own routing, or none.
+    apply_provider_routing(core_.options.provider_routing, runtime.provider().info(), request);
     ctx.api_key = runtime.api_key();
     st_.streamed_text.clear();
     safe_callback("thinking", cb.on_thinking, true);

@@ -248,6 +248,22 @@ std::vector<OptionEntry> build_table() {
   t.push_back(option(
       "max_retries", "Attempts of one model call on transient failures.",
       [](O& o) { return &o.max_retries; }, at_least(1)));
+  t.push_back(option("provider_routing.only", "OpenRouter: only these upstream providers.",
+                     [](O& o) { return &o.provider_routing.only; }));
+  t.push_back(option("provider_routing.ignore", "OpenRouter: never these upstream providers.",
+                     [](O& o) { return &o.provider_routing.ignore; }));
+  t.push_back(option("provider_routing.order",
+                     "OpenRouter: these upstream providers first, in order.",
+                     [](O& o) { return &o.provider_routing.order; }));
+  t.push_back(option("provider_routing.sort",
+                     "OpenRouter: price, throughput or latency; empty: its default.",
+                     [](O& o) { return &o.provider_routing.sort; }));
+  t.push_back(option("provider_routing.require_parameters",
+                     "OpenRouter: only providers that support every parameter sent.",
+                     [](O& o) { return &o.provider_routing.require_parameters; }));
+  t.push_back(option("provider_routing.data_collection",
+                     "OpenRouter: allow or deny; empty: the account's setting.",
+                     [](O& o) { return &o.provider_routing.data_collection; }));
   t.push_back(option("retry_backoff.base", "First wait before a retry when the server names none.",
                      [](O& o) { return &o.retry_backoff.base; }));
   t.push_back(option("retry_backoff.max", "Longest wait before a retry.",
