@@ -78,7 +78,11 @@ hermes_status_t hermes_store_search(hermes_store_t* store, const char* query, in
     }
     hermes::SearchOptions options;
     if (limit > 0) options.limit = limit;
-    auto hits = store->store->search(query, options);
+    hermes::SessionSearch* search = store->store->search_capability();
+    if (search == nullptr) {
+      return report(hermes::Status::unimplemented("this session store cannot search"), out_error);
+    }
+    auto hits = search->search(query, options);
     if (!hits.ok()) return report(hits.status(), out_error);
     hermes::Json out = hermes::Json::array();
     for (const auto& h : *hits) out.push_back(hit_json(h));

@@ -75,7 +75,7 @@ void check_search(const std::string& query, std::vector<std::string> roles) {
   hermes::SearchOptions options;
   options.roles = std::move(roles);
   options.include_context = true;
-  const auto hits = store().search(query, options);
+  const auto hits = store().search_capability()->search(query, options);
   require(hits.ok(), "the store failed a query", hits.status().to_string());
 }
 

@@ -114,10 +114,16 @@ std::string TurnRunner::turn_context() {
 }
 
 // The start of the session's lineage root: a compaction's child session (or a resumed one)
-// keeps the date its conversation began with. 0 (now) before the session row exists.
+// keeps the date its conversation began with. 0 (now) before the session row exists. A
+// store without the compaction capability has no lineage: the session's own start.
 double TurnRunner::conversation_started_at() const {
   if (!core_.store || !core_.session_row_created) return 0;
-  auto lineage = core_.store->lineage(core_.session_id);
+  SessionCompaction* compaction = core_.store->compaction_capability();
+  if (compaction == nullptr) {
+    auto row = core_.store->get_session(core_.session_id);
+    return row.ok() ? row->started_at : 0;
+  }
+  auto lineage = compaction->lineage(core_.session_id);
   if (!lineage.ok() || lineage->empty()) return 0;
   return lineage->front().started_at;
 }

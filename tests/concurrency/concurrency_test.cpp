@@ -18,6 +18,7 @@
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
 #include "support/temp_dir.hpp"
+#include "support/store_capabilities.hpp"
 
 using namespace hermes;
 using namespace hermes::testing;
@@ -133,7 +134,7 @@ void read_store(SessionStore& store, const std::atomic<bool>& stop, Counters& co
   ListOptions recent;
   recent.limit = 5;
   while (!stop.load()) {
-    (void)store.search("numbers");
+    (void)search_of(store).search("numbers");
     auto sessions = store.list_sessions(recent);
     if (sessions.ok() && !sessions->empty()) (void)store.load_messages(sessions->front().id);
     ++counters.reads;

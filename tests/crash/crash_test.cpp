@@ -27,6 +27,7 @@
 #include "crash/crash_conversation.hpp"
 #include "support/mock_responses.hpp"
 #include "support/temp_dir.hpp"
+#include "support/store_capabilities.hpp"
 
 extern char** environ;
 
@@ -168,7 +169,7 @@ std::string check_user_messages(const std::vector<SessionInfo>& sessions, Sessio
                                 const Progress& p) {
   std::set<std::string> stored;
   for (const SessionInfo& s : sessions) {
-    auto rows = store.read_messages(s.id);
+    auto rows = search_of(store).read_messages(s.id);
     if (!rows.ok()) return "cannot read " + s.id + ": " + rows.status().to_string();
     for (const StoredMessage& row : *rows) {
       if (row.message.role == Role::kUser) stored.insert(row.message.content);
@@ -195,7 +196,7 @@ bool ends_with_unanswered_call(const std::vector<Message>& messages) {
 // Resumes the conversation's newest session and runs one more turn.
 std::string check_resume(const std::string& home, std::shared_ptr<SessionStore> store,
                          const std::string& root_id) {
-  auto tip = store->resolve_resume_session_id(root_id);
+  auto tip = compaction_of(store).resolve_resume_session_id(root_id);
   if (!tip.ok()) return "no session to resume: " + tip.status().to_string();
   if (auto before = store->load_messages(*tip); before.ok() && ends_with_unanswered_call(*before)) {
     ++g_reached.dangling_tool_calls;

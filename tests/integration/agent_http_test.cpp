@@ -8,6 +8,7 @@
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
 #include "support/temp_dir.hpp"
+#include "support/store_capabilities.hpp"
 
 using namespace hermes;
 using namespace hermes::testing;
@@ -162,7 +163,7 @@ TEST_CASE("a session is persisted in SQLite, resumed by a second agent and found
   auto stored = (*store)->load_messages(session_id);
   REQUIRE(stored.ok());
   CHECK(stored->size() == 6);
-  auto hits = (*store)->search("flamingo");
+  auto hits = search_of(*store).search("flamingo");
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 1);
   CHECK((*hits)[0].session_id == session_id);

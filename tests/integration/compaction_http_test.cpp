@@ -11,6 +11,7 @@
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
 #include "support/temp_dir.hpp"
+#include "support/store_capabilities.hpp"
 
 using namespace hermes;
 using namespace hermes::testing;
@@ -118,7 +119,7 @@ TEST_CASE("a resumed conversation over the threshold rotates into a child sessio
   REQUIRE(child.ok());
   CHECK(child->parent_session_id == root);
   CHECK(child->end_reason.empty());
-  auto lineage = store->lineage(r.session_id);
+  auto lineage = compaction_of(store).lineage(r.session_id);
   REQUIRE(lineage.ok());
   REQUIRE(lineage->size() == 2);
   CHECK((*lineage)[0].id == root);
@@ -133,7 +134,7 @@ TEST_CASE("a resumed conversation over the threshold rotates into a child sessio
   CHECK(live->back().content == "Pyrite is fool's gold.");
   SearchOptions search;
   search.resolve_roots = true;
-  auto hits = store->search("zanzibarite", search);
+  auto hits = search_of(store).search("zanzibarite", search);
   REQUIRE(hits.ok());
   REQUIRE_FALSE(hits->empty());
   for (const SearchHit& hit : *hits) {
@@ -178,7 +179,7 @@ TEST_CASE("an in-place compaction keeps the session id and archives the summaris
   CHECK_FALSE(mentions(*live, "zanzibarite"));
   CHECK(live->back().content == "Pyrite is fool's gold.");
 
-  auto hits = store->search("zanzibarite");
+  auto hits = search_of(store).search("zanzibarite");
   REQUIRE(hits.ok());
   REQUIRE_FALSE(hits->empty());
   for (const SearchHit& hit : *hits) {

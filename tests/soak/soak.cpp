@@ -21,6 +21,7 @@
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
 #include "support/temp_dir.hpp"
+#include "support/store_capabilities.hpp"
 
 using namespace hermes;
 using namespace hermes::testing;
@@ -107,7 +108,7 @@ long count_lost(SessionStore& store, const std::set<std::string>& expected) {
   if (!sessions.ok()) return static_cast<long>(expected.size());
   std::set<std::string> found;
   for (const SessionInfo& s : *sessions) {
-    auto rows = store.read_messages(s.id);
+    auto rows = search_of(store).read_messages(s.id);
     if (!rows.ok()) continue;
     for (const StoredMessage& row : *rows) {
       if (expected.count(row.message.content)) found.insert(row.message.content);

@@ -11,11 +11,13 @@
 #include "support/observed_store.hpp"
 #include "support/scripted_provider.hpp"
 #include "support/temp_dir.hpp"
+#include "support/store_capabilities.hpp"
 
 using namespace hermes;
 using hermes::testing::ObservedStore;
 using hermes::testing::ScriptedProvider;
 using hermes::testing::StoreWrite;
+using hermes::testing::compaction_of;
 
 namespace {
 
@@ -74,7 +76,7 @@ TEST_CASE("a summary call slower than the lease's lifetime keeps the lease and c
   provider->step([&](const ProviderRequest&, const CallContext&) -> Result<ProviderResponse> {
     // A 1-second lease: waiting for two renewals outlives it twice over.
     renewed = counter.wait_for(2);
-    auto other = store->acquire_compression_lease(compacting_session, "host=elsewhere:pid=1:x", 60);
+    auto other = compaction_of(store).acquire_compression_lease(compacting_session, "host=elsewhere:pid=1:x", 60);
     taken_by_other = !other.ok() || *other;
     ProviderResponse response;
     response.message = Message::assistant(kLeaseSummary);
@@ -100,7 +102,7 @@ TEST_CASE("a summary call slower than the lease's lifetime keeps the lease and c
   CHECK(result->compacted);
   CHECK((*agent)->session_id() != compacting_session);  // Rotated to the child session.
   // Released after the commit: someone else may take it now.
-  auto after = store->acquire_compression_lease(compacting_session, "host=elsewhere:pid=1:x", 60);
+  auto after = compaction_of(store).acquire_compression_lease(compacting_session, "host=elsewhere:pid=1:x", 60);
   REQUIRE(after.ok());
   CHECK(*after);
 }

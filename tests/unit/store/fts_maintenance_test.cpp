@@ -6,6 +6,7 @@
 
 #include "unit/store/sqlite_test_support.hpp"
 #include "unit/store/store_backends.hpp"
+#include "support/store_capabilities.hpp"
 
 using hermes::Message;
 using hermes::store::FtsMaintenance;
@@ -14,6 +15,7 @@ using hermes::testing::exec;
 using hermes::testing::query;
 using hermes::testing::raw_connection;
 using hermes::testing::SqliteFileBackend;
+using hermes::testing::search_of;
 
 namespace {
 
@@ -58,7 +60,7 @@ TEST_CASE("bounded merges bring a fragmented word index back together") {
   CHECK(maintenance.run(*c) == 1);
 
   CHECK(query(*c, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'shared'") == "12");
-  auto hits = backend.store->search("turn11");
+  auto hits = search_of(backend.store).search("turn11");
   REQUIRE(hits.ok());
   CHECK(hits->size() == 1);
 }

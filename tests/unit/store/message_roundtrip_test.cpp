@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "unit/store/store_backends.hpp"
+#include "support/store_capabilities.hpp"
 
 using hermes::Json;
 using hermes::LoadOptions;
@@ -10,6 +11,7 @@ using hermes::StatusCode;
 using hermes::ToolCall;
 using hermes::testing::at;
 using hermes::testing::create;
+using hermes::testing::search_of;
 
 namespace {
 
@@ -112,7 +114,7 @@ TEST_CASE_TEMPLATE("a batch longer than one insert statement keeps every id with
   REQUIRE(ids->size() == batch.size());
   for (std::size_t i = 1; i < ids->size(); ++i) CHECK((*ids)[i - 1] < (*ids)[i]);
 
-  auto stored = backend.store->read_messages("s1");
+  auto stored = search_of(backend.store).read_messages("s1");
   REQUIRE(stored.ok());
   REQUIRE(stored->size() == batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i) {
