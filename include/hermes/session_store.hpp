@@ -289,8 +289,7 @@ class HERMES_API SessionCompaction {
   // with FailedPrecondition when the lease was lost; release removes it if the caller
   // still holds it.
   virtual Result<bool> acquire_compression_lease(const std::string& session_id,
-                                                 const std::string& holder,
-                                                 double ttl_seconds) = 0;
+                                                 const std::string& holder, double ttl_seconds) = 0;
   virtual Status renew_compression_lease(const std::string& session_id, const std::string& holder,
                                          double ttl_seconds) = 0;
   virtual Status release_compression_lease(const std::string& session_id,

@@ -117,7 +117,8 @@ Status validate(const AgentOptions& o) {
     return Status::invalid_argument("model: required (e.g. \"gpt-4.1-mini\")");
   }
   if (o.max_iterations < 1) return Status::invalid_argument("max_iterations: must be at least 1");
-  if (o.max_tool_workers < 1) return Status::invalid_argument("max_tool_workers: must be at least 1");
+  if (o.max_tool_workers < 1)
+    return Status::invalid_argument("max_tool_workers: must be at least 1");
   if (o.max_retries < 1) return Status::invalid_argument("max_retries: must be at least 1");
   const AgentOptions::RetryBackoff& b = o.retry_backoff;
   if (b.base.count() < 0 || b.max < b.base || b.invalid_response_base.count() < 0 ||
@@ -125,7 +126,8 @@ Status validate(const AgentOptions& o) {
     return Status::invalid_argument(
         "retry_backoff: delays must not be negative and each max must be at least its base");
   }
-  if (o.max_tokens && *o.max_tokens < 1) return Status::invalid_argument("max_tokens: must be positive");
+  if (o.max_tokens && *o.max_tokens < 1)
+    return Status::invalid_argument("max_tokens: must be positive");
   if (o.memory_nudge_interval < 0 || o.skill_nudge_interval < 0) {
     return Status::invalid_argument("nudge intervals: must not be negative (0 disables)");
   }
@@ -186,7 +188,8 @@ Result<std::shared_ptr<ContextEngine>> make_context_engine(const internal::Agent
   c.protect_last_n = o.compression.protect_last_n;
   c.main_provider = core.provider;
   c.main_model = o.model;
-  c.summary_provider = o.compression.summary_provider ? o.compression.summary_provider : core.provider;
+  c.summary_provider =
+      o.compression.summary_provider ? o.compression.summary_provider : core.provider;
   c.summary_model = o.compression.summary_provider ? o.compression.summary_model : o.model;
   // The text sent to the summariser never carries secrets.
   c.redact = [](std::string_view text) { return redact_sensitive_text(text); };
@@ -270,9 +273,8 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
     agent->impl_->start_new_session();
   }
   internal::AgentCore& started = *agent->impl_;
-  call_memory_provider(started.options.memory_provider.get(), "initialize", [&](MemoryProvider& p) {
-    p.initialize(started.session_id, started.home);
-  });
+  call_memory_provider(started.options.memory_provider.get(), "initialize",
+                       [&](MemoryProvider& p) { p.initialize(started.session_id, started.home); });
   started.memory_provider_started = true;
   return agent;
 }
@@ -300,7 +302,9 @@ void Agent::interrupt(const std::string& message) {
   impl_->review.cancel();
 }
 
-Status Agent::steer(const std::string& text) { return impl_->control.steer(text); }
+Status Agent::steer(const std::string& text) {
+  return impl_->control.steer(text);
+}
 
 Status Agent::new_session() {
   if (impl_->store && impl_->session_row_created) {
@@ -364,10 +368,20 @@ Result<CompressResult> Agent::compress(const std::string& focus_topic) {
   return out;
 }
 
-std::string Agent::session_id() const { return impl_->session_id; }
-std::vector<Message> Agent::history() const { return impl_->transcript; }
-std::string Agent::system_prompt() const { return impl_->system_prompt; }
-std::shared_ptr<SessionStore> Agent::session_store() const { return impl_->store; }
-const AgentOptions& Agent::options() const { return impl_->options; }
+std::string Agent::session_id() const {
+  return impl_->session_id;
+}
+std::vector<Message> Agent::history() const {
+  return impl_->transcript;
+}
+std::string Agent::system_prompt() const {
+  return impl_->system_prompt;
+}
+std::shared_ptr<SessionStore> Agent::session_store() const {
+  return impl_->store;
+}
+const AgentOptions& Agent::options() const {
+  return impl_->options;
+}
 
 }  // namespace hermes

@@ -153,7 +153,8 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
   if (compaction != nullptr) {
     Status committed;
     if (core.options.compression.in_place) {
-      committed = compaction->compact_in_place(old_session, compacted, watermark, lease.commit_holder());
+      committed =
+          compaction->compact_in_place(old_session, compacted, watermark, lease.commit_holder());
     } else {
       SessionInfo child;
       child.id = new_session_id();
@@ -161,7 +162,7 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
       child.model = core.runtime ? core.runtime->model() : core.options.model;
       child.parent_session_id = old_session;
       committed = compaction->rotate_for_compression(old_session, child, compacted, watermark,
-                                                lease.commit_holder());
+                                                     lease.commit_holder());
       if (committed.ok()) new_session = child.id;
     }
     if (!committed.ok() && committed.code() != StatusCode::kUnimplemented) {

@@ -163,7 +163,8 @@ void TurnRunner::prepare_system_prompt(bool allow_stored) {
       core_.engine ? core_.engine->context_length() : opts.compression.context_length;
   // Memory is read once per session (a frozen snapshot): writes during the session reach
   // the files at once but the prompt only at the next session or compaction.
-  if (offered("memory")) in.memory_snapshot = render_memory_snapshot(core_.home, opts.memory_limits);
+  if (offered("memory"))
+    in.memory_snapshot = render_memory_snapshot(core_.home, opts.memory_limits);
   if (offered("skills_list") || offered("skill_view")) {
     in.skills_index = build_skills_index(core_.home, opts.skills, st_.offered_tools,
                                          core_.toolsets_of(st_.offered_tools));

@@ -18,9 +18,9 @@ namespace hermes::store {
 
 // Thread-safety: every call holds one mutex.
 class MemoryStore final : public SessionStore,
-                      public SessionSearch,
-                      public SessionCompaction,
-                      public SessionRoutes {
+                          public SessionSearch,
+                          public SessionCompaction,
+                          public SessionRoutes {
  public:
   // Every capability.
   SessionSearch* search_capability() override { return this; }

@@ -19,9 +19,9 @@ namespace hermes::store {
 
 // Thread-safety: safe for concurrent use (a pool of connections, one per call).
 class PostgresStore final : public SessionStore,
-                      public SessionSearch,
-                      public SessionCompaction,
-                      public SessionRoutes {
+                            public SessionSearch,
+                            public SessionCompaction,
+                            public SessionRoutes {
  public:
   // Every capability.
   SessionSearch* search_capability() override { return this; }

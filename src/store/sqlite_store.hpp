@@ -19,9 +19,9 @@ namespace hermes::store {
 // Thread-safety: safe for concurrent use; every call is one transaction on the store's
 // connection (see SqliteDatabase).
 class SqliteStore final : public SessionStore,
-                      public SessionSearch,
-                      public SessionCompaction,
-                      public SessionRoutes {
+                          public SessionSearch,
+                          public SessionCompaction,
+                          public SessionRoutes {
  public:
   // Every capability.
   SessionSearch* search_capability() override { return this; }

@@ -10,8 +10,8 @@
 #include "hermes/hermes.hpp"
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
-#include "support/temp_dir.hpp"
 #include "support/store_capabilities.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace hermes;
 using namespace hermes::testing;
@@ -43,7 +43,7 @@ struct CompactionFixture {
     o.home = home.path();
     o.stream = false;
     o.tools = std::make_shared<ToolRegistry>();  // No tool schemas in the estimates.
-    o.compression.context_length = 200000;  // The first agent never compacts.
+    o.compression.context_length = 200000;       // The first agent never compacts.
     o.compression.protect_last_n = 2;
     return o;
   }
@@ -82,14 +82,15 @@ bool has_summary(const std::vector<Message>& messages) {
 }
 
 bool mentions(const std::vector<Message>& messages, const std::string& word) {
-  return std::any_of(messages.begin(), messages.end(), [&](const Message& m) {
-    return m.content.find(word) != std::string::npos;
-  });
+  return std::any_of(messages.begin(), messages.end(),
+                     [&](const Message& m) { return m.content.find(word) != std::string::npos; });
 }
 
 }  // namespace
 
-TEST_CASE("a resumed conversation over the threshold rotates into a child session that search still reaches") {
+TEST_CASE(
+    "a resumed conversation over the threshold rotates into a child session that search still "
+    "reaches") {
   CompactionFixture f;
   const std::string root = f.record_long_session();
 
@@ -188,7 +189,8 @@ TEST_CASE("an in-place compaction keeps the session id and archives the summaris
   }
 }
 
-TEST_CASE("a context-overflow 400 from the server mid-turn compacts, retries and persists the turn") {
+TEST_CASE(
+    "a context-overflow 400 from the server mid-turn compacts, retries and persists the turn") {
   CompactionFixture f;
   const std::string root = f.record_long_session();
 

@@ -7,7 +7,8 @@ Status ObservedStore::create_session(const SessionInfo& info) {
 }
 
 Status ObservedStore::end_session(const std::string& session_id, const std::string& end_reason) {
-  return observed("end_session", nullptr, [&] { return inner_->end_session(session_id, end_reason); });
+  return observed("end_session", nullptr,
+                  [&] { return inner_->end_session(session_id, end_reason); });
 }
 
 Result<SessionInfo> ObservedStore::get_session(const std::string& session_id) {
@@ -57,7 +58,8 @@ Result<std::vector<StoredMessage>> ObservedStore::read_messages(const std::strin
 }
 
 Status ObservedStore::reopen_session(const std::string& session_id) {
-  return observed("reopen_session", nullptr, [&] { return inner_compaction().reopen_session(session_id); });
+  return observed("reopen_session", nullptr,
+                  [&] { return inner_compaction().reopen_session(session_id); });
 }
 
 Result<std::string> ObservedStore::compression_tip(const std::string& session_id) {
@@ -81,7 +83,8 @@ Status ObservedStore::rotate_for_compression(const std::string& old_session_id,
                                              const std::vector<Message>& messages,
                                              int64_t watermark, const std::string& lease_holder) {
   return observed("rotate_for_compression", &messages, [&] {
-    return inner_compaction().rotate_for_compression(old_session_id, child, messages, watermark, lease_holder);
+    return inner_compaction().rotate_for_compression(old_session_id, child, messages, watermark,
+                                                     lease_holder);
   });
 }
 

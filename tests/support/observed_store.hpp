@@ -19,7 +19,7 @@ namespace hermes::testing {
 struct StoreWrite {
   std::string_view method;  // "append_messages", "rotate_for_compression", ...
   const std::vector<Message>* messages = nullptr;
-  bool committed = false;   // False: about to be called; true: it returned ok.
+  bool committed = false;  // False: about to be called; true: it returned ok.
 };
 
 // It offers the capabilities its inner store offers.
@@ -28,7 +28,8 @@ class ObservedStore : public SessionStore,
                       public SessionCompaction,
                       public SessionRoutes {
  public:
-  ObservedStore(std::shared_ptr<SessionStore> inner, std::function<void(const StoreWrite&)> observer)
+  ObservedStore(std::shared_ptr<SessionStore> inner,
+                std::function<void(const StoreWrite&)> observer)
       : inner_(std::move(inner)), observer_(std::move(observer)) {}
 
   Status create_session(const SessionInfo& info) override;

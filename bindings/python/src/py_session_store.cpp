@@ -38,7 +38,8 @@ class PySessionStore {
     SearchOptions options;
     options.limit = limit;
     SessionSearch* searcher = store_->search_capability();
-    if (searcher == nullptr) raise_status(Status::unimplemented("this session store cannot search"));
+    if (searcher == nullptr)
+      raise_status(Status::unimplemented("this session store cannot search"));
     auto hits = released([&] { return searcher->search(query, options); });
     if (!hits.ok()) raise_status(hits.status());
     py::list out;

@@ -123,8 +123,8 @@ std::vector<Message> ship_history() {
 }
 
 std::size_t count_summaries(const std::vector<Message>& messages) {
-  return static_cast<std::size_t>(std::count_if(messages.begin(), messages.end(),
-                                                [](const Message& m) { return is_context_summary(m); }));
+  return static_cast<std::size_t>(std::count_if(
+      messages.begin(), messages.end(), [](const Message& m) { return is_context_summary(m); }));
 }
 
 bool has_content(const std::vector<Message>& messages, const std::string& text) {
@@ -150,7 +150,6 @@ struct Fixture {
     return o;
   }
 };
-
 
 TEST_CASE("a core-only store offers no capability") {
   CoreOnlyStore store;
@@ -186,7 +185,8 @@ TEST_CASE("automatic compactions on a core-only store stay in memory and are rep
   o.compression.context_length = 6000;  // The history alone is ~6,000 tokens.
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
-  ConversationResult first = (*agent)->run_conversation("And ship 21?", std::nullopt, ship_history());
+  ConversationResult first =
+      (*agent)->run_conversation("And ship 21?", std::nullopt, ship_history());
   CHECK_MESSAGE(first.completed, first.error);
   CHECK(count_summaries(first.messages) == 1);
   REQUIRE(f.cannot_compact.size() == 1);

@@ -3,8 +3,8 @@
 // characters per word) or a substring scan (shorter words).
 #include <doctest/doctest.h>
 
-#include "unit/store/store_backends.hpp"
 #include "support/store_capabilities.hpp"
+#include "unit/store/store_backends.hpp"
 
 using hermes::Message;
 using hermes::testing::create;

@@ -2,16 +2,16 @@
 // summary call carried over, counters and search kept honest.
 #include <doctest/doctest.h>
 
-#include "unit/store/store_backends.hpp"
 #include "support/store_capabilities.hpp"
+#include "unit/store/store_backends.hpp"
 
 using hermes::Message;
 using hermes::SearchOptions;
 using hermes::SessionInfo;
 using hermes::StatusCode;
 using hermes::testing::at;
-using hermes::testing::create;
 using hermes::testing::compaction_of;
+using hermes::testing::create;
 using hermes::testing::search_of;
 
 namespace {
@@ -94,20 +94,22 @@ TEST_CASE_TEMPLATE("a failed rotation changes nothing", B, STORE_BACKENDS) {
   auto& store = *backend.store;
   create(store, "p");
   create(store, "taken");
-  CHECK(
-      compaction_of(store).rotate_for_compression("p", child_named("taken"), {Message::user("s")}, 0, "").code() ==
-      StatusCode::kAlreadyExists);
+  CHECK(compaction_of(store)
+            .rotate_for_compression("p", child_named("taken"), {Message::user("s")}, 0, "")
+            .code() == StatusCode::kAlreadyExists);
   CHECK(store.get_session("p")->ended_at == 0);
 
   Message scaffold = Message::user("nudge");
   scaffold.scaffolding = true;
-  CHECK(compaction_of(store).rotate_for_compression("p", child_named("c"), {scaffold}, 0, "").code() ==
-        StatusCode::kInvalidArgument);
+  CHECK(compaction_of(store)
+            .rotate_for_compression("p", child_named("c"), {scaffold}, 0, "")
+            .code() == StatusCode::kInvalidArgument);
   CHECK(store.get_session("c").status().code() == StatusCode::kNotFound);
 
   REQUIRE(store.end_session("p", "user_exit").ok());
-  CHECK(compaction_of(store).rotate_for_compression("p", child_named("c"), {Message::user("s")}, 0, "").code() ==
-        StatusCode::kFailedPrecondition);
+  CHECK(compaction_of(store)
+            .rotate_for_compression("p", child_named("c"), {Message::user("s")}, 0, "")
+            .code() == StatusCode::kFailedPrecondition);
   CHECK(compaction_of(store).rotate_for_compression("nobody", child_named("c"), {}, 0, "").code() ==
         StatusCode::kNotFound);
 }

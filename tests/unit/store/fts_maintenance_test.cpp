@@ -4,9 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/sqlite_test_support.hpp"
 #include "unit/store/store_backends.hpp"
-#include "support/store_capabilities.hpp"
 
 using hermes::Message;
 using hermes::store::FtsMaintenance;
@@ -14,8 +14,8 @@ using hermes::testing::create;
 using hermes::testing::exec;
 using hermes::testing::query;
 using hermes::testing::raw_connection;
-using hermes::testing::SqliteFileBackend;
 using hermes::testing::search_of;
+using hermes::testing::SqliteFileBackend;
 
 namespace {
 
@@ -101,6 +101,5 @@ TEST_CASE("the store merges its indexes on every 1,000th write") {
   append_numbered_turns(*backend.store, 10, 990);
   CHECK(usermerge(*c) == "2");
   CHECK(std::stoi(segments(*c)) < before);
-  CHECK(query(*c, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'shared'") ==
-        "1000");
+  CHECK(query(*c, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'shared'") == "1000");
 }

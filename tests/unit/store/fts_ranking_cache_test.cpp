@@ -8,10 +8,10 @@
 
 #include "hermes/session_store.hpp"
 #include "store/fts_phrases.hpp"
+#include "support/store_capabilities.hpp"
 #include "support/temp_dir.hpp"
 #include "unit/store/fts_corpus.hpp"
 #include "unit/store/store_backends.hpp"
-#include "support/store_capabilities.hpp"
 
 using hermes::store::Connection;
 using hermes::store::FtsRankingCache;

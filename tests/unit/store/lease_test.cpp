@@ -4,14 +4,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "unit/store/store_backends.hpp"
 #include "support/store_capabilities.hpp"
+#include "unit/store/store_backends.hpp"
 
 using hermes::Message;
 using hermes::SessionInfo;
 using hermes::StatusCode;
-using hermes::testing::create;
 using hermes::testing::compaction_of;
+using hermes::testing::create;
 
 namespace {
 
@@ -44,9 +44,12 @@ TEST_CASE_TEMPLATE("a live lease has one holder until it is released", B, STORE_
   CHECK(*compaction_of(store).acquire_compression_lease("s", me, 300));  // Re-acquiring extends it.
   CHECK_FALSE(*compaction_of(store).acquire_compression_lease("s", other, 300));
   CHECK(compaction_of(store).renew_compression_lease("s", me, 300).ok());
-  CHECK(compaction_of(store).renew_compression_lease("s", other, 300).code() == StatusCode::kFailedPrecondition);
+  CHECK(compaction_of(store).renew_compression_lease("s", other, 300).code() ==
+        StatusCode::kFailedPrecondition);
 
-  REQUIRE(compaction_of(store).release_compression_lease("s", other).ok());  // Not the holder: no effect.
+  REQUIRE(compaction_of(store)
+              .release_compression_lease("s", other)
+              .ok());  // Not the holder: no effect.
   CHECK_FALSE(*compaction_of(store).acquire_compression_lease("s", other, 300));
   REQUIRE(compaction_of(store).release_compression_lease("s", me).ok());
   CHECK(*compaction_of(store).acquire_compression_lease("s", other, 300));
@@ -65,7 +68,8 @@ TEST_CASE_TEMPLATE("expired leases and leases of dead local processes are taken 
   const std::string crashed =
       "host=" + local_host() + ":pid=" + std::to_string(dead_pid()) + ":crashed";
   REQUIRE(*compaction_of(store).acquire_compression_lease("t", crashed, 300));
-  CHECK(*compaction_of(store).acquire_compression_lease("t", hermes::compression_lease_holder(), 300));
+  CHECK(*compaction_of(store).acquire_compression_lease("t", hermes::compression_lease_holder(),
+                                                        300));
 
   // A live local process keeps its lease.
   create(store, "u");
@@ -96,13 +100,16 @@ TEST_CASE_TEMPLATE("a compressor that lost its lease cannot publish", B, STORE_B
 
   SessionInfo child;
   child.id = "c";
-  CHECK(compaction_of(store).rotate_for_compression("s", child, {Message::user("[s]")}, 0, slow).code() ==
-        StatusCode::kFailedPrecondition);
+  CHECK(compaction_of(store)
+            .rotate_for_compression("s", child, {Message::user("[s]")}, 0, slow)
+            .code() == StatusCode::kFailedPrecondition);
   CHECK(compaction_of(store).compact_in_place("s", {Message::user("[s]")}, 0, slow).code() ==
         StatusCode::kFailedPrecondition);
   CHECK(store.get_session("s")->ended_at == 0);
   CHECK(store.load_messages("s")->size() == 1);
 
   CHECK(compaction_of(store).compact_in_place("s", {Message::user("[s]")}, 0, fast).ok());
-  CHECK(compaction_of(store).rotate_for_compression("s", child, {Message::user("[s2]")}, 0, fast).ok());
+  CHECK(compaction_of(store)
+            .rotate_for_compression("s", child, {Message::user("[s2]")}, 0, fast)
+            .ok());
 }

@@ -2,8 +2,8 @@
 // resume, ancestors, reopening, and the writer that follows a rotation.
 #include <doctest/doctest.h>
 
-#include "unit/store/store_backends.hpp"
 #include "support/store_capabilities.hpp"
+#include "unit/store/store_backends.hpp"
 
 using hermes::Json;
 using hermes::Message;
@@ -11,8 +11,8 @@ using hermes::SessionInfo;
 using hermes::StatusCode;
 using hermes::TranscriptWriter;
 using hermes::testing::at;
-using hermes::testing::create;
 using hermes::testing::compaction_of;
+using hermes::testing::create;
 
 namespace {
 

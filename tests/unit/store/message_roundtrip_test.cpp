@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "unit/store/store_backends.hpp"
 #include "support/store_capabilities.hpp"
+#include "unit/store/store_backends.hpp"
 
 using hermes::Json;
 using hermes::LoadOptions;
@@ -99,8 +99,8 @@ TEST_CASE_TEMPLATE("appended messages get increasing ids and load in append orde
   CHECK(session->message_count == 3);
 }
 
-TEST_CASE_TEMPLATE("a batch longer than one insert statement keeps every id with its message",
-                   B, STORE_BACKENDS) {
+TEST_CASE_TEMPLATE("a batch longer than one insert statement keeps every id with its message", B,
+                   STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   // 37 rows: more than two full insert statements and a partial one on SQLite.

@@ -1,8 +1,8 @@
 // Search extras every store offers: neighbours of a hit, lineage roots, ordering.
 #include <doctest/doctest.h>
 
-#include "unit/store/store_backends.hpp"
 #include "support/store_capabilities.hpp"
+#include "unit/store/store_backends.hpp"
 
 using hermes::Message;
 using hermes::SearchOptions;

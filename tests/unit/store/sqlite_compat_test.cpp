@@ -2,9 +2,9 @@
 // FTS layout and columns missing. Both must open, read and accept appends.
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/sqlite_test_support.hpp"
 #include "unit/store/store_backends.hpp"
-#include "support/store_capabilities.hpp"
 
 using hermes::Json;
 using hermes::Message;
@@ -15,8 +15,8 @@ using hermes::StatusCode;
 using hermes::testing::create_from_fixture;
 using hermes::testing::query;
 using hermes::testing::raw_connection;
-using hermes::testing::TempDir;
 using hermes::testing::search_of;
+using hermes::testing::TempDir;
 
 namespace {
 

@@ -5,9 +5,9 @@
 
 #include <filesystem>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/sqlite_test_support.hpp"
 #include "unit/store/store_backends.hpp"
-#include "support/store_capabilities.hpp"
 
 using hermes::Message;
 using hermes::SqliteStoreOptions;
@@ -16,8 +16,8 @@ using hermes::testing::create;
 using hermes::testing::query;
 using hermes::testing::raw_connection;
 using hermes::testing::read_file;
-using hermes::testing::TempDir;
 using hermes::testing::search_of;
+using hermes::testing::TempDir;
 
 namespace {
 

@@ -2,9 +2,9 @@
 // updates, rebuilt when added to an existing file, bypassed when marked stale.
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/sqlite_test_support.hpp"
 #include "unit/store/store_backends.hpp"
-#include "support/store_capabilities.hpp"
 
 using hermes::Message;
 using hermes::SqliteStoreOptions;
@@ -12,8 +12,8 @@ using hermes::testing::create;
 using hermes::testing::exec;
 using hermes::testing::query;
 using hermes::testing::raw_connection;
-using hermes::testing::SqliteFileBackend;
 using hermes::testing::search_of;
+using hermes::testing::SqliteFileBackend;
 
 TEST_CASE("updating only a message's flags does not touch the full-text index") {
   SqliteFileBackend backend;

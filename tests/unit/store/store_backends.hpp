@@ -11,8 +11,8 @@
 
 #include "hermes/postgres_store.hpp"
 #include "hermes/session_store.hpp"
-#include "support/temp_dir.hpp"
 #include "support/store_capabilities.hpp"
+#include "support/temp_dir.hpp"
 
 namespace hermes::testing {
 
@@ -123,7 +123,8 @@ inline void rotate(SessionStore& store, const std::string& parent, const std::st
   REQUIRE_MESSAGE(watermark.ok(), watermark.status().to_string());
   SessionInfo child;
   child.id = child_id;
-  const Status status = compaction_of(store).rotate_for_compression(parent, child, messages, *watermark, "");
+  const Status status =
+      compaction_of(store).rotate_for_compression(parent, child, messages, *watermark, "");
   REQUIRE_MESSAGE(status.ok(), status.to_string());
 }
 

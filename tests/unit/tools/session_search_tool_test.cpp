@@ -4,8 +4,8 @@
 #include <doctest/doctest.h>
 
 #include "hermes/session_store.hpp"
-#include "tools/session_search.hpp"
 #include "support/store_capabilities.hpp"
+#include "tools/session_search.hpp"
 
 using hermes::Json;
 using hermes::Message;
@@ -80,7 +80,9 @@ TEST_CASE("discovery shows what compaction took out of the current conversation"
   Fixture f;
   f.session("mine", "cli", 1, {Message::user("the narwhal detail"), Message::assistant("ok")});
   const int64_t watermark = *compaction_of(f.store).active_message_watermark("mine");
-  REQUIRE(compaction_of(f.store).compact_in_place("mine", {Message::user("[summary]")}, watermark, "").ok());
+  REQUIRE(compaction_of(f.store)
+              .compact_in_place("mine", {Message::user("[summary]")}, watermark, "")
+              .ok());
   auto response = f.run({{"query", "narwhal"}}, "mine");
   REQUIRE(result_sessions(response) == std::vector<std::string>{"mine"});
   CHECK(response["results"][0]["messages"][0]["archived"] == true);
@@ -92,9 +94,9 @@ TEST_CASE("hits in a compressed ancestor resolve to the lineage root") {
   SessionInfo child;
   child.id = "child";
   const int64_t watermark = *compaction_of(f.store).active_message_watermark("root");
-  REQUIRE(
-      compaction_of(f.store).rotate_for_compression("root", child, {Message::user("[summary]")}, watermark, "")
-          .ok());
+  REQUIRE(compaction_of(f.store)
+              .rotate_for_compression("root", child, {Message::user("[summary]")}, watermark, "")
+              .ok());
   f.session("other", "cli", 5, {Message::user("nothing here")});
   // From another conversation: one result, naming the session that holds the match.
   auto response = f.run({{"query", "ocelot"}}, "other");
