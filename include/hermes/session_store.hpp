@@ -200,8 +200,9 @@ class HERMES_API SessionStore {
 // Search over stored messages, and the stored rows themselves.
 //
 // A backend implements both calls. Without this capability the session_search tool
-// answers the model an error saying the store cannot search, export_session_jsonl fails
-// with Unimplemented, and listing and resuming sessions work as before.
+// answers the model an error saying the store cannot search; export_session_jsonl and the
+// search calls of the C API, the Python binding and the example CLI fail with
+// Unimplemented; listing and resuming sessions work as before.
 class HERMES_API SessionSearch {
  public:
   virtual ~SessionSearch() = default;
