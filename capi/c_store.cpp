@@ -30,9 +30,11 @@ hermes::Json hit_json(const hermes::SearchHit& h) {
 
 extern "C" {
 
-hermes_status_t hermes_store_open(const char* path, hermes_store_t** out_store, hermes_error_t** out_error) {
+hermes_status_t hermes_store_open(const char* path, hermes_store_t** out_store,
+                                  hermes_error_t** out_error) {
   return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
-    if (out_store == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "out_store: NULL", out_error);
+    if (out_store == nullptr)
+      return report(HERMES_ERR_INVALID_ARGUMENT, "out_store: NULL", out_error);
     *out_store = nullptr;
     const std::string file = path != nullptr && *path != '\0'
                                  ? std::string(path)
@@ -44,7 +46,9 @@ hermes_status_t hermes_store_open(const char* path, hermes_store_t** out_store, 
   });
 }
 
-void hermes_store_free(hermes_store_t* store) { delete store; }
+void hermes_store_free(hermes_store_t* store) {
+  delete store;
+}
 
 void hermes_store_freep(hermes_store_t** store) {
   if (store == nullptr) return;
@@ -65,7 +69,8 @@ hermes_status_t hermes_store_list(hermes_store_t* store, int32_t limit, char** o
     if (!sessions.ok()) return report(sessions.status(), out_error);
     hermes::Json out = hermes::Json::array();
     for (const auto& s : *sessions) out.push_back(session_json(s));
-    return hermes::capi::return_string(hermes::capi::to_json_text(out), out_sessions_json, out_error);
+    return hermes::capi::return_string(hermes::capi::to_json_text(out), out_sessions_json,
+                                       out_error);
   });
 }
 
@@ -78,7 +83,11 @@ hermes_status_t hermes_store_search(hermes_store_t* store, const char* query, in
     }
     hermes::SearchOptions options;
     if (limit > 0) options.limit = limit;
-    auto hits = store->store->search(query, options);
+    hermes::SessionSearch* search = store->store->search_capability();
+    if (search == nullptr) {
+      return report(hermes::Status::unimplemented("this session store cannot search"), out_error);
+    }
+    auto hits = search->search(query, options);
     if (!hits.ok()) return report(hits.status(), out_error);
     hermes::Json out = hermes::Json::array();
     for (const auto& h : *hits) out.push_back(hit_json(h));
@@ -86,15 +95,17 @@ hermes_status_t hermes_store_search(hermes_store_t* store, const char* query, in
   });
 }
 
-hermes_status_t hermes_store_load(hermes_store_t* store, const char* session_id, char** out_messages_json,
-                                  hermes_error_t** out_error) {
+hermes_status_t hermes_store_load(hermes_store_t* store, const char* session_id,
+                                  char** out_messages_json, hermes_error_t** out_error) {
   return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
     if (out_messages_json != nullptr) *out_messages_json = nullptr;
     if (store == nullptr || session_id == nullptr || out_messages_json == nullptr) {
-      return report(HERMES_ERR_INVALID_ARGUMENT, "store, session_id or out_messages_json: NULL", out_error);
+      return report(HERMES_ERR_INVALID_ARGUMENT, "store, session_id or out_messages_json: NULL",
+                    out_error);
     }
     // An unknown id is NotFound, not an empty list.
-    if (auto info = store->store->get_session(session_id); !info.ok()) return report(info.status(), out_error);
+    if (auto info = store->store->get_session(session_id); !info.ok())
+      return report(info.status(), out_error);
     auto messages = store->store->load_messages(session_id, hermes::LoadOptions{});
     if (!messages.ok()) return report(messages.status(), out_error);
     const std::string text = hermes::capi::to_json_text(hermes::messages_to_json(*messages));
@@ -102,7 +113,8 @@ hermes_status_t hermes_store_load(hermes_store_t* store, const char* session_id,
   });
 }
 
-hermes_status_t hermes_store_delete(hermes_store_t* store, const char* session_id, hermes_error_t** out_error) {
+hermes_status_t hermes_store_delete(hermes_store_t* store, const char* session_id,
+                                    hermes_error_t** out_error) {
   return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
     if (store == nullptr || session_id == nullptr) {
       return report(HERMES_ERR_INVALID_ARGUMENT, "store or session_id: NULL", out_error);

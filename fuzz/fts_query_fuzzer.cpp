@@ -3,7 +3,7 @@
 //
 // Invariants: the helpers never throw and always produce valid UTF-8 without NUL (the
 // sanitiser's phrase mark); the LIKE groups each hold a positive term; and, as
-// SessionStore::search promises, any text is a valid query: the store answers it (with
+// SessionSearch::search promises, any text is a valid query: the store answers it (with
 // hits or none) and never fails it as a syntax error.
 #include <unistd.h>
 
@@ -30,8 +30,8 @@ void check_text(std::string_view text, const char* what) {
 // A store with a few rows for the queries to meet, shared by every run of the process.
 hermes::SessionStore& store() {
   static const std::shared_ptr<hermes::SessionStore> instance = [] {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("hermes-fts-fuzz-" + std::to_string(::getpid()));
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("hermes-fts-fuzz-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     hermes::SqliteStoreOptions options;
@@ -59,8 +59,8 @@ void check_helpers(std::string_view query) {
   (void)hermes::store::trigram_can_answer_cjk(hermes::store::strip_quotes(sanitized));
   (void)hermes::store::trigram_can_answer_words(sanitized);
   (void)hermes::store::non_operator_tokens(sanitized);
-  for (const auto& groups : {hermes::store::like_groups(sanitized),
-                             hermes::store::any_word_like_groups(sanitized)}) {
+  for (const auto& groups :
+       {hermes::store::like_groups(sanitized), hermes::store::any_word_like_groups(sanitized)}) {
     for (const auto& group : groups) {
       bool positive = false;
       for (const auto& term : group) positive = positive || !term.negated;
@@ -75,7 +75,7 @@ void check_search(const std::string& query, std::vector<std::string> roles) {
   hermes::SearchOptions options;
   options.roles = std::move(roles);
   options.include_context = true;
-  const auto hits = store().search(query, options);
+  const auto hits = store().search_capability()->search(query, options);
   require(hits.ok(), "the store failed a query", hits.status().to_string());
 }
 

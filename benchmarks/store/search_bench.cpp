@@ -42,7 +42,7 @@ void search_latency(benchmark::State& state, bool fresh_store, std::size_t kind)
       const bool timed = kind == kAllKinds || i % kSearchQueryKinds == kind;
       if (!timed) {
         state.PauseTiming();
-        auto warm = (*store)->search(query);
+        auto warm = (*store)->search_capability()->search(query);
         state.ResumeTiming();
         if (!warm.ok()) state.SkipWithError(warm.status().to_string().c_str());
         continue;
@@ -57,7 +57,7 @@ void search_latency(benchmark::State& state, bool fresh_store, std::size_t kind)
         }
       }
       const auto start = std::chrono::steady_clock::now();
-      auto found = (*store)->search(query);
+      auto found = (*store)->search_capability()->search(query);
       const auto elapsed = std::chrono::steady_clock::now() - start;
       if (!found.ok()) state.SkipWithError(found.status().to_string().c_str());
       hits += found.ok() ? found->size() : 0;

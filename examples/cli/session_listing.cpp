@@ -38,7 +38,9 @@ hermes::Status print_search(Terminal& out, hermes::SessionStore& store, const st
                             int limit) {
   hermes::SearchOptions opts;
   opts.limit = limit;
-  auto hits = store.search(query, opts);
+  hermes::SessionSearch* search = store.search_capability();
+  if (search == nullptr) return hermes::Status::unimplemented("this session store cannot search");
+  auto hits = search->search(query, opts);
   if (!hits.ok()) return hits.status();
   for (const auto& h : *hits) {
     char line[160];

@@ -246,7 +246,10 @@ struct CompressResult {
   int64_t tokens_before = 0;  // Rough estimates.
   int64_t tokens_after = 0;
   std::string session_id;  // The session the conversation continues in.
-  std::string note;        // Why nothing happened, when nothing did.
+  // Why nothing happened, when nothing did; when the compaction happened but the session
+  // store cannot keep it (no compaction capability), says so: the compacted transcript
+  // lives in memory only.
+  std::string note;
 };
 
 // An agent.

@@ -93,6 +93,8 @@ struct Callbacks {
   //   "compression_failed": a compaction failed and the transcript is unchanged;
   //   "compression_repeated": the session has been compacted twice or more;
   //   "compression_ineffective": compaction is paused after passes that saved little;
+  //   "store_cannot_compact": the session store has no compaction capability, so compacted
+  //   transcripts live in memory only (said once per agent);
   //   "compression_aborted", "summary_model_fallback", "static_summary": how the summary
   //   of a compaction was made (see ContextCompressor).
   std::function<void(std::string_view kind, std::string_view message)> on_status;

@@ -5,8 +5,8 @@
 // ("agent:main:telegram:dm:12345"). The router maps each key to the lane's current session
 // through a SessionEntry, and decides per message whether the lane continues that session
 // or starts a fresh one (after /stop, an expired auto-continue, or an idle/daily reset
-// policy). Entries are kept in the session store (SessionStore::load_route and friends),
-// so every process sharing the store routes a lane the same way.
+// policy). Entries are kept in the session store (its SessionRoutes capability), so every
+// process sharing the store routes a lane the same way.
 #pragma once
 
 #include <cstdint>
@@ -120,7 +120,10 @@ struct SessionRouterOptions {
 // last entry written wins), as upstream's gateway allows.
 class HERMES_API SessionRouter {
  public:
-  // `store` must support routing (the SQLite, PostgreSQL and memory stores do).
+  // `store` must offer the SessionRoutes capability (the SQLite, PostgreSQL and memory
+  // stores do); without it every lane operation answers Unimplemented. With the
+  // SessionCompaction capability a lane follows its session's compressions and reopens a
+  // recoverably closed session.
   explicit SessionRouter(std::shared_ptr<SessionStore> store, SessionRouterOptions options = {});
   ~SessionRouter();
   SessionRouter(const SessionRouter&) = delete;

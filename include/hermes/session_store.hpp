@@ -127,11 +127,21 @@ struct ReadOptions {
   std::size_t limit = 0;         // At most this many rows; 0 for all.
 };
 
-// A SessionStore keeps sessions and their messages durably.
+class SessionSearch;
+class SessionCompaction;
+class SessionRoutes;
+
+// A SessionStore keeps sessions and their messages durably: the core every backend
+// implements, enough for an agent to run turns, persist them and resume a session by id.
+// What more a backend can do it offers as capabilities (SessionSearch, SessionCompaction,
+// SessionRoutes below), each obtained through an accessor that answers nullptr when the
+// store lacks it; callers ask for the capability and say so when it is missing. A backend
+// usually derives from SessionStore and the capabilities it implements, and answers `this`
+// from their accessors.
 //
 // Thread-safety: implementations are safe for concurrent use by many Agents in one
 // process; the SQLite and PostgreSQL stores are also safe for many processes sharing
-// one database.
+// one database. The SQLite, PostgreSQL and memory stores offer every capability.
 class HERMES_API SessionStore {
  public:
   virtual ~SessionStore() = default;
@@ -166,11 +176,6 @@ class HERMES_API SessionStore {
   virtual Result<std::vector<Message>> load_messages(const std::string& session_id,
                                                      const LoadOptions& options = {}) = 0;
 
-  // Up to options.limit hits for `query`. Any text is a valid query: operators, quotes
-  // and stray punctuation are treated as words, never as syntax errors.
-  virtual Result<std::vector<SearchHit>> search(const std::string& query,
-                                                const SearchOptions& options = {}) = 0;
-
   // Adds usage to the session's totals.
   virtual Status record_usage(const std::string& session_id, const UsageDelta& delta) = 0;
 
@@ -181,37 +186,76 @@ class HERMES_API SessionStore {
   // AlreadyExists when another session holds it.
   virtual Status set_title(const std::string& session_id, const std::string& title) = 0;
 
-  // --- Optional operations. A store that does not support one returns Unimplemented
-  // (or, where noted, a trivial answer); the agent then keeps compacted transcripts in
-  // memory only. ---
+  // --- Capabilities: nullptr when the store does not offer one. The pointer stays valid
+  // as long as the store. ---
+
+  // Full-text search and stored rows with their ids.
+  virtual SessionSearch* search_capability() { return nullptr; }
+  // Compaction commits, compression lineage, resume resolution and compression leases.
+  virtual SessionCompaction* compaction_capability() { return nullptr; }
+  // Chat-lane routing entries.
+  virtual SessionRoutes* routes_capability() { return nullptr; }
+};
+
+// Search over stored messages, and the stored rows themselves.
+//
+// A backend implements both calls. Without this capability the session_search tool
+// answers the model an error saying the store cannot search; export_session_jsonl and the
+// search calls of the C API, the Python binding and the example CLI fail with
+// Unimplemented; listing and resuming sessions work as before.
+class HERMES_API SessionSearch {
+ public:
+  virtual ~SessionSearch() = default;
+
+  // Up to options.limit hits for `query`. Any text is a valid query: operators, quotes
+  // and stray punctuation are treated as words, never as syntax errors.
+  virtual Result<std::vector<SearchHit>> search(const std::string& query,
+                                                const SearchOptions& options = {}) = 0;
 
   // The stored rows of the session with their ids, in order (no post-load filtering):
   // what a transcript viewer or the session_search tool reads.
   virtual Result<std::vector<StoredMessage>> read_messages(const std::string& session_id,
-                                                           const ReadOptions& options = {});
+                                                           const ReadOptions& options = {}) = 0;
+};
+
+// Durable compaction: the commits of a compaction (rotation to a child session, or in
+// place), the compression lineage they create, and the lease that keeps two processes
+// from compacting one session at once.
+//
+// A backend implements every call; all of them share the lineage rules below. Without
+// this capability an agent still compacts when the context fills, but the compacted
+// transcript lives in memory only (the store keeps the full transcript, and later
+// messages are appended after it); the agent says so once through Callbacks::on_status
+// with kind "store_cannot_compact", and Agent::compress says so in its note. Compactions
+// are then not guarded by a lease, a session resumes under the id it is named by, the
+// session router does not follow or reopen sessions, and a TranscriptWriter does not
+// follow a rotation made elsewhere.
+class HERMES_API SessionCompaction {
+ public:
+  virtual ~SessionCompaction() = default;
 
   // Clears the end of a session so it can take messages again (a recoverable close).
   // FailedPrecondition for a session ended by compression: its conversation continues in
   // the compression child.
-  virtual Status reopen_session(const std::string& session_id);
+  virtual Status reopen_session(const std::string& session_id) = 0;
 
   // The compression tip of `session_id`: the end of its chain of compression
   // continuations, preferring at each step a child itself ended by compression, then a
   // live child, then the most recently started. A session without continuations is its
-  // own tip. (The default answers `session_id`.)
-  virtual Result<std::string> compression_tip(const std::string& session_id);
+  // own tip.
+  virtual Result<std::string> compression_tip(const std::string& session_id) = 0;
 
   // The session to resume when the user names `session_id`: its compression tip, then
   // forward through continuation children to the deepest one that has messages (the
-  // input itself when none has). (The default answers `session_id`.)
-  virtual Result<std::string> resolve_resume_session_id(const std::string& session_id);
+  // input itself when none has).
+  virtual Result<std::string> resolve_resume_session_id(const std::string& session_id) = 0;
 
   // The session's ancestors and itself, root first (parent_session_id chain).
-  virtual Result<std::vector<SessionInfo>> lineage(const std::string& session_id);
+  virtual Result<std::vector<SessionInfo>> lineage(const std::string& session_id) = 0;
 
   // The highest id among the session's live messages (0 when it has none): taken when a
   // compaction starts, so rows appended while the summary is written are not lost.
-  virtual Result<int64_t> active_message_watermark(const std::string& session_id);
+  virtual Result<int64_t> active_message_watermark(const std::string& session_id) = 0;
 
   // Rotation, in one transaction: ends `old_session_id` with end_reason "compression";
   // creates `child` with parent_session_id = old_session_id (model, user, lane key,
@@ -224,7 +268,7 @@ class HERMES_API SessionStore {
   // changes on failure.
   virtual Status rotate_for_compression(const std::string& old_session_id, const SessionInfo& child,
                                         const std::vector<Message>& messages, int64_t watermark,
-                                        const std::string& lease_holder);
+                                        const std::string& lease_holder) = 0;
 
   // In-place compaction, in one transaction: the live rows up to `watermark` become
   // archived (still searchable, never loaded for resume), `messages` become the live
@@ -236,7 +280,7 @@ class HERMES_API SessionStore {
   // by compression.
   virtual Status compact_in_place(const std::string& session_id,
                                   const std::vector<Message>& messages, int64_t watermark,
-                                  const std::string& lease_holder);
+                                  const std::string& lease_holder) = 0;
 
   // The compression lease: at most one holder per session, expiring after `ttl_seconds`
   // unless renewed. Acquire returns false (not an error) when someone else holds a live
@@ -246,25 +290,33 @@ class HERMES_API SessionStore {
   // with FailedPrecondition when the lease was lost; release removes it if the caller
   // still holds it.
   virtual Result<bool> acquire_compression_lease(const std::string& session_id,
-                                                 const std::string& holder, double ttl_seconds);
+                                                 const std::string& holder, double ttl_seconds) = 0;
   virtual Status renew_compression_lease(const std::string& session_id, const std::string& holder,
-                                         double ttl_seconds);
+                                         double ttl_seconds) = 0;
   virtual Status release_compression_lease(const std::string& session_id,
-                                           const std::string& holder);
+                                           const std::string& holder) = 0;
+};
 
-  // --- Chat-lane routing (see hermes/session_router.hpp): one JSON entry per lane key,
-  // within a scope (an installation, a profile). ---
+// Chat-lane routing entries (see hermes/session_router.hpp): one JSON entry per lane key,
+// within a scope (an installation, a profile).
+//
+// A backend implements all four calls. Without this capability a SessionRouter answers
+// every lane operation with Unimplemented; nothing else uses routes.
+class HERMES_API SessionRoutes {
+ public:
+  virtual ~SessionRoutes() = default;
 
   // The entry stored for `session_key`, or nullopt.
   virtual Result<std::optional<Json>> load_route(const std::string& scope,
-                                                 const std::string& session_key);
+                                                 const std::string& session_key) = 0;
   // Stores (replacing) the entry for `session_key`.
   virtual Status save_route(const std::string& scope, const std::string& session_key,
-                            const Json& entry);
+                            const Json& entry) = 0;
   // Removes the entry; removing a missing entry is not an error.
-  virtual Status delete_route(const std::string& scope, const std::string& session_key);
+  virtual Status delete_route(const std::string& scope, const std::string& session_key) = 0;
   // Every entry of the scope as (session_key, entry), ordered by key.
-  virtual Result<std::vector<std::pair<std::string, Json>>> list_routes(const std::string& scope);
+  virtual Result<std::vector<std::pair<std::string, Json>>> list_routes(
+      const std::string& scope) = 0;
 };
 
 // A compression lease holder name for this process: "host=<hostname>:pid=<pid>:<random>".

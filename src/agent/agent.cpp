@@ -352,7 +352,7 @@ Result<CompressResult> Agent::compress(const std::string& focus_topic) {
   out.tokens_before = outcome.tokens_before;
   out.tokens_after = outcome.compacted ? outcome.tokens_after : outcome.tokens_before;
   out.session_id = impl_->session_id;
-  out.note = outcome.error;
+  out.note = outcome.error.empty() ? outcome.note : outcome.error;
   if (!outcome.compacted && !outcome.skipped && !outcome.error.empty()) {
     return Status::unavailable("compress: " + outcome.error);
   }

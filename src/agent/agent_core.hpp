@@ -49,6 +49,9 @@ struct AgentCore {
   int64_t last_compaction_tokens = 0;  // The request estimate after the last compaction.
   int64_t primary_context_length = 0;  // The engine's window before a fallback took over.
   bool rebuild_system_prompt = false;  // Set by a compaction; the prompt is rebuilt.
+  // The host was told (status "store_cannot_compact") that the store keeps compactions in
+  // memory only; it is told once per agent.
+  bool store_cannot_compact_reported = false;
   // Text appended as a user message after a compaction (the active todo list), if any.
   std::function<std::string()> after_compaction_injection;
 

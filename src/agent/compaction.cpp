@@ -18,6 +18,21 @@ void notify(const AgentCore& core, std::string_view kind, const std::string& mes
   safe_callback("status", core.options.callbacks.on_status, kind, std::string_view(message));
 }
 
+constexpr const char* kStoreCannotCompact =
+    "the session store cannot compact; the compacted transcript lives in memory only";
+
+// A compaction the store could not keep: the host hears it once per agent, the caller of
+// Agent::compress every time (in the outcome's note).
+void report_store_cannot_compact(AgentCore& core, CompactionOutcome& out) {
+  out.note = kStoreCannotCompact;
+  if (core.store_cannot_compact_reported) return;
+  core.store_cannot_compact_reported = true;
+  HERMES_LOG_WARN("{}", kStoreCannotCompact);
+  notify(core, "store_cannot_compact",
+         "\xE2\x9A\xA0 This session store cannot keep compacted conversations: the compacted "
+         "context lives in memory only and the stored session keeps its full transcript.");
+}
+
 // A note for the model after a compaction (the active todo list): folded into the API copy
 // of a trailing user message, so roles keep alternating and the user's words stay as typed,
 // or added as a user message of its own.
@@ -84,9 +99,10 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
     return out;
   }
   SessionStore* store = core.store.get();
+  SessionCompaction* compaction = store != nullptr ? store->compaction_capability() : nullptr;
   // The holder names this host: on a store shared by several machines, another host must
   // never judge the lease by looking for our pid among its own processes.
-  CompressionLeaseGuard lease(store, core.session_id, compression_lease_holder(),
+  CompressionLeaseGuard lease(compaction, core.session_id, compression_lease_holder(),
                               core.options.compression.lease_ttl_seconds);
   if (!lease.held()) {
     out.skipped = true;
@@ -97,8 +113,8 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
     return out;
   }
   int64_t watermark = 0;
-  if (store != nullptr) {
-    auto w = store->active_message_watermark(core.session_id);
+  if (compaction != nullptr) {
+    auto w = compaction->active_message_watermark(core.session_id);
     if (w.ok()) watermark = *w;
   }
 
@@ -133,18 +149,20 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
   // Commit: the store first, so a failure leaves both the store and memory unchanged.
   const std::string old_session = core.session_id;
   std::string new_session = old_session;
-  if (store != nullptr) {
+  if (store != nullptr && compaction == nullptr) report_store_cannot_compact(core, out);
+  if (compaction != nullptr) {
     Status committed;
     if (core.options.compression.in_place) {
-      committed = store->compact_in_place(old_session, compacted, watermark, lease.commit_holder());
+      committed =
+          compaction->compact_in_place(old_session, compacted, watermark, lease.commit_holder());
     } else {
       SessionInfo child;
       child.id = new_session_id();
       child.source = core.options.source;
       child.model = core.runtime ? core.runtime->model() : core.options.model;
       child.parent_session_id = old_session;
-      committed = store->rotate_for_compression(old_session, child, compacted, watermark,
-                                                lease.commit_holder());
+      committed = compaction->rotate_for_compression(old_session, child, compacted, watermark,
+                                                     lease.commit_holder());
       if (committed.ok()) new_session = child.id;
     }
     if (!committed.ok() && committed.code() != StatusCode::kUnimplemented) {
@@ -152,10 +170,7 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
       notify(core, "warning", "\xE2\x9A\xA0 Compression not applied: " + out.error);
       return out;
     }
-    if (committed.code() == StatusCode::kUnimplemented) {
-      HERMES_LOG_WARN(
-          "session store cannot compact; the compacted transcript lives in memory only");
-    }
+    if (committed.code() == StatusCode::kUnimplemented) report_store_cannot_compact(core, out);
   }
 
   messages = std::move(compacted);

@@ -1,7 +1,9 @@
 // Compaction of a transcript: take the session's compression lease, let
 // the context engine compress, re-inject the active todo list, rebuild the system prompt,
 // and commit in the store — rotating to a child session, or compacting in place. Either
-// the whole compaction happens or nothing changes.
+// the whole compaction happens or nothing changes. A store without the compaction
+// capability keeps its full transcript; the compacted one lives in memory, and the host is
+// told once (status "store_cannot_compact").
 #pragma once
 
 #include <string>
@@ -22,6 +24,7 @@ struct CompactionOutcome {
   bool compacted = false;  // The transcript shrank and the store (if any) has it.
   bool skipped = false;    // Another process holds the lease, or the engine had nothing to do.
   std::string error;       // Why it did not happen, for the status line.
+  std::string note;        // What the host should know about a compaction that happened.
   std::size_t messages_before = 0;
   std::size_t messages_after = 0;
   int64_t tokens_before = 0;

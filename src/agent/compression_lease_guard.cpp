@@ -8,7 +8,7 @@
 
 namespace hermes::internal {
 
-CompressionLeaseGuard::CompressionLeaseGuard(SessionStore* store, std::string session_id,
+CompressionLeaseGuard::CompressionLeaseGuard(SessionCompaction* store, std::string session_id,
                                              std::string holder, double ttl_seconds)
     : store_(store),
       session_id_(std::move(session_id)),

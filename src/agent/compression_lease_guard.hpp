@@ -1,8 +1,8 @@
 // The session's compression lease, held for the length of one compaction.
 // While the summary call runs (minutes with a slow model) a background thread renews the
 // lease every max(1, min(60, ttl/2)) seconds, so another process never takes over a lease
-// whose holder is still working. A store without leases fails open: compaction proceeds
-// unguarded.
+// whose holder is still working. Without the store's compaction capability (nullptr) there
+// is nothing durable to guard: the guard counts as held and commit_holder() is empty.
 #pragma once
 
 #include <condition_variable>
@@ -11,7 +11,7 @@
 #include <thread>
 
 namespace hermes {
-class SessionStore;
+class SessionCompaction;
 }
 
 namespace hermes::internal {
@@ -19,7 +19,7 @@ namespace hermes::internal {
 class CompressionLeaseGuard {
  public:
   // Takes the lease of `session_id` for `holder`; held() says whether that worked.
-  CompressionLeaseGuard(SessionStore* store, std::string session_id, std::string holder,
+  CompressionLeaseGuard(SessionCompaction* store, std::string session_id, std::string holder,
                         double ttl_seconds);
   // Stops the renewals and releases the lease.
   ~CompressionLeaseGuard();
@@ -33,7 +33,7 @@ class CompressionLeaseGuard {
  private:
   void renew_until_stopped();
 
-  SessionStore* store_;
+  SessionCompaction* store_;
   std::string session_id_;
   std::string holder_;
   double ttl_seconds_;

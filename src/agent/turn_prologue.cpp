@@ -114,10 +114,16 @@ std::string TurnRunner::turn_context() {
 }
 
 // The start of the session's lineage root: a compaction's child session (or a resumed one)
-// keeps the date its conversation began with. 0 (now) before the session row exists.
+// keeps the date its conversation began with. 0 (now) before the session row exists. A
+// store without the compaction capability has no lineage: the session's own start.
 double TurnRunner::conversation_started_at() const {
   if (!core_.store || !core_.session_row_created) return 0;
-  auto lineage = core_.store->lineage(core_.session_id);
+  SessionCompaction* compaction = core_.store->compaction_capability();
+  if (compaction == nullptr) {
+    auto row = core_.store->get_session(core_.session_id);
+    return row.ok() ? row->started_at : 0;
+  }
+  auto lineage = compaction->lineage(core_.session_id);
   if (!lineage.ok() || lineage->empty()) return 0;
   return lineage->front().started_at;
 }
@@ -157,7 +163,8 @@ void TurnRunner::prepare_system_prompt(bool allow_stored) {
       core_.engine ? core_.engine->context_length() : opts.compression.context_length;
   // Memory is read once per session (a frozen snapshot): writes during the session reach
   // the files at once but the prompt only at the next session or compaction.
-  if (offered("memory")) in.memory_snapshot = render_memory_snapshot(core_.home, opts.memory_limits);
+  if (offered("memory"))
+    in.memory_snapshot = render_memory_snapshot(core_.home, opts.memory_limits);
   if (offered("skills_list") || offered("skill_view")) {
     in.skills_index = build_skills_index(core_.home, opts.skills, st_.offered_tools,
                                          core_.toolsets_of(st_.offered_tools));

@@ -17,8 +17,16 @@
 namespace hermes::store {
 
 // Thread-safety: every call holds one mutex.
-class MemoryStore final : public SessionStore {
+class MemoryStore final : public SessionStore,
+                          public SessionSearch,
+                          public SessionCompaction,
+                          public SessionRoutes {
  public:
+  // Every capability.
+  SessionSearch* search_capability() override { return this; }
+  SessionCompaction* compaction_capability() override { return this; }
+  SessionRoutes* routes_capability() override { return this; }
+
   Status create_session(const SessionInfo& info) override;
   Status end_session(const std::string& session_id, const std::string& end_reason) override;
   Result<SessionInfo> get_session(const std::string& session_id) override;

@@ -18,8 +18,16 @@
 namespace hermes::store {
 
 // Thread-safety: safe for concurrent use (a pool of connections, one per call).
-class PostgresStore final : public SessionStore {
+class PostgresStore final : public SessionStore,
+                            public SessionSearch,
+                            public SessionCompaction,
+                            public SessionRoutes {
  public:
+  // Every capability.
+  SessionSearch* search_capability() override { return this; }
+  SessionCompaction* compaction_capability() override { return this; }
+  SessionRoutes* routes_capability() override { return this; }
+
   static Result<std::shared_ptr<SessionStore>> open(const std::string& conninfo,
                                                     const PostgresStoreOptions& options);
 

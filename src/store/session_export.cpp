@@ -37,10 +37,17 @@ Json message_line(const std::string& session_id, const StoredMessage& m) {
   return line;
 }
 
-// The sessions to export: the compression ancestors (when asked) and the session.
+// The sessions to export: the compression ancestors (when asked) and the session. A store
+// without the compaction capability has no ancestors: the session alone.
 Result<std::vector<SessionInfo>> export_chain(SessionStore& store, const std::string& session_id,
                                               bool include_ancestors) {
-  auto chain = store.lineage(session_id);
+  SessionCompaction* compaction = store.compaction_capability();
+  if (compaction == nullptr) {
+    auto info = store.get_session(session_id);
+    if (!info.ok()) return info.status();
+    return std::vector<SessionInfo>{std::move(*info)};
+  }
+  auto chain = compaction->lineage(session_id);
   if (!chain.ok()) return chain.status();
   if (!include_ancestors) return std::vector<SessionInfo>{chain->back()};
   // Only the compression continuations belong to this conversation.
@@ -57,6 +64,11 @@ Result<std::vector<SessionInfo>> export_chain(SessionStore& store, const std::st
 
 Result<std::string> export_session_jsonl(SessionStore& store, const std::string& session_id,
                                          bool include_ancestors, std::size_t max_messages) {
+  SessionSearch* rows_source = store.search_capability();
+  if (rows_source == nullptr) {
+    return Status::unimplemented(
+        "export: this session store cannot read stored rows (it has no search capability)");
+  }
   auto chain = export_chain(store, session_id, include_ancestors);
   if (!chain.ok()) return chain.status();
   std::string out;
@@ -66,7 +78,7 @@ Result<std::string> export_session_jsonl(SessionStore& store, const std::string&
     out += '\n';
     ReadOptions options;
     if (max_messages > 0) options.limit = max_messages - exported + 1;
-    auto rows = store.read_messages(session.id, options);
+    auto rows = rows_source->read_messages(session.id, options);
     if (!rows.ok()) return rows.status();
     exported += rows->size();
     if (max_messages > 0 && exported > max_messages) {

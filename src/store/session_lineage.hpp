@@ -49,12 +49,12 @@ using HasMessages = std::function<Result<bool>(const std::string& session_id)>;
 const SessionInfo* preferred_continuation(const SessionInfo& parent,
                                           const std::vector<SessionInfo>& children);
 
-// The compression tip of `start` (see SessionStore::compression_tip).
+// The compression tip of `start` (see SessionCompaction::compression_tip).
 Result<std::string> walk_to_compression_tip(
     const SessionInfo& start, const ChildrenOf& children,
     const std::function<Result<std::optional<SessionInfo>>(const std::string&)>& get);
 
-// The session to resume for `start` (see SessionStore::resolve_resume_session_id).
+// The session to resume for `start` (see SessionCompaction::resolve_resume_session_id).
 Result<std::string> walk_to_resume_session(
     const SessionInfo& start, const ChildrenOf& children,
     const std::function<Result<std::optional<SessionInfo>>(const std::string&)>& get,

@@ -71,8 +71,21 @@ struct SessionRouter::Impl {
     return options.has_background_work && options.has_background_work(key);
   }
 
+  // The store's lane routes, or nullptr with the error to answer in `why`.
+  SessionRoutes* routes(Status& why) const {
+    SessionRoutes* r = store->routes_capability();
+    if (r == nullptr) {
+      why = Status::unimplemented(
+          "session router: this session store cannot keep lane routes (no routes capability)");
+    }
+    return r;
+  }
+
   Result<std::optional<SessionEntry>> load(const std::string& key) {
-    auto json = store->load_route(options.scope, key);
+    Status why;
+    SessionRoutes* r = routes(why);
+    if (r == nullptr) return why;
+    auto json = r->load_route(options.scope, key);
     if (!json.ok()) return json.status();
     if (!json->has_value()) return std::optional<SessionEntry>();
     auto entry = session_entry_from_json(**json);
@@ -85,7 +98,10 @@ struct SessionRouter::Impl {
   }
 
   Status save(const SessionEntry& entry) {
-    return store->save_route(options.scope, entry.session_key, session_entry_to_json(entry));
+    Status why;
+    SessionRoutes* r = routes(why);
+    if (r == nullptr) return why;
+    return r->save_route(options.scope, entry.session_key, session_entry_to_json(entry));
   }
 
   // A new session row for the lane; a reset child of `previous` when there is one.
@@ -142,18 +158,23 @@ struct SessionRouter::Impl {
   }
 
   // Step 0: the entry must point at a live session, the tip of its compressions.
-  // nullopt when the session is gone for good and the lane starts over.
+  // nullopt when the session is gone for good and the lane starts over. A store without
+  // the compaction capability has no tips to follow and no sessions to reopen.
   Result<std::optional<SessionEntry>> heal(SessionEntry entry) {
-    auto tip = store->compression_tip(entry.session_id);
-    if (!tip.ok() && tip.status().code() != StatusCode::kNotFound) return tip.status();
-    if (tip.ok()) entry.session_id = *tip;
+    SessionCompaction* compaction = store->compaction_capability();
+    if (compaction != nullptr) {
+      auto tip = compaction->compression_tip(entry.session_id);
+      if (!tip.ok() && tip.status().code() != StatusCode::kNotFound) return tip.status();
+      if (tip.ok()) entry.session_id = *tip;
+    }
     auto row = store->get_session(entry.session_id);
     if (!row.ok()) {
       if (row.status().code() == StatusCode::kNotFound) return std::optional<SessionEntry>();
       return row.status();
     }
     if (row->ended_at == 0) return std::optional<SessionEntry>(std::move(entry));
-    if (is_recoverable(row->end_reason) && store->reopen_session(entry.session_id).ok()) {
+    if (compaction != nullptr && is_recoverable(row->end_reason) &&
+        compaction->reopen_session(entry.session_id).ok()) {
       return std::optional<SessionEntry>(std::move(entry));
     }
     return std::optional<SessionEntry>();
@@ -268,7 +289,10 @@ Status SessionRouter::mark_expiry_finalized(const std::string& key) {
 Result<int> SessionRouter::prune(double max_age_days) {
   if (max_age_days <= 0) return 0;
   std::lock_guard lock(impl_->mutex);
-  auto routes = impl_->store->list_routes(impl_->options.scope);
+  Status why;
+  SessionRoutes* lanes = impl_->routes(why);
+  if (lanes == nullptr) return why;
+  auto routes = lanes->list_routes(impl_->options.scope);
   if (!routes.ok()) return routes.status();
   const double cutoff = impl_->now() - max_age_days * kSecondsPerDay;
   int dropped = 0;
@@ -276,7 +300,7 @@ Result<int> SessionRouter::prune(double max_age_days) {
     auto entry = session_entry_from_json(json);
     if (!entry.ok() || entry->suspended || impl_->busy(key) || entry->updated_at >= cutoff)
       continue;
-    HERMES_RETURN_IF_ERROR(impl_->store->delete_route(impl_->options.scope, key));
+    HERMES_RETURN_IF_ERROR(lanes->delete_route(impl_->options.scope, key));
     ++dropped;
   }
   return dropped;

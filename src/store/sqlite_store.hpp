@@ -18,8 +18,16 @@ namespace hermes::store {
 
 // Thread-safety: safe for concurrent use; every call is one transaction on the store's
 // connection (see SqliteDatabase).
-class SqliteStore final : public SessionStore {
+class SqliteStore final : public SessionStore,
+                          public SessionSearch,
+                          public SessionCompaction,
+                          public SessionRoutes {
  public:
+  // Every capability.
+  SessionSearch* search_capability() override { return this; }
+  SessionCompaction* compaction_capability() override { return this; }
+  SessionRoutes* routes_capability() override { return this; }
+
   static Result<std::shared_ptr<SessionStore>> open(const std::string& path,
                                                     const SqliteStoreOptions& options);
 

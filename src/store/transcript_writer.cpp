@@ -5,12 +5,15 @@ namespace hermes {
 namespace {
 
 // When another writer rotated the session (compression in another process), the
-// conversation continues in the live compression tip: the writer moves there, once.
+// conversation continues in the live compression tip: the writer moves there, once. A store
+// without the compaction capability has no tips to follow.
 Result<std::string> live_compression_tip(SessionStore& store, const std::string& session_id) {
+  SessionCompaction* compaction = store.compaction_capability();
+  if (compaction == nullptr) return std::string();
   auto session = store.get_session(session_id);
   if (!session.ok()) return session.status();
   if (session->end_reason != "compression") return std::string();
-  auto tip = store.compression_tip(session_id);
+  auto tip = compaction->compression_tip(session_id);
   if (!tip.ok() || *tip == session_id) return std::string();
   auto row = store.get_session(*tip);
   if (!row.ok() || row->ended_at != 0) return std::string();

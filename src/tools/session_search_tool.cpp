@@ -239,11 +239,11 @@ Json bookend(const std::vector<StoredMessage>& rows, bool from_start) {
 
 // ---- Modes ----
 
-std::string scroll(SessionStore& store, Lineages& lineages, const std::string& current,
+std::string scroll(SessionSearch& searcher, Lineages& lineages, const std::string& current,
                    const std::string& session_id, int64_t anchor, int radius) {
   const SessionInfo* meta = lineages.session(session_id);
   if (meta == nullptr) return failure("session_id not found: " + session_id);
-  auto rows = store.read_messages(session_id);
+  auto rows = searcher.read_messages(session_id);
   if (!rows.ok()) return failure("failed to load messages: " + rows.status().message());
   const Window w = window_around(*rows, anchor, radius);
   if (w.messages.empty()) {
@@ -273,10 +273,11 @@ std::string scroll(SessionStore& store, Lineages& lineages, const std::string& c
                                   {"messages_after", w.after}});
 }
 
-std::string read_session(SessionStore& store, Lineages& lineages, const std::string& session_id) {
+std::string read_session(SessionSearch& searcher, Lineages& lineages,
+                         const std::string& session_id) {
   const SessionInfo* meta = lineages.session(session_id);
   if (meta == nullptr) return failure("session_id not found: " + session_id);
-  auto rows = store.read_messages(session_id);
+  auto rows = searcher.read_messages(session_id);
   if (!rows.ok()) return failure("failed to load session: " + rows.status().message());
   const std::size_t total = rows->size();
   const bool truncated = total > kReadHead + kReadTail;
@@ -301,8 +302,8 @@ std::string read_session(SessionStore& store, Lineages& lineages, const std::str
   return internal::dump_json(response);
 }
 
-std::string preview_of(SessionStore& store, const std::string& session_id) {
-  auto rows = store.read_messages(session_id);
+std::string preview_of(SessionSearch& searcher, const std::string& session_id) {
+  auto rows = searcher.read_messages(session_id);
   if (!rows.ok()) return {};
   for (auto it = rows->rbegin(); it != rows->rend(); ++it) {
     const Message& m = it->message;
@@ -313,7 +314,8 @@ std::string preview_of(SessionStore& store, const std::string& session_id) {
   return {};
 }
 
-std::string browse(SessionStore& store, Lineages& lineages, const std::string& current, int limit) {
+std::string browse(SessionStore& store, SessionSearch& searcher, Lineages& lineages,
+                   const std::string& current, int limit) {
   ListOptions options;
   options.roots_only = true;
   options.limit = 200;
@@ -336,7 +338,7 @@ std::string browse(SessionStore& store, Lineages& lineages, const std::string& c
                        {"started_at", s.started_at},
                        {"when", format_when(s.started_at)},
                        {"message_count", s.message_count},
-                       {"preview", preview_of(store, s.id)}});
+                       {"preview", preview_of(searcher, s.id)}});
   }
   const std::size_t count = results.size();
   return internal::dump_json(
@@ -379,8 +381,9 @@ std::vector<SearchHit> pick_hits(std::vector<SearchHit> hits, Lineages& lineages
   return picked;
 }
 
-Json discovery_result(SessionStore& store, Lineages& lineages, const SearchHit& hit, bool full) {
-  auto rows = store.read_messages(hit.session_id);
+Json discovery_result(SessionSearch& searcher, Lineages& lineages, const SearchHit& hit,
+                      bool full) {
+  auto rows = searcher.read_messages(hit.session_id);
   std::vector<StoredMessage> stored = rows.ok() ? std::move(*rows) : std::vector<StoredMessage>();
   const Window w = window_around(stored, hit.message_id, kDiscoverWindow);
   Json messages = Json::array();
@@ -409,7 +412,7 @@ Json discovery_result(SessionStore& store, Lineages& lineages, const SearchHit& 
   return entry;
 }
 
-std::string discover(SessionStore& store, Lineages& lineages, const std::string& current,
+std::string discover(SessionSearch& searcher, Lineages& lineages, const std::string& current,
                      const DiscoverRequest& request) {
   SearchOptions options;
   options.limit = kDiscoverScanRows;
@@ -417,13 +420,13 @@ std::string discover(SessionStore& store, Lineages& lineages, const std::string&
       request.roles.empty() ? std::vector<std::string>{"user", "assistant"} : request.roles;
   options.exclude_sources = kHiddenSources;
   options.order = request.order;
-  auto hits = store.search(request.query, options);
+  auto hits = searcher.search(request.query, options);
   if (!hits.ok()) return failure("search failed: " + hits.status().message());
   const std::vector<SearchHit> picked =
       pick_hits(std::move(*hits), lineages, current, request.limit);
   Json results = Json::array();
   for (const SearchHit& hit : picked) {
-    results.push_back(discovery_result(store, lineages, hit, request.full || results.empty()));
+    results.push_back(discovery_result(searcher, lineages, hit, request.full || results.empty()));
   }
   Json response = {{"success", true},
                    {"mode", "discover"},
@@ -455,6 +458,13 @@ std::vector<std::string> split_roles(const std::string& text) {
 
 std::string run_session_search(SessionStore& store, const std::string& current,
                                const Json& args_in) {
+  SessionSearch* search = store.search_capability();
+  if (search == nullptr) {
+    return failure(
+        "session_search is unavailable: this agent's session store cannot search or read "
+        "stored conversations");
+  }
+  SessionSearch& searcher = *search;
   const Json args = args_in.is_object() ? args_in : Json::object();
   Lineages lineages(store);
   std::string session_id = string_arg(args, "session_id");
@@ -466,21 +476,21 @@ std::string run_session_search(SessionStore& store, const std::string& current,
   if (!session_id.empty() && anchor != args.end() && !anchor->is_null()) {
     if (!anchor->is_number_integer())
       return failure("scroll requires an integer around_message_id");
-    return scroll(store, lineages, current, session_id, anchor->get<int64_t>(),
+    return scroll(searcher, lineages, current, session_id, anchor->get<int64_t>(),
                   clamp_int(args, "window", 5, 1, 20));
   }
-  if (!session_id.empty()) return read_session(store, lineages, session_id);
+  if (!session_id.empty()) return read_session(searcher, lineages, session_id);
   const int limit = clamp_int(args, "limit", 3, 1, 10);
   DiscoverRequest request;
   request.query = string_arg(args, "query");
-  if (request.query.empty()) return browse(store, lineages, current, limit);
+  if (request.query.empty()) return browse(store, searcher, lineages, current, limit);
   request.limit = limit;
   request.roles = split_roles(string_arg(args, "role_filter"));
   const std::string sort = string_arg(args, "sort");
   if (sort == "newest") request.order = SearchOrder::kNewest;
   if (sort == "oldest") request.order = SearchOrder::kOldest;
   request.full = string_arg(args, "detail") == "full";
-  return discover(store, lineages, current, request);
+  return discover(searcher, lineages, current, request);
 }
 
 }  // namespace hermes::tools

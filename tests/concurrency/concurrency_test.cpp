@@ -17,6 +17,7 @@
 #include "hermes/hermes.hpp"
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
+#include "support/store_capabilities.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
@@ -36,11 +37,13 @@ void script_server(MockServer& server) {
   std::vector<MockResponse> script;
   for (int i = 0; i < 4; ++i) {
     std::string n = std::to_string(i);
-    MockResponse one = chat::tool_calls({{"call_one_" + n, "slow_add", R"({"a": 1, "b": 2})"}}, true);
+    MockResponse one =
+        chat::tool_calls({{"call_one_" + n, "slow_add", R"({"a": 1, "b": 2})"}}, true);
     MockResponse two = chat::tool_calls({{"call_x_" + n, "slow_add", R"({"a": 3, "b": 4})"},
                                          {"call_y_" + n, "slow_add", R"({"a": 5, "b": 6})"}},
                                         true);
-    MockResponse text = chat::text("All of the numbers have been added up now, reply " + n + ".", true);
+    MockResponse text =
+        chat::text("All of the numbers have been added up now, reply " + n + ".", true);
     for (MockResponse* r : {&one, &two, &text}) r->chunk_delay = std::chrono::milliseconds(1);
     script.push_back(std::move(one));
     script.push_back(std::move(text));
@@ -133,7 +136,7 @@ void read_store(SessionStore& store, const std::atomic<bool>& stop, Counters& co
   ListOptions recent;
   recent.limit = 5;
   while (!stop.load()) {
-    (void)store.search("numbers");
+    (void)search_of(store).search("numbers");
     auto sessions = store.list_sessions(recent);
     if (sessions.ok() && !sessions->empty()) (void)store.load_messages(sessions->front().id);
     ++counters.reads;
@@ -147,8 +150,10 @@ void churn_registry(ToolRegistry& tools, const std::atomic<bool>& stop, Counters
     ToolSpec extra = slow_add();
     extra.name = "extra_" + std::to_string(i % 4);
     extra.toolset = "extras";
-    if (i % 2 == 0) (void)tools.register_tool(extra);
-    else (void)tools.unregister_tool(extra.name);
+    if (i % 2 == 0)
+      (void)tools.register_tool(extra);
+    else
+      (void)tools.unregister_tool(extra.name);
     ++counters.registrations;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
@@ -156,7 +161,8 @@ void churn_registry(ToolRegistry& tools, const std::atomic<bool>& stop, Counters
 
 }  // namespace
 
-TEST_CASE("agents sharing a store and a registry keep every session intact under interrupts and steers") {
+TEST_CASE(
+    "agents sharing a store and a registry keep every session intact under interrupts and steers") {
   const int agents = env_int("HERMES_CONCURRENCY_AGENTS", 6);
   const int turns = env_int("HERMES_CONCURRENCY_TURNS", 30);
   MockServer server;
@@ -211,11 +217,11 @@ TEST_CASE("agents sharing a store and a registry keep every session intact under
   stop = true;
   for (auto& h : helpers) h.join();
 
-  std::printf("concurrency: %d agents x %d turns = %ld turns (%ld interrupted); %ld interrupts, "
-              "%ld steers raced; %ld store reads, %ld registry changes\n",
-              agents, turns, counters.turns.load(), counters.interrupted.load(),
-              counters.interrupts.load(), counters.steers.load(), counters.reads.load(),
-              counters.registrations.load());
+  std::printf(
+      "concurrency: %d agents x %d turns = %ld turns (%ld interrupted); %ld interrupts, "
+      "%ld steers raced; %ld store reads, %ld registry changes\n",
+      agents, turns, counters.turns.load(), counters.interrupted.load(), counters.interrupts.load(),
+      counters.steers.load(), counters.reads.load(), counters.registrations.load());
   CHECK(counters.turns == agents * turns);
   for (int i = 0; i < agents; ++i) {
     CAPTURE(i);

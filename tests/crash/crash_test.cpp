@@ -6,7 +6,6 @@
 //
 // HERMES_CRASH_RANDOM_KILLS (default 60) and HERMES_CRASH_SEED change the random part.
 #include <doctest/doctest.h>
-
 #include <signal.h>
 #include <spawn.h>
 #include <sqlite3.h>
@@ -26,6 +25,7 @@
 
 #include "crash/crash_conversation.hpp"
 #include "support/mock_responses.hpp"
+#include "support/store_capabilities.hpp"
 #include "support/temp_dir.hpp"
 
 extern char** environ;
@@ -62,11 +62,15 @@ Progress read_progress(const std::string& home) {
   for (std::string line; std::getline(in, line);) {
     std::istringstream fields(line);
     fields >> word;
-    if (word == "compacted") p.compacted = true;
-    else if (word == "done") p.done = true;
+    if (word == "compacted")
+      p.compacted = true;
+    else if (word == "done")
+      p.done = true;
     else if (fields >> n) {
-      if (word == "request") p.requests = std::max(p.requests, n);
-      else p.counts[word] = n;
+      if (word == "request")
+        p.requests = std::max(p.requests, n);
+      else
+        p.counts[word] = n;
     }
   }
   return p;
@@ -168,7 +172,7 @@ std::string check_user_messages(const std::vector<SessionInfo>& sessions, Sessio
                                 const Progress& p) {
   std::set<std::string> stored;
   for (const SessionInfo& s : sessions) {
-    auto rows = store.read_messages(s.id);
+    auto rows = search_of(store).read_messages(s.id);
     if (!rows.ok()) return "cannot read " + s.id + ": " + rows.status().to_string();
     for (const StoredMessage& row : *rows) {
       if (row.message.role == Role::kUser) stored.insert(row.message.content);
@@ -195,7 +199,7 @@ bool ends_with_unanswered_call(const std::vector<Message>& messages) {
 // Resumes the conversation's newest session and runs one more turn.
 std::string check_resume(const std::string& home, std::shared_ptr<SessionStore> store,
                          const std::string& root_id) {
-  auto tip = store->resolve_resume_session_id(root_id);
+  auto tip = compaction_of(store).resolve_resume_session_id(root_id);
   if (!tip.ok()) return "no session to resume: " + tip.status().to_string();
   if (auto before = store->load_messages(*tip); before.ok() && ends_with_unanswered_call(*before)) {
     ++g_reached.dangling_tool_calls;
@@ -207,9 +211,11 @@ std::string check_resume(const std::string& home, std::shared_ptr<SessionStore> 
   auto agent = Agent::create(options);
   if (!agent.ok()) return "resume failed: " + agent.status().to_string();
   ConversationResult r = (*agent)->run_conversation(kFollowUp);
-  if (!r.completed || r.final_response != kFollowUpAnswer) return "the follow-up failed: " + r.error;
+  if (!r.completed || r.final_response != kFollowUpAnswer)
+    return "the follow-up failed: " + r.error;
   auto requests = server.requests();
-  if (requests.size() != 1) return "the follow-up made " + std::to_string(requests.size()) + " requests";
+  if (requests.size() != 1)
+    return "the follow-up made " + std::to_string(requests.size()) + " requests";
   if (std::string e = check_tool_pairs(requests[0].json()["messages"]); !e.empty()) return e;
   auto rows = store->load_messages(r.session_id);
   if (!rows.ok() || rows->size() < 2 || (*rows)[rows->size() - 2].content != kFollowUp ||
@@ -224,7 +230,8 @@ std::string verify(const std::string& home) {
   Progress p = read_progress(home);
   std::string path = home + "/state.db";
   if (!fs::exists(path)) return p.requests > 0 ? "the model was called but nothing was stored" : "";
-  if (std::string verdict = integrity_check(path); verdict != "ok") return "integrity_check: " + verdict;
+  if (std::string verdict = integrity_check(path); verdict != "ok")
+    return "integrity_check: " + verdict;
   auto store = open_sqlite_store(path);
   if (!store.ok()) return "cannot open the store: " + store.status().to_string();
   ListOptions all;
@@ -248,8 +255,10 @@ struct Tally {
     ++tried;
     std::string problem = error;
     if (ended != "killed" && ended != "exited") problem = "the child ended by " + ended;
-    if (problem.empty()) ++passed;
-    else failures.push_back(point + ": " + problem);
+    if (problem.empty())
+      ++passed;
+    else
+      failures.push_back(point + ": " + problem);
   }
 };
 
@@ -284,7 +293,8 @@ TEST_CASE("a conversation killed at any point resumes from its store intact") {
       pid_t child = spawn_child(home.path(), point);
       REQUIRE(child > 0);
       std::string ended = wait_child(child);
-      std::string error = ended == "exited" ? "the kill point was never reached" : verify(home.path());
+      std::string error =
+          ended == "exited" ? "the kill point was never reached" : verify(home.path());
       deterministic.record(point, ended, error);
     }
   }
@@ -306,14 +316,16 @@ TEST_CASE("a conversation killed at any point resumes from its store intact") {
     random.record("random kill after " + std::to_string(us) + "us", ended, verify(home.path()));
   }
 
-  std::printf("crash harness: %d kill points tried, %d passed (%d deterministic: %d passed; "
-              "%d random, seed %u, over %lld ms: %d passed)\n",
-              deterministic.tried + random.tried, deterministic.passed + random.passed,
-              deterministic.tried, deterministic.passed, random.tried, seed,
-              static_cast<long long>(span.count() / 1000), random.passed);
-  std::printf("  %d kills left tool calls without results (repaired on resume), %d found the "
-              "compaction applied\n",
-              g_reached.dangling_tool_calls, g_reached.compacted);
+  std::printf(
+      "crash harness: %d kill points tried, %d passed (%d deterministic: %d passed; "
+      "%d random, seed %u, over %lld ms: %d passed)\n",
+      deterministic.tried + random.tried, deterministic.passed + random.passed, deterministic.tried,
+      deterministic.passed, random.tried, seed, static_cast<long long>(span.count() / 1000),
+      random.passed);
+  std::printf(
+      "  %d kills left tool calls without results (repaired on resume), %d found the "
+      "compaction applied\n",
+      g_reached.dangling_tool_calls, g_reached.compacted);
   for (const auto& f : deterministic.failures) std::printf("  FAILED %s\n", f.c_str());
   for (const auto& f : random.failures) std::printf("  FAILED %s\n", f.c_str());
   CHECK(deterministic.failures.empty());

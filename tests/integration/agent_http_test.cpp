@@ -7,6 +7,7 @@
 #include "hermes/hermes.hpp"
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
+#include "support/store_capabilities.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
@@ -25,7 +26,8 @@ struct HttpFixture {
     ToolSpec add;
     add.name = "add";
     add.description = "Add two numbers.";
-    add.parameters = Json::parse(R"({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}})");
+    add.parameters = Json::parse(
+        R"({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}})");
     add.handler = [this](const Json& args, ToolContext&) -> Result<std::string> {
       {
         std::lock_guard<std::mutex> lock(calls_mu);
@@ -58,9 +60,9 @@ struct HttpFixture {
 
 TEST_CASE("a streamed multi-step conversation with two parallel tool calls over HTTP") {
   HttpFixture f;
-  f.server.enqueue(chat::tool_calls({{"call_a", "add", R"({"a": 1, "b": 2})"},
-                                     {"call_b", "add", R"({"a": 10, "b": 20})"}},
-                                    /*stream=*/true));
+  f.server.enqueue(chat::tool_calls(
+      {{"call_a", "add", R"({"a": 1, "b": 2})"}, {"call_b", "add", R"({"a": 10, "b": 20})"}},
+      /*stream=*/true));
   f.server.enqueue(chat::tool_calls({{"call_c", "add", R"({"a": 3, "b": 30})"}}, true));
   f.server.enqueue(chat::text("The sums are 3, 30 and 33.", true));
   std::string streamed;
@@ -102,7 +104,8 @@ TEST_CASE("a recorded stream of two parallel tool calls is assembled and execute
     return Json{{"city", args.value("city", "")}, {"temp_c", 20}}.dump();
   };
   REQUIRE(f.tools->register_tool(weather).ok());
-  f.server.enqueue(sse_fixture(std::string(HERMES_FIXTURES_DIR) + "/streams/a2_parallel_tool_calls.sse"));
+  f.server.enqueue(
+      sse_fixture(std::string(HERMES_FIXTURES_DIR) + "/streams/a2_parallel_tool_calls.sse"));
   f.server.enqueue(chat::text("Paris 20, Tokyo 20.", true));
   auto agent = f.agent(f.options());
   ConversationResult r = agent->run_conversation("What's the weather in Paris and in Tokyo?");
@@ -111,7 +114,8 @@ TEST_CASE("a recorded stream of two parallel tool calls is assembled and execute
   Json sent = f.server.requests()[1].json()["messages"];
   CHECK(sent[3]["tool_call_id"] == "call_TESTparis0001");
   CHECK(sent[4]["tool_call_id"] == "call_TESTtokyo0002");
-  CHECK(sent[2]["tool_calls"][0]["function"]["arguments"] == R"({"city":"Paris","unit":"celsius"})");
+  CHECK(sent[2]["tool_calls"][0]["function"]["arguments"] ==
+        R"({"city":"Paris","unit":"celsius"})");
 }
 
 TEST_CASE("a 429 with Retry-After is retried after the delay and then succeeds") {
@@ -121,7 +125,9 @@ TEST_CASE("a 429 with Retry-After is retried after the delay and then succeeds")
   f.server.enqueue(chat::text("Hello after waiting.", true));
   std::vector<std::string> notices;
   AgentOptions o = f.options();
-  o.callbacks.on_status = [&](std::string_view kind, std::string_view) { notices.emplace_back(kind); };
+  o.callbacks.on_status = [&](std::string_view kind, std::string_view) {
+    notices.emplace_back(kind);
+  };
   auto agent = f.agent(o);
   auto started = std::chrono::steady_clock::now();
   ConversationResult r = agent->run_conversation("hi");
@@ -162,7 +168,7 @@ TEST_CASE("a session is persisted in SQLite, resumed by a second agent and found
   auto stored = (*store)->load_messages(session_id);
   REQUIRE(stored.ok());
   CHECK(stored->size() == 6);
-  auto hits = (*store)->search("flamingo");
+  auto hits = search_of(*store).search("flamingo");
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 1);
   CHECK((*hits)[0].session_id == session_id);

@@ -10,6 +10,7 @@
 #include "hermes/hermes.hpp"
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
+#include "support/store_capabilities.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
@@ -42,7 +43,7 @@ struct CompactionFixture {
     o.home = home.path();
     o.stream = false;
     o.tools = std::make_shared<ToolRegistry>();  // No tool schemas in the estimates.
-    o.compression.context_length = 200000;  // The first agent never compacts.
+    o.compression.context_length = 200000;       // The first agent never compacts.
     o.compression.protect_last_n = 2;
     return o;
   }
@@ -81,14 +82,15 @@ bool has_summary(const std::vector<Message>& messages) {
 }
 
 bool mentions(const std::vector<Message>& messages, const std::string& word) {
-  return std::any_of(messages.begin(), messages.end(), [&](const Message& m) {
-    return m.content.find(word) != std::string::npos;
-  });
+  return std::any_of(messages.begin(), messages.end(),
+                     [&](const Message& m) { return m.content.find(word) != std::string::npos; });
 }
 
 }  // namespace
 
-TEST_CASE("a resumed conversation over the threshold rotates into a child session that search still reaches") {
+TEST_CASE(
+    "a resumed conversation over the threshold rotates into a child session that search still "
+    "reaches") {
   CompactionFixture f;
   const std::string root = f.record_long_session();
 
@@ -118,7 +120,7 @@ TEST_CASE("a resumed conversation over the threshold rotates into a child sessio
   REQUIRE(child.ok());
   CHECK(child->parent_session_id == root);
   CHECK(child->end_reason.empty());
-  auto lineage = store->lineage(r.session_id);
+  auto lineage = compaction_of(store).lineage(r.session_id);
   REQUIRE(lineage.ok());
   REQUIRE(lineage->size() == 2);
   CHECK((*lineage)[0].id == root);
@@ -133,7 +135,7 @@ TEST_CASE("a resumed conversation over the threshold rotates into a child sessio
   CHECK(live->back().content == "Pyrite is fool's gold.");
   SearchOptions search;
   search.resolve_roots = true;
-  auto hits = store->search("zanzibarite", search);
+  auto hits = search_of(store).search("zanzibarite", search);
   REQUIRE(hits.ok());
   REQUIRE_FALSE(hits->empty());
   for (const SearchHit& hit : *hits) {
@@ -178,7 +180,7 @@ TEST_CASE("an in-place compaction keeps the session id and archives the summaris
   CHECK_FALSE(mentions(*live, "zanzibarite"));
   CHECK(live->back().content == "Pyrite is fool's gold.");
 
-  auto hits = store->search("zanzibarite");
+  auto hits = search_of(store).search("zanzibarite");
   REQUIRE(hits.ok());
   REQUIRE_FALSE(hits->empty());
   for (const SearchHit& hit : *hits) {
@@ -187,7 +189,8 @@ TEST_CASE("an in-place compaction keeps the session id and archives the summaris
   }
 }
 
-TEST_CASE("a context-overflow 400 from the server mid-turn compacts, retries and persists the turn") {
+TEST_CASE(
+    "a context-overflow 400 from the server mid-turn compacts, retries and persists the turn") {
   CompactionFixture f;
   const std::string root = f.record_long_session();
 

@@ -20,6 +20,7 @@
 #include "hermes/hermes.hpp"
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
+#include "support/store_capabilities.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
@@ -33,12 +34,18 @@ enum class Fault { kNone, kRateLimit, kServerError, kDropMidStream, kCloseEarly,
 
 const char* fault_name(Fault f) {
   switch (f) {
-    case Fault::kNone: return "none";
-    case Fault::kRateLimit: return "429";
-    case Fault::kServerError: return "500";
-    case Fault::kDropMidStream: return "drop";
-    case Fault::kCloseEarly: return "close";
-    case Fault::kOverflow: return "overflow";
+    case Fault::kNone:
+      return "none";
+    case Fault::kRateLimit:
+      return "429";
+    case Fault::kServerError:
+      return "500";
+    case Fault::kDropMidStream:
+      return "drop";
+    case Fault::kCloseEarly:
+      return "close";
+    case Fault::kOverflow:
+      return "overflow";
   }
   return "?";
 }
@@ -73,7 +80,8 @@ MockResponse fault_response(Fault f) {
                          "This model's maximum context length is 8192 tokens. However, your "
                          "messages resulted in 9000 tokens. Please reduce the length.",
                          "context_length_exceeded");
-    case Fault::kNone: break;
+    case Fault::kNone:
+      break;
   }
   return {};
 }
@@ -84,7 +92,8 @@ void script_turn(MockServer& server, Fault fault, bool tool_round, const std::st
   server.reset();
   if (fault != Fault::kNone) server.enqueue(fault_response(fault));
   if (fault == Fault::kOverflow) {
-    server.enqueue(chat::text("## Goal\nKeep answering.\n## Completed Actions\nMany turns.", false));
+    server.enqueue(
+        chat::text("## Goal\nKeep answering.\n## Completed Actions\nMany turns.", false));
   }
   if (tool_round) server.enqueue(chat::tool_calls({{"", "add", R"({"a": 1, "b": 2})"}}, true));
   server.enqueue(chat::text(answer, true));
@@ -107,7 +116,7 @@ long count_lost(SessionStore& store, const std::set<std::string>& expected) {
   if (!sessions.ok()) return static_cast<long>(expected.size());
   std::set<std::string> found;
   for (const SessionInfo& s : *sessions) {
-    auto rows = store.read_messages(s.id);
+    auto rows = search_of(store).read_messages(s.id);
     if (!rows.ok()) continue;
     for (const StoredMessage& row : *rows) {
       if (expected.count(row.message.content)) found.insert(row.message.content);
@@ -121,7 +130,8 @@ std::shared_ptr<ToolRegistry> soak_tools() {
   ToolSpec add;
   add.name = "add";
   add.description = "Add two numbers.";
-  add.parameters = Json::parse(R"({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}})");
+  add.parameters = Json::parse(
+      R"({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}})");
   add.handler = [](const Json& a, ToolContext&) -> Result<std::string> {
     return Json{{"sum", a.value("a", 0.0) + a.value("b", 0.0)}}.dump();
   };
@@ -136,8 +146,10 @@ int main(int argc, char** argv) {
   unsigned seed = 20261129;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string_view arg = argv[i];
-    if (arg == "--seconds") seconds = std::atol(argv[i + 1]);
-    else if (arg == "--seed") seed = static_cast<unsigned>(std::atol(argv[i + 1]));
+    if (arg == "--seconds")
+      seconds = std::atol(argv[i + 1]);
+    else if (arg == "--seed")
+      seed = static_cast<unsigned>(std::atol(argv[i + 1]));
   }
   set_log_sink([](LogLevel, std::string_view) {});  // Faults are expected; keep quiet.
 

@@ -19,12 +19,17 @@ namespace hermes::testing {
 struct StoreWrite {
   std::string_view method;  // "append_messages", "rotate_for_compression", ...
   const std::vector<Message>* messages = nullptr;
-  bool committed = false;   // False: about to be called; true: it returned ok.
+  bool committed = false;  // False: about to be called; true: it returned ok.
 };
 
-class ObservedStore : public SessionStore {
+// It offers the capabilities its inner store offers.
+class ObservedStore : public SessionStore,
+                      public SessionSearch,
+                      public SessionCompaction,
+                      public SessionRoutes {
  public:
-  ObservedStore(std::shared_ptr<SessionStore> inner, std::function<void(const StoreWrite&)> observer)
+  ObservedStore(std::shared_ptr<SessionStore> inner,
+                std::function<void(const StoreWrite&)> observer)
       : inner_(std::move(inner)), observer_(std::move(observer)) {}
 
   Status create_session(const SessionInfo& info) override;
@@ -41,6 +46,15 @@ class ObservedStore : public SessionStore {
   Status record_usage(const std::string& session_id, const UsageDelta& delta) override;
   Status set_system_prompt(const std::string& session_id, const std::string& prompt) override;
   Status set_title(const std::string& session_id, const std::string& title) override;
+  SessionSearch* search_capability() override {
+    return inner_->search_capability() != nullptr ? this : nullptr;
+  }
+  SessionCompaction* compaction_capability() override {
+    return inner_->compaction_capability() != nullptr ? this : nullptr;
+  }
+  SessionRoutes* routes_capability() override {
+    return inner_->routes_capability() != nullptr ? this : nullptr;
+  }
   Result<std::vector<StoredMessage>> read_messages(const std::string& session_id,
                                                    const ReadOptions& options) override;
   Status reopen_session(const std::string& session_id) override;
@@ -67,6 +81,10 @@ class ObservedStore : public SessionStore {
   Result<std::vector<std::pair<std::string, Json>>> list_routes(const std::string& scope) override;
 
  private:
+  SessionSearch& inner_search() { return *inner_->search_capability(); }
+  SessionCompaction& inner_compaction() { return *inner_->compaction_capability(); }
+  SessionRoutes& inner_routes() { return *inner_->routes_capability(); }
+
   // Runs `write` between the two observer calls; the second only when it succeeded.
   template <typename F>
   auto observed(std::string_view method, const std::vector<Message>* messages, F&& write) {

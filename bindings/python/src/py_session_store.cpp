@@ -37,7 +37,10 @@ class PySessionStore {
   py::list search(const std::string& query, int limit) {
     SearchOptions options;
     options.limit = limit;
-    auto hits = released([&] { return store_->search(query, options); });
+    SessionSearch* searcher = store_->search_capability();
+    if (searcher == nullptr)
+      raise_status(Status::unimplemented("this session store cannot search"));
+    auto hits = released([&] { return searcher->search(query, options); });
     if (!hits.ok()) raise_status(hits.status());
     py::list out;
     for (const SearchHit& hit : *hits) out.append(hit_to_python(hit));

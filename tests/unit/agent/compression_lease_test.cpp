@@ -10,9 +10,11 @@
 #include "hermes/agent.hpp"
 #include "support/observed_store.hpp"
 #include "support/scripted_provider.hpp"
+#include "support/store_capabilities.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
+using hermes::testing::compaction_of;
 using hermes::testing::ObservedStore;
 using hermes::testing::ScriptedProvider;
 using hermes::testing::StoreWrite;
@@ -27,7 +29,8 @@ const char* kLeaseSummary =
 std::vector<Message> lighthouse_history() {
   std::vector<Message> history;
   for (int i = 0; i < 20; ++i) {
-    history.push_back(Message::user("Lighthouse " + std::to_string(i) + "? " + std::string(550, 'q')));
+    history.push_back(
+        Message::user("Lighthouse " + std::to_string(i) + "? " + std::string(550, 'q')));
     history.push_back(Message::assistant("It has a lens. " + std::string(550, 'a')));
   }
   return history;
@@ -74,7 +77,8 @@ TEST_CASE("a summary call slower than the lease's lifetime keeps the lease and c
   provider->step([&](const ProviderRequest&, const CallContext&) -> Result<ProviderResponse> {
     // A 1-second lease: waiting for two renewals outlives it twice over.
     renewed = counter.wait_for(2);
-    auto other = store->acquire_compression_lease(compacting_session, "host=elsewhere:pid=1:x", 60);
+    auto other = compaction_of(store).acquire_compression_lease(compacting_session,
+                                                                "host=elsewhere:pid=1:x", 60);
     taken_by_other = !other.ok() || *other;
     ProviderResponse response;
     response.message = Message::assistant(kLeaseSummary);
@@ -100,7 +104,8 @@ TEST_CASE("a summary call slower than the lease's lifetime keeps the lease and c
   CHECK(result->compacted);
   CHECK((*agent)->session_id() != compacting_session);  // Rotated to the child session.
   // Released after the commit: someone else may take it now.
-  auto after = store->acquire_compression_lease(compacting_session, "host=elsewhere:pid=1:x", 60);
+  auto after = compaction_of(store).acquire_compression_lease(compacting_session,
+                                                              "host=elsewhere:pid=1:x", 60);
   REQUIRE(after.ok());
   CHECK(*after);
 }

@@ -3,10 +3,12 @@
 // characters per word) or a substring scan (shorter words).
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/store_backends.hpp"
 
 using hermes::Message;
 using hermes::testing::create;
+using hermes::testing::search_of;
 
 namespace {
 
@@ -24,7 +26,7 @@ void seed_cjk(hermes::SessionStore& store) {
 }
 
 std::vector<std::string> sessions_found(hermes::SessionStore& store, const std::string& query) {
-  auto hits = store.search(query);
+  auto hits = search_of(store).search(query);
   REQUIRE_MESSAGE(hits.ok(), hits.status().to_string());
   std::vector<std::string> ids;
   for (const auto& hit : *hits) ids.push_back(hit.session_id);
@@ -56,11 +58,11 @@ TEST_CASE_TEMPLATE("Japanese words of two, three and four characters are found i
 TEST_CASE_TEMPLATE("a CJK hit's snippet marks the match", B, STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
   seed_cjk(*backend.store);
-  auto long_word = backend.store->search("自然语言");
+  auto long_word = search_of(backend.store).search("自然语言");
   REQUIRE(long_word.ok());
   REQUIRE(long_word->size() == 1);
   CHECK(long_word->front().snippet.find(">>>") != std::string::npos);
-  auto short_word = backend.store->search("東京");
+  auto short_word = search_of(backend.store).search("東京");
   REQUIRE(short_word.ok());
   REQUIRE(short_word->size() == 1);
   CHECK(short_word->front().snippet.find(">>>東京<<<") != std::string::npos);
@@ -77,11 +79,11 @@ TEST_CASE_TEMPLATE("short CJK words of an OR query each find their rows", B, STO
 TEST_CASE("a CJK word of three characters is answered by the trigram index") {
   hermes::testing::SqliteTrigramBackend backend;
   seed_cjk(*backend.store);
-  auto hits = backend.store->search("计算机");
+  auto hits = search_of(backend.store).search("计算机");
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 1);
   CHECK(hits->front().rank < 0);  // bm25 of an index, not the 0 of a scan.
-  auto scan = backend.store->search("学习");
+  auto scan = search_of(backend.store).search("学习");
   REQUIRE(scan.ok());
   REQUIRE(scan->size() == 1);
   CHECK(scan->front().rank == 0);
@@ -92,7 +94,7 @@ TEST_CASE_TEMPLATE("a Latin word glued to CJK text is found as a substring", B,
   STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   REQUIRE(backend.store->append_messages("s1", {Message::user("请修改youer服务端的配置")}).ok());
-  auto hits = backend.store->search("youer");
+  auto hits = search_of(backend.store).search("youer");
   REQUIRE(hits.ok());
   CHECK(hits->size() == 1);
 }

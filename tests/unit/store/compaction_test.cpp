@@ -2,6 +2,7 @@
 // summary call carried over, counters and search kept honest.
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/store_backends.hpp"
 
 using hermes::Message;
@@ -9,7 +10,9 @@ using hermes::SearchOptions;
 using hermes::SessionInfo;
 using hermes::StatusCode;
 using hermes::testing::at;
+using hermes::testing::compaction_of;
 using hermes::testing::create;
+using hermes::testing::search_of;
 
 namespace {
 
@@ -40,11 +43,11 @@ TEST_CASE_TEMPLATE("rotation ends the parent and starts a numbered child with th
   REQUIRE(store.set_title("p", "Fix the build").ok());
   REQUIRE(
       store.append_messages("p", {Message::user("old question"), Message::assistant("old")}).ok());
-  auto watermark = store.active_message_watermark("p");
+  auto watermark = compaction_of(store).active_message_watermark("p");
   REQUIRE(watermark.ok());
   CHECK(*watermark > 0);
 
-  REQUIRE(store
+  REQUIRE(compaction_of(store)
               .rotate_for_compression("p", child_named("c"), {Message::user("[summary]")},
                                       *watermark, "")
               .ok());
@@ -74,10 +77,10 @@ TEST_CASE_TEMPLATE("rows appended during the summary call are copied into the ch
   auto& store = *backend.store;
   create(store, "p");
   REQUIRE(store.append_messages("p", {Message::user("q1"), Message::assistant("a1")}).ok());
-  const int64_t watermark = *store.active_message_watermark("p");
+  const int64_t watermark = *compaction_of(store).active_message_watermark("p");
   REQUIRE(store.append_messages("p", {Message::user("arrived meanwhile")}).ok());
 
-  REQUIRE(store
+  REQUIRE(compaction_of(store)
               .rotate_for_compression("p", child_named("c"), {Message::user("[summary]")},
                                       watermark, "")
               .ok());
@@ -91,21 +94,23 @@ TEST_CASE_TEMPLATE("a failed rotation changes nothing", B, STORE_BACKENDS) {
   auto& store = *backend.store;
   create(store, "p");
   create(store, "taken");
-  CHECK(
-      store.rotate_for_compression("p", child_named("taken"), {Message::user("s")}, 0, "").code() ==
-      StatusCode::kAlreadyExists);
+  CHECK(compaction_of(store)
+            .rotate_for_compression("p", child_named("taken"), {Message::user("s")}, 0, "")
+            .code() == StatusCode::kAlreadyExists);
   CHECK(store.get_session("p")->ended_at == 0);
 
   Message scaffold = Message::user("nudge");
   scaffold.scaffolding = true;
-  CHECK(store.rotate_for_compression("p", child_named("c"), {scaffold}, 0, "").code() ==
-        StatusCode::kInvalidArgument);
+  CHECK(compaction_of(store)
+            .rotate_for_compression("p", child_named("c"), {scaffold}, 0, "")
+            .code() == StatusCode::kInvalidArgument);
   CHECK(store.get_session("c").status().code() == StatusCode::kNotFound);
 
   REQUIRE(store.end_session("p", "user_exit").ok());
-  CHECK(store.rotate_for_compression("p", child_named("c"), {Message::user("s")}, 0, "").code() ==
-        StatusCode::kFailedPrecondition);
-  CHECK(store.rotate_for_compression("nobody", child_named("c"), {}, 0, "").code() ==
+  CHECK(compaction_of(store)
+            .rotate_for_compression("p", child_named("c"), {Message::user("s")}, 0, "")
+            .code() == StatusCode::kFailedPrecondition);
+  CHECK(compaction_of(store).rotate_for_compression("nobody", child_named("c"), {}, 0, "").code() ==
         StatusCode::kNotFound);
 }
 
@@ -135,10 +140,10 @@ TEST_CASE_TEMPLATE("in-place compaction archives the old rows and keeps the id",
               .append_messages("s", {Message::user("zebra question"), Message::assistant("long"),
                                      Message::user("keep this tail")})
               .ok());
-  const int64_t watermark = *store.active_message_watermark("s");
+  const int64_t watermark = *compaction_of(store).active_message_watermark("s");
   REQUIRE(store.append_messages("s", {Message::user("late arrival")}).ok());
 
-  REQUIRE(store
+  REQUIRE(compaction_of(store)
               .compact_in_place(
                   "s", {Message::assistant("[summary: zebra]"), Message::user("keep this tail")},
                   watermark, "")
@@ -150,21 +155,21 @@ TEST_CASE_TEMPLATE("in-place compaction archives the old rows and keeps the id",
   CHECK(session->ended_at == 0);
 
   // The archived question is still found, flagged; the carried rows are found once.
-  auto zebra = store.search("zebra", SearchOptions{});
+  auto zebra = search_of(store).search("zebra", SearchOptions{});
   REQUIRE(zebra.ok());
   int archived = 0;
   for (const auto& hit : *zebra) archived += hit.archived ? 1 : 0;
   CHECK(archived == 1);
   CHECK(zebra->size() == 2);
-  CHECK(store.search("tail", SearchOptions{})->size() == 1);
-  CHECK(store.search("arrival", SearchOptions{})->size() == 1);
+  CHECK(search_of(store).search("tail", SearchOptions{})->size() == 1);
+  CHECK(search_of(store).search("arrival", SearchOptions{})->size() == 1);
 
-  auto rows = store.read_messages("s");
+  auto rows = search_of(store).read_messages("s");
   REQUIRE(rows.ok());
   CHECK(rows->size() == 5);  // Two archived originals and three live rows.
   hermes::ReadOptions live_only;
   live_only.include_archived = false;
-  CHECK(store.read_messages("s", live_only)->size() == 3);
+  CHECK(search_of(store).read_messages("s", live_only)->size() == 3);
 }
 
 TEST_CASE_TEMPLATE("compaction refuses a session closed by compression", B, STORE_BACKENDS) {
@@ -172,8 +177,8 @@ TEST_CASE_TEMPLATE("compaction refuses a session closed by compression", B, STOR
   auto& store = *backend.store;
   create(store, "s");
   REQUIRE(store.end_session("s", "compression").ok());
-  CHECK(store.compact_in_place("s", {Message::user("x")}, 0, "").code() ==
+  CHECK(compaction_of(store).compact_in_place("s", {Message::user("x")}, 0, "").code() ==
         StatusCode::kFailedPrecondition);
-  CHECK(store.compact_in_place("nobody", {Message::user("x")}, 0, "").code() ==
+  CHECK(compaction_of(store).compact_in_place("nobody", {Message::user("x")}, 0, "").code() ==
         StatusCode::kNotFound);
 }

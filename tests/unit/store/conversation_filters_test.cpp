@@ -2,11 +2,13 @@
 
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/store_backends.hpp"
 
 using hermes::Message;
 using hermes::ToolCall;
 using hermes::testing::create;
+using hermes::testing::search_of;
 
 namespace {
 
@@ -63,5 +65,5 @@ TEST_CASE_TEMPLATE("resume applies the filters", B, STORE_BACKENDS) {
   CHECK((*loaded)[1].content.empty());
   CHECK((*loaded)[1].tool_calls.size() == 1);
   // The rows themselves are all still there.
-  CHECK(store.read_messages("s")->size() == 5);
+  CHECK(search_of(store).read_messages("s")->size() == 5);
 }

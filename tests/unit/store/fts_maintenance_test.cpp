@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/sqlite_test_support.hpp"
 #include "unit/store/store_backends.hpp"
 
@@ -13,6 +14,7 @@ using hermes::testing::create;
 using hermes::testing::exec;
 using hermes::testing::query;
 using hermes::testing::raw_connection;
+using hermes::testing::search_of;
 using hermes::testing::SqliteFileBackend;
 
 namespace {
@@ -58,7 +60,7 @@ TEST_CASE("bounded merges bring a fragmented word index back together") {
   CHECK(maintenance.run(*c) == 1);
 
   CHECK(query(*c, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'shared'") == "12");
-  auto hits = backend.store->search("turn11");
+  auto hits = search_of(backend.store).search("turn11");
   REQUIRE(hits.ok());
   CHECK(hits->size() == 1);
 }
@@ -99,6 +101,5 @@ TEST_CASE("the store merges its indexes on every 1,000th write") {
   append_numbered_turns(*backend.store, 10, 990);
   CHECK(usermerge(*c) == "2");
   CHECK(std::stoi(segments(*c)) < before);
-  CHECK(query(*c, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'shared'") ==
-        "1000");
+  CHECK(query(*c, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'shared'") == "1000");
 }

@@ -8,6 +8,7 @@
 
 #include "hermes/session_store.hpp"
 #include "store/fts_phrases.hpp"
+#include "support/store_capabilities.hpp"
 #include "support/temp_dir.hpp"
 #include "unit/store/fts_corpus.hpp"
 #include "unit/store/store_backends.hpp"
@@ -238,7 +239,7 @@ TEST_CASE("the store's search ranks as bm25() does while messages come and go") 
     CAPTURE(query_text);
     hermes::SearchOptions options;
     options.limit = 10;
-    auto hits = backend.store->search(query_text, options);
+    auto hits = search_of(backend.store).search(query_text, options);
     REQUIRE_MESSAGE(hits.ok(), hits.status().to_string());
     REQUIRE(!hits->empty());
     for (const auto& hit : *hits) {

@@ -4,11 +4,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/store_backends.hpp"
 
 using hermes::Message;
 using hermes::SessionInfo;
 using hermes::StatusCode;
+using hermes::testing::compaction_of;
 using hermes::testing::create;
 
 namespace {
@@ -38,16 +40,19 @@ TEST_CASE_TEMPLATE("a live lease has one holder until it is released", B, STORE_
   const std::string other = "host=elsewhere:pid=1:abc";
   CHECK(me.find("pid=" + std::to_string(getpid())) != std::string::npos);
 
-  CHECK(*store.acquire_compression_lease("s", me, 300));
-  CHECK(*store.acquire_compression_lease("s", me, 300));  // Re-acquiring extends it.
-  CHECK_FALSE(*store.acquire_compression_lease("s", other, 300));
-  CHECK(store.renew_compression_lease("s", me, 300).ok());
-  CHECK(store.renew_compression_lease("s", other, 300).code() == StatusCode::kFailedPrecondition);
+  CHECK(*compaction_of(store).acquire_compression_lease("s", me, 300));
+  CHECK(*compaction_of(store).acquire_compression_lease("s", me, 300));  // Re-acquiring extends it.
+  CHECK_FALSE(*compaction_of(store).acquire_compression_lease("s", other, 300));
+  CHECK(compaction_of(store).renew_compression_lease("s", me, 300).ok());
+  CHECK(compaction_of(store).renew_compression_lease("s", other, 300).code() ==
+        StatusCode::kFailedPrecondition);
 
-  REQUIRE(store.release_compression_lease("s", other).ok());  // Not the holder: no effect.
-  CHECK_FALSE(*store.acquire_compression_lease("s", other, 300));
-  REQUIRE(store.release_compression_lease("s", me).ok());
-  CHECK(*store.acquire_compression_lease("s", other, 300));
+  REQUIRE(compaction_of(store)
+              .release_compression_lease("s", other)
+              .ok());  // Not the holder: no effect.
+  CHECK_FALSE(*compaction_of(store).acquire_compression_lease("s", other, 300));
+  REQUIRE(compaction_of(store).release_compression_lease("s", me).ok());
+  CHECK(*compaction_of(store).acquire_compression_lease("s", other, 300));
 }
 
 TEST_CASE_TEMPLATE("expired leases and leases of dead local processes are taken over", B,
@@ -55,29 +60,30 @@ TEST_CASE_TEMPLATE("expired leases and leases of dead local processes are taken 
   STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   create(store, "s");
-  REQUIRE(*store.acquire_compression_lease("s", "host=elsewhere:pid=1:x", 0.001));
+  REQUIRE(*compaction_of(store).acquire_compression_lease("s", "host=elsewhere:pid=1:x", 0.001));
   usleep(20'000);
-  CHECK(*store.acquire_compression_lease("s", "host=elsewhere:pid=2:y", 300));
+  CHECK(*compaction_of(store).acquire_compression_lease("s", "host=elsewhere:pid=2:y", 300));
 
   create(store, "t");
   const std::string crashed =
       "host=" + local_host() + ":pid=" + std::to_string(dead_pid()) + ":crashed";
-  REQUIRE(*store.acquire_compression_lease("t", crashed, 300));
-  CHECK(*store.acquire_compression_lease("t", hermes::compression_lease_holder(), 300));
+  REQUIRE(*compaction_of(store).acquire_compression_lease("t", crashed, 300));
+  CHECK(*compaction_of(store).acquire_compression_lease("t", hermes::compression_lease_holder(),
+                                                        300));
 
   // A live local process keeps its lease.
   create(store, "u");
   const std::string alive = "host=" + local_host() + ":pid=" + std::to_string(getpid()) + ":me";
-  REQUIRE(*store.acquire_compression_lease("u", alive, 300));
-  CHECK_FALSE(*store.acquire_compression_lease("u", "host=elsewhere:pid=3:z", 300));
+  REQUIRE(*compaction_of(store).acquire_compression_lease("u", alive, 300));
+  CHECK_FALSE(*compaction_of(store).acquire_compression_lease("u", "host=elsewhere:pid=3:z", 300));
 }
 
 TEST_CASE_TEMPLATE("bad lease requests are refused", B, STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
   auto& store = *backend.store;
-  CHECK(store.acquire_compression_lease("s", "", 300).status().code() ==
+  CHECK(compaction_of(store).acquire_compression_lease("s", "", 300).status().code() ==
         StatusCode::kInvalidArgument);
-  CHECK(store.acquire_compression_lease("s", "me", 0).status().code() ==
+  CHECK(compaction_of(store).acquire_compression_lease("s", "me", 0).status().code() ==
         StatusCode::kInvalidArgument);
 }
 
@@ -88,19 +94,22 @@ TEST_CASE_TEMPLATE("a compressor that lost its lease cannot publish", B, STORE_B
   REQUIRE(store.append_messages("s", {Message::user("q")}).ok());
   const std::string slow = "host=elsewhere:pid=10:slow";
   const std::string fast = "host=elsewhere:pid=11:fast";
-  REQUIRE(*store.acquire_compression_lease("s", slow, 0.001));
+  REQUIRE(*compaction_of(store).acquire_compression_lease("s", slow, 0.001));
   usleep(20'000);
-  REQUIRE(*store.acquire_compression_lease("s", fast, 300));
+  REQUIRE(*compaction_of(store).acquire_compression_lease("s", fast, 300));
 
   SessionInfo child;
   child.id = "c";
-  CHECK(store.rotate_for_compression("s", child, {Message::user("[s]")}, 0, slow).code() ==
-        StatusCode::kFailedPrecondition);
-  CHECK(store.compact_in_place("s", {Message::user("[s]")}, 0, slow).code() ==
+  CHECK(compaction_of(store)
+            .rotate_for_compression("s", child, {Message::user("[s]")}, 0, slow)
+            .code() == StatusCode::kFailedPrecondition);
+  CHECK(compaction_of(store).compact_in_place("s", {Message::user("[s]")}, 0, slow).code() ==
         StatusCode::kFailedPrecondition);
   CHECK(store.get_session("s")->ended_at == 0);
   CHECK(store.load_messages("s")->size() == 1);
 
-  CHECK(store.compact_in_place("s", {Message::user("[s]")}, 0, fast).ok());
-  CHECK(store.rotate_for_compression("s", child, {Message::user("[s2]")}, 0, fast).ok());
+  CHECK(compaction_of(store).compact_in_place("s", {Message::user("[s]")}, 0, fast).ok());
+  CHECK(compaction_of(store)
+            .rotate_for_compression("s", child, {Message::user("[s2]")}, 0, fast)
+            .ok());
 }

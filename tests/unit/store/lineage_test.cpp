@@ -2,6 +2,7 @@
 // resume, ancestors, reopening, and the writer that follows a rotation.
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/store_backends.hpp"
 
 using hermes::Json;
@@ -10,6 +11,7 @@ using hermes::SessionInfo;
 using hermes::StatusCode;
 using hermes::TranscriptWriter;
 using hermes::testing::at;
+using hermes::testing::compaction_of;
 using hermes::testing::create;
 
 namespace {
@@ -28,10 +30,10 @@ TEST_CASE_TEMPLATE("the compression tip follows continuations to the live end", 
   STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   make_chain(store);
-  CHECK(*store.compression_tip("root") == "b");
-  CHECK(*store.compression_tip("a") == "b");
-  CHECK(*store.compression_tip("b") == "b");
-  CHECK(store.compression_tip("nobody").status().code() == StatusCode::kNotFound);
+  CHECK(*compaction_of(store).compression_tip("root") == "b");
+  CHECK(*compaction_of(store).compression_tip("a") == "b");
+  CHECK(*compaction_of(store).compression_tip("b") == "b");
+  CHECK(compaction_of(store).compression_tip("nobody").status().code() == StatusCode::kNotFound);
 }
 
 TEST_CASE_TEMPLATE("branches, resets and sub-agent runs are not continuations", B, STORE_BACKENDS) {
@@ -46,10 +48,10 @@ TEST_CASE_TEMPLATE("branches, resets and sub-agent runs are not continuations", 
   branch.model_config = Json{{"_branched_from", "root"}};
   REQUIRE(store.create_session(branch).ok());
   create(store, "tool-run", "tool", at(6), "root");
-  CHECK(*store.compression_tip("root") == "root");
+  CHECK(*compaction_of(store).compression_tip("root") == "root");
 
   create(store, "continuation", "cli", at(2), "root");
-  CHECK(*store.compression_tip("root") == "continuation");
+  CHECK(*compaction_of(store).compression_tip("root") == "continuation");
 }
 
 TEST_CASE_TEMPLATE("a continuation that was itself compressed is preferred", B, STORE_BACKENDS) {
@@ -61,24 +63,24 @@ TEST_CASE_TEMPLATE("a continuation that was itself compressed is preferred", B, 
   REQUIRE(store.end_session("older", "compression").ok());
   create(store, "newer", "cli", at(3), "root");  // A live sibling started later.
   create(store, "tip", "cli", at(4), "older");
-  CHECK(*store.compression_tip("root") == "tip");
+  CHECK(*compaction_of(store).compression_tip("root") == "tip");
 }
 
 TEST_CASE_TEMPLATE("resume lands on the deepest continuation with messages", B, STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   make_chain(store);
-  CHECK(*store.resolve_resume_session_id("root") == "b");
+  CHECK(*compaction_of(store).resolve_resume_session_id("root") == "b");
 
   create(store, "lonely", "cli", at(9));
-  CHECK(*store.resolve_resume_session_id("lonely") == "lonely");
+  CHECK(*compaction_of(store).resolve_resume_session_id("lonely") == "lonely");
 }
 
 TEST_CASE_TEMPLATE("lineage lists the ancestors root first", B, STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
   auto& store = *backend.store;
   make_chain(store);
-  auto chain = store.lineage("b");
+  auto chain = compaction_of(store).lineage("b");
   REQUIRE(chain.ok());
   REQUIRE(chain->size() == 3);
   CHECK((*chain)[0].id == "root");
@@ -92,15 +94,15 @@ TEST_CASE_TEMPLATE("a recoverable close can be reopened but a compression close 
   auto& store = *backend.store;
   create(store, "s1");
   REQUIRE(store.end_session("s1", "agent_close").ok());
-  REQUIRE(store.reopen_session("s1").ok());
+  REQUIRE(compaction_of(store).reopen_session("s1").ok());
   auto reopened = store.get_session("s1");
   CHECK(reopened->ended_at == 0);
   CHECK(reopened->end_reason.empty());
   CHECK(store.append_messages("s1", {Message::user("back again")}).ok());
 
   REQUIRE(store.end_session("s1", "compression").ok());
-  CHECK(store.reopen_session("s1").code() == StatusCode::kFailedPrecondition);
-  CHECK(store.reopen_session("nobody").code() == StatusCode::kNotFound);
+  CHECK(compaction_of(store).reopen_session("s1").code() == StatusCode::kFailedPrecondition);
+  CHECK(compaction_of(store).reopen_session("nobody").code() == StatusCode::kNotFound);
 }
 
 TEST_CASE_TEMPLATE("a writer whose session was rotated elsewhere continues in the tip", B,

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/store_backends.hpp"
 
 using hermes::Json;
@@ -10,6 +11,7 @@ using hermes::StatusCode;
 using hermes::ToolCall;
 using hermes::testing::at;
 using hermes::testing::create;
+using hermes::testing::search_of;
 
 namespace {
 
@@ -97,8 +99,8 @@ TEST_CASE_TEMPLATE("appended messages get increasing ids and load in append orde
   CHECK(session->message_count == 3);
 }
 
-TEST_CASE_TEMPLATE("a batch longer than one insert statement keeps every id with its message",
-                   B, STORE_BACKENDS) {
+TEST_CASE_TEMPLATE("a batch longer than one insert statement keeps every id with its message", B,
+                   STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
   create(*backend.store, "s1");
   // 37 rows: more than two full insert statements and a partial one on SQLite.
@@ -112,7 +114,7 @@ TEST_CASE_TEMPLATE("a batch longer than one insert statement keeps every id with
   REQUIRE(ids->size() == batch.size());
   for (std::size_t i = 1; i < ids->size(); ++i) CHECK((*ids)[i - 1] < (*ids)[i]);
 
-  auto stored = backend.store->read_messages("s1");
+  auto stored = search_of(backend.store).read_messages("s1");
   REQUIRE(stored.ok());
   REQUIRE(stored->size() == batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i) {

@@ -1,6 +1,7 @@
 // Search extras every store offers: neighbours of a hit, lineage roots, ordering.
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/store_backends.hpp"
 
 using hermes::Message;
@@ -9,6 +10,7 @@ using hermes::SearchOrder;
 using hermes::SessionInfo;
 using hermes::testing::at;
 using hermes::testing::create;
+using hermes::testing::search_of;
 
 namespace {
 
@@ -32,7 +34,7 @@ TEST_CASE_TEMPLATE("a hit carries the messages around it, cut to 200 characters"
           .ok());
   SearchOptions options;
   options.include_context = true;
-  auto hits = store.search("walrus", options);
+  auto hits = search_of(store).search("walrus", options);
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 1);
   const auto& context = (*hits)[0].context;
@@ -43,7 +45,7 @@ TEST_CASE_TEMPLATE("a hit carries the messages around it, cut to 200 characters"
   CHECK(context[0].message_id < (*hits)[0].message_id);
   CHECK(context[1].message_id > (*hits)[0].message_id);
 
-  auto plain = store.search("walrus", SearchOptions{});
+  auto plain = search_of(store).search("walrus", SearchOptions{});
   CHECK((*plain)[0].context.empty());
 }
 
@@ -54,7 +56,7 @@ TEST_CASE_TEMPLATE("hits resolve to the root of their lineage", B, STORE_BACKEND
   hermes::testing::rotate(store, "root", "child", {Message::user("penguin notes")});
   SearchOptions options;
   options.resolve_roots = true;
-  auto hits = store.search("penguin", options);
+  auto hits = search_of(store).search("penguin", options);
   REQUIRE(hits->size() == 1);
   CHECK((*hits)[0].session_id == "child");
   CHECK((*hits)[0].root_session_id == "root");
@@ -70,13 +72,13 @@ TEST_CASE_TEMPLATE("hits can be ordered newest or oldest first", B, STORE_BACKEN
               .ok());
   SearchOptions newest;
   newest.order = SearchOrder::kNewest;
-  auto by_newest = store.search("otter", newest);
+  auto by_newest = search_of(store).search("otter", newest);
   REQUIRE(by_newest->size() == 3);
   CHECK((*by_newest)[0].timestamp == at(20));
   CHECK((*by_newest)[2].timestamp == at(10));
   SearchOptions oldest;
   oldest.order = SearchOrder::kOldest;
-  auto by_oldest = store.search("otter", oldest);
+  auto by_oldest = search_of(store).search("otter", oldest);
   CHECK((*by_oldest)[0].timestamp == at(10));
   CHECK((*by_oldest)[2].timestamp == at(20));
 }
@@ -94,8 +96,8 @@ TEST_CASE_TEMPLATE("hostile queries never fail", B, STORE_BACKENDS) {
                             "%_\\",   "\x01\x02",     "\xff\xfe broken utf8",
                             "日本",   "テ",           "a\"b\"c\"",
                             "-",      "--",           "x* OR *y"}) {
-    auto hits = store.search(query, SearchOptions{});
+    auto hits = search_of(store).search(query, SearchOptions{});
     CHECK_MESSAGE(hits.ok(), query << ": " << hits.status().to_string());
   }
-  CHECK(store.search(std::string(10000, 'a'), SearchOptions{}).ok());
+  CHECK(search_of(store).search(std::string(10000, 'a'), SearchOptions{}).ok());
 }

@@ -1,11 +1,13 @@
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/store_backends.hpp"
 
 using hermes::Message;
 using hermes::SearchOptions;
 using hermes::testing::at;
 using hermes::testing::create;
+using hermes::testing::search_of;
 
 namespace {
 
@@ -27,7 +29,7 @@ void seed(hermes::SessionStore& store) {
 TEST_CASE_TEMPLATE("search finds a message and marks the match in the snippet", B, STORE_BACKENDS) {
   STORE_BACKEND(B, backend);
   seed(*backend.store);
-  auto hits = backend.store->search("photosynthesis");
+  auto hits = search_of(backend.store).search("photosynthesis");
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 1);
   const auto& hit = (*hits)[0];
@@ -44,17 +46,17 @@ TEST_CASE_TEMPLATE("search filters by role and source", B, STORE_BACKENDS) {
   seed(*backend.store);
   SearchOptions assistant_only;
   assistant_only.roles = {"assistant"};
-  CHECK(backend.store->search("photosynthesis", assistant_only)->empty());
-  CHECK(backend.store->search("sugar", assistant_only)->size() == 1);
+  CHECK(search_of(backend.store).search("photosynthesis", assistant_only)->empty());
+  CHECK(search_of(backend.store).search("sugar", assistant_only)->size() == 1);
 
   SearchOptions no_telegram;
   no_telegram.exclude_sources = {"telegram"};
-  CHECK(backend.store->search("volcanoes", no_telegram)->empty());
+  CHECK(search_of(backend.store).search("volcanoes", no_telegram)->empty());
 
   SearchOptions telegram_only;
   telegram_only.sources = {"telegram"};
-  CHECK(backend.store->search("volcanoes", telegram_only)->size() == 1);
-  CHECK(backend.store->search("photosynthesis", telegram_only)->empty());
+  CHECK(search_of(backend.store).search("volcanoes", telegram_only)->size() == 1);
+  CHECK(search_of(backend.store).search("photosynthesis", telegram_only)->empty());
 }
 
 TEST_CASE_TEMPLATE("a tool-result search reads the tool output", B, STORE_BACKENDS) {
@@ -62,7 +64,7 @@ TEST_CASE_TEMPLATE("a tool-result search reads the tool output", B, STORE_BACKEN
   seed(*backend.store);
   SearchOptions tools;
   tools.roles = {"tool"};
-  auto hits = backend.store->search("magma", tools);
+  auto hits = search_of(backend.store).search("magma", tools);
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 1);
   CHECK((*hits)[0].tool_name == "web_search");
@@ -75,11 +77,11 @@ TEST_CASE_TEMPLATE("search honours limit and offset", B, STORE_BACKENDS) {
               .ok());
   SearchOptions page;
   page.limit = 2;
-  CHECK(backend.store->search("repeat", page)->size() == 2);
+  CHECK(search_of(backend.store).search("repeat", page)->size() == 2);
   page.offset = 4;
-  CHECK(backend.store->search("repeat", page)->size() == 1);
+  CHECK(search_of(backend.store).search("repeat", page)->size() == 1);
   page.limit = 0;
-  CHECK(backend.store->search("repeat", page)->empty());
+  CHECK(search_of(backend.store).search("repeat", page)->empty());
 }
 
 TEST_CASE_TEMPLATE("search can name the root of each hit's lineage", B, STORE_BACKENDS) {
@@ -94,7 +96,7 @@ TEST_CASE_TEMPLATE("search can name the root of each hit's lineage", B, STORE_BA
 
   SearchOptions options;
   options.resolve_roots = true;
-  auto hits = store.search("entanglement", options);
+  auto hits = search_of(store).search("entanglement", options);
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 1);
   CHECK((*hits)[0].root_session_id == "root");
@@ -136,13 +138,13 @@ TEST_CASE_TEMPLATE("hostile queries return results or nothing, never an error", 
   };
   for (const auto& query : queries) {
     CAPTURE(query.substr(0, 40));
-    auto hits = backend.store->search(query);
+    auto hits = search_of(backend.store).search(query);
     CHECK_MESSAGE(hits.ok(), hits.status().to_string());
   }
-  auto parenthesised = backend.store->search("(photosynthesis)");
+  auto parenthesised = search_of(backend.store).search("(photosynthesis)");
   REQUIRE(parenthesised.ok());
   CHECK(parenthesised->size() == 1);
-  auto quoted = backend.store->search("\"light into sugar\"");
+  auto quoted = search_of(backend.store).search("\"light into sugar\"");
   REQUIRE(quoted.ok());
   CHECK(quoted->size() == 1);
 }
@@ -159,11 +161,11 @@ TEST_CASE_TEMPLATE("hidden rows among the best matches do not shorten a page", B
               .ok());
   SearchOptions page;
   page.limit = 2;
-  auto first = backend.store->search("comet", page);
+  auto first = search_of(backend.store).search("comet", page);
   REQUIRE(first.ok());
   REQUIRE(first->size() == 2);
   page.offset = 2;
-  auto second = backend.store->search("comet", page);
+  auto second = search_of(backend.store).search("comet", page);
   REQUIRE(second.ok());
   REQUIRE(second->size() == 1);
   std::vector<std::string> found;

@@ -2,6 +2,7 @@
 // FTS layout and columns missing. Both must open, read and accept appends.
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/sqlite_test_support.hpp"
 #include "unit/store/store_backends.hpp"
 
@@ -14,6 +15,7 @@ using hermes::StatusCode;
 using hermes::testing::create_from_fixture;
 using hermes::testing::query;
 using hermes::testing::raw_connection;
+using hermes::testing::search_of;
 using hermes::testing::TempDir;
 
 namespace {
@@ -66,7 +68,7 @@ TEST_CASE("hermes appends to an upstream schema 30 database in upstream's format
     auto ids =
         (*store)->append_messages(kUpstreamSession, {Message::user("Who keeps the lighthouse?")});
     REQUIRE(ids.ok());
-    auto hits = (*store)->search("lighthouse");
+    auto hits = search_of(*store).search("lighthouse");
     REQUIRE(hits.ok());
     // User, tool result, the archived row (still searchable), answer, and the new question.
     CHECK(hits->size() == 5);
@@ -90,7 +92,7 @@ TEST_CASE("deleting a session of an upstream database cascades to upstream's own
     auto store = hermes::open_sqlite_store(path);
     REQUIRE(store.ok());
     REQUIRE((*store)->delete_session(kUpstreamSession).ok());
-    CHECK((*store)->search("lighthouse")->empty());
+    CHECK(search_of(*store).search("lighthouse")->empty());
   }
   auto c = raw_connection(path);
   CHECK(query(*c, "SELECT count(*) FROM session_model_usage") == "0");
@@ -113,7 +115,7 @@ TEST_CASE("a mid-era upstream database gains the missing columns and keeps its l
   Message reply = Message::assistant("Moved the dentist to Monday.");
   reply.api_content = "Moved the dentist to Monday. [internal]";
   REQUIRE((*store)->append_messages(kLegacySession, {reply}).ok());
-  auto hits = (*store)->search("dentist");
+  auto hits = search_of(*store).search("dentist");
   REQUIRE(hits.ok());
   CHECK(hits->size() == 3);
   CHECK((*store)->load_messages(kLegacySession)->back() == [&] {
@@ -143,7 +145,7 @@ TEST_CASE("the trigram index of a mid-era upstream database serves CJK search") 
   options.trigram_index = true;
   auto store = hermes::open_sqlite_store(path, options);
   REQUIRE(store.ok());
-  auto hits = (*store)->search("我会提醒");
+  auto hits = search_of(*store).search("我会提醒");
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 1);
   CHECK((*hits)[0].rank < 0);

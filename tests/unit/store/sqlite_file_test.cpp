@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/sqlite_test_support.hpp"
 #include "unit/store/store_backends.hpp"
 
@@ -15,6 +16,7 @@ using hermes::testing::create;
 using hermes::testing::query;
 using hermes::testing::raw_connection;
 using hermes::testing::read_file;
+using hermes::testing::search_of;
 using hermes::testing::TempDir;
 
 namespace {
@@ -62,7 +64,7 @@ TEST_CASE("a reopened database still holds its sessions and messages") {
   REQUIRE(loaded.ok());
   REQUIRE(loaded->size() == 1);
   CHECK((*loaded)[0].content == "persist me");
-  CHECK((*reopened)->search("persist")->size() == 1);
+  CHECK(search_of(*reopened).search("persist")->size() == 1);
 }
 
 TEST_CASE("a new database carries the newest upstream schema version and FTS layout") {
@@ -155,7 +157,7 @@ TEST_CASE("a read-only store reads without writing") {
   auto store = hermes::open_sqlite_store(path, read_only);
   REQUIRE_MESSAGE(store.ok(), store.status().to_string());
   CHECK((*store)->load_messages("s1")->size() == 1);
-  CHECK((*store)->search("later")->size() == 1);
+  CHECK(search_of(*store).search("later")->size() == 1);
   CHECK((*store)->append_messages("s1", {Message::user("no")}).status().code() ==
         StatusCode::kFailedPrecondition);
   hermes::SessionInfo info;

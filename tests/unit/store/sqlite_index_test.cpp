@@ -2,6 +2,7 @@
 // updates, rebuilt when added to an existing file, bypassed when marked stale.
 #include <doctest/doctest.h>
 
+#include "support/store_capabilities.hpp"
 #include "unit/store/sqlite_test_support.hpp"
 #include "unit/store/store_backends.hpp"
 
@@ -11,6 +12,7 @@ using hermes::testing::create;
 using hermes::testing::exec;
 using hermes::testing::query;
 using hermes::testing::raw_connection;
+using hermes::testing::search_of;
 using hermes::testing::SqliteFileBackend;
 
 TEST_CASE("updating only a message's flags does not touch the full-text index") {
@@ -66,10 +68,10 @@ TEST_CASE("only the head of a long tool result is indexed") {
   create(*backend.store, "s1");
   const std::string output = std::string(9000, 'x') + " needle";
   REQUIRE(backend.store->append_messages("s1", {Message::tool("c1", "shell", output)}).ok());
-  CHECK(backend.store->search("needle")->empty());
+  CHECK(search_of(backend.store).search("needle")->empty());
   hermes::SearchOptions tools;
   tools.roles = {"tool"};
-  CHECK(backend.store->search("needle", tools)->size() == 1);
+  CHECK(search_of(backend.store).search("needle", tools)->size() == 1);
 }
 
 TEST_CASE("full-text hits are ranked by bm25") {
@@ -79,7 +81,7 @@ TEST_CASE("full-text hits are ranked by bm25") {
       backend.store
           ->append_messages("s1", {Message::user("kiwi"), Message::user("kiwi kiwi kiwi banana")})
           .ok());
-  auto hits = backend.store->search("kiwi");
+  auto hits = search_of(backend.store).search("kiwi");
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 2);
   CHECK((*hits)[0].rank < 0);
@@ -95,7 +97,7 @@ TEST_CASE("search falls back to a substring scan while the indexes are marked st
     exec(*c, "INSERT INTO state_meta(key, value) VALUES ('fts_stale', '1')");
     exec(*c, "DELETE FROM messages_fts");  // What a detached, untrustworthy index may hold.
   }
-  auto hits = backend.store->search("photosynthesis");
+  auto hits = search_of(backend.store).search("photosynthesis");
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 1);
   CHECK((*hits)[0].rank == 0);
@@ -111,7 +113,7 @@ TEST_CASE("a trigram index added to an existing database covers its old messages
   SqliteStoreOptions trigram;
   trigram.trigram_index = true;
   auto store = backend.open(trigram);
-  auto hits = store->search("机器学习");
+  auto hits = search_of(store).search("机器学习");
   REQUIRE(hits.ok());
   REQUIRE(hits->size() == 1);
   CHECK((*hits)[0].rank < 0);
@@ -134,11 +136,11 @@ TEST_CASE("missing sync triggers are restored and the index rebuilt on open") {
          "VALUES ('s1', 'user', 'written while unindexed', 1750000000)");
   }
   auto store = backend.open();
-  auto hits = store->search("unindexed");
+  auto hits = search_of(store).search("unindexed");
   REQUIRE(hits.ok());
   CHECK(hits->size() == 1);
   REQUIRE(store->append_messages("s1", {Message::user("indexed again")}).ok());
-  CHECK(store->search("again")->size() == 1);
+  CHECK(search_of(store).search("again")->size() == 1);
   auto c = raw_connection(backend.path);
   CHECK(query(*c, "SELECT count(*) FROM sqlite_master WHERE name = 'messages_fts_insert'") == "1");
   CHECK(c->exec("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)").ok());
@@ -164,8 +166,8 @@ TEST_CASE("a prefix search returns what the word it completes returns") {
     hermes::SearchOptions page;
     page.limit = 4;
     page.offset = offset;
-    auto word = backend.store->search("zymurgy", page);
-    auto prefix = backend.store->search("zymu*", page);
+    auto word = search_of(backend.store).search("zymurgy", page);
+    auto prefix = search_of(backend.store).search("zymu*", page);
     REQUIRE(word.ok());
     REQUIRE(prefix.ok());
     REQUIRE(word->size() == 4);

@@ -11,6 +11,7 @@
 
 #include "hermes/postgres_store.hpp"
 #include "hermes/session_store.hpp"
+#include "support/store_capabilities.hpp"
 #include "support/temp_dir.hpp"
 
 namespace hermes::testing {
@@ -118,11 +119,12 @@ inline void create(SessionStore& store, const std::string& id, const std::string
 // watermark (nothing arrived meanwhile), and fails the test if that does not work.
 inline void rotate(SessionStore& store, const std::string& parent, const std::string& child_id,
                    const std::vector<Message>& messages) {
-  auto watermark = store.active_message_watermark(parent);
+  auto watermark = compaction_of(store).active_message_watermark(parent);
   REQUIRE_MESSAGE(watermark.ok(), watermark.status().to_string());
   SessionInfo child;
   child.id = child_id;
-  const Status status = store.rotate_for_compression(parent, child, messages, *watermark, "");
+  const Status status =
+      compaction_of(store).rotate_for_compression(parent, child, messages, *watermark, "");
   REQUIRE_MESSAGE(status.ok(), status.to_string());
 }
 

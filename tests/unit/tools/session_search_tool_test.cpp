@@ -4,11 +4,14 @@
 #include <doctest/doctest.h>
 
 #include "hermes/session_store.hpp"
+#include "support/store_capabilities.hpp"
 #include "tools/session_search.hpp"
 
 using hermes::Json;
 using hermes::Message;
 using hermes::SessionInfo;
+using hermes::testing::compaction_of;
+using hermes::testing::search_of;
 
 namespace {
 
@@ -76,8 +79,10 @@ TEST_CASE("discovery hides sub-agent sessions and the current conversation") {
 TEST_CASE("discovery shows what compaction took out of the current conversation") {
   Fixture f;
   f.session("mine", "cli", 1, {Message::user("the narwhal detail"), Message::assistant("ok")});
-  const int64_t watermark = *f.store->active_message_watermark("mine");
-  REQUIRE(f.store->compact_in_place("mine", {Message::user("[summary]")}, watermark, "").ok());
+  const int64_t watermark = *compaction_of(f.store).active_message_watermark("mine");
+  REQUIRE(compaction_of(f.store)
+              .compact_in_place("mine", {Message::user("[summary]")}, watermark, "")
+              .ok());
   auto response = f.run({{"query", "narwhal"}}, "mine");
   REQUIRE(result_sessions(response) == std::vector<std::string>{"mine"});
   CHECK(response["results"][0]["messages"][0]["archived"] == true);
@@ -88,10 +93,10 @@ TEST_CASE("hits in a compressed ancestor resolve to the lineage root") {
   f.session("root", "cli", 1, {Message::user("the ocelot bug")});
   SessionInfo child;
   child.id = "child";
-  const int64_t watermark = *f.store->active_message_watermark("root");
-  REQUIRE(
-      f.store->rotate_for_compression("root", child, {Message::user("[summary]")}, watermark, "")
-          .ok());
+  const int64_t watermark = *compaction_of(f.store).active_message_watermark("root");
+  REQUIRE(compaction_of(f.store)
+              .rotate_for_compression("root", child, {Message::user("[summary]")}, watermark, "")
+              .ok());
   f.session("other", "cli", 5, {Message::user("nothing here")});
   // From another conversation: one result, naming the session that holds the match.
   auto response = f.run({{"query", "ocelot"}}, "other");
@@ -106,7 +111,7 @@ TEST_CASE("scroll returns a window around the anchor and refuses live context") 
   std::vector<Message> many;
   for (int i = 0; i < 30; ++i) many.push_back(Message::user("line " + std::to_string(i)));
   f.session("s", "cli", 1, many);
-  auto rows = f.store->read_messages("s");
+  auto rows = search_of(f.store).read_messages("s");
   const int64_t anchor = (*rows)[10].id;
   auto response = f.run({{"session_id", "s"}, {"around_message_id", anchor}, {"window", 2}}, "x");
   CHECK(response["mode"] == "scroll");
