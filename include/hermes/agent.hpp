@@ -162,8 +162,8 @@ struct AgentOptions {
   // at <home>/state.db is opened.
   std::shared_ptr<SessionStore> session_store;
   bool persist_sessions = true;
-  // Resume this session: its messages become the history of the next turn. Without a
-  // session store (persist_sessions false and none given) the new session takes this id.
+  // Resume this session (see Agent::resume): its messages become the history of the next turn.
+  // Without a session store (persist_sessions false and none given) the new session takes this id.
   std::string session_id;
   // Where the conversation takes place: recorded on the session row, and it picks the
   // platform hint of the system prompt ("telegram", "slack", "email", "sms", "cron", ...
@@ -292,7 +292,9 @@ class HERMES_API Agent {
   // Ends the current session ("new_session") and starts an empty one.
   Status new_session();
 
-  // Switches to a stored session and loads its history.
+  // Switches to a stored session and loads its history. A session that compression
+  // closed is resumed in its continuation (the store's resolve_resume_session_id, when the
+  // store can compact), so session_id() may then name a later session than the one given.
   Status resume(const std::string& session_id);
 
   // Compacts the conversation now (the /compress command), giving `focus_topic` most of

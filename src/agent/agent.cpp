@@ -321,8 +321,19 @@ Status Agent::new_session() {
   return {};
 }
 
-Status Agent::resume(const std::string& session_id) {
+Status Agent::resume(const std::string& requested_id) {
   if (!impl_->store) return Status::failed_precondition("resume: the agent has no session store");
+  // A session closed by compression goes on in its continuation: resume that, as a user
+  // naming the session they remember expects.
+  std::string session_id = requested_id;
+  if (SessionCompaction* lineage = impl_->store->compaction_capability()) {
+    Result<std::string> tip = lineage->resolve_resume_session_id(requested_id);
+    if (tip.ok()) {
+      session_id = std::move(*tip);
+    } else if (tip.status().code() != StatusCode::kNotFound) {
+      return tip.status();
+    }
+  }
   auto info = impl_->store->get_session(session_id);
   if (!info.ok()) return info.status();
   auto messages = impl_->store->load_messages(session_id);

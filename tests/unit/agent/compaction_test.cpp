@@ -58,8 +58,9 @@ std::size_t count_summaries(const std::vector<Message>& messages) {
 TEST_CASE("a context-overflow error compacts the transcript and the turn completes") {
   hermes::testing::TempDir home;
   auto provider = std::make_shared<ScriptedProvider>();
-  provider->error(400, "This model's maximum context length is 8192 tokens. However, your "
-                       "messages resulted in 9000 tokens. Please reduce the length of the messages.");
+  provider->error(400,
+                  "This model's maximum context length is 8192 tokens. However, your "
+                  "messages resulted in 9000 tokens. Please reduce the length of the messages.");
   provider->text(kSummary);  // The summariser's answer.
   provider->text("Frigates were fast warships.");
   auto agent = Agent::create(compaction_options(provider, home));
@@ -72,8 +73,9 @@ TEST_CASE("a context-overflow error compacts the transcript and the turn complet
   CHECK(r.messages.size() < 42);
   CHECK(count_summaries(r.messages) == 1);
   // The latest user message is kept verbatim, after the summary.
-  auto user = std::find_if(r.messages.rbegin(), r.messages.rend(),
-                           [](const Message& m) { return m.role == Role::kUser && !is_context_summary(m); });
+  auto user = std::find_if(r.messages.rbegin(), r.messages.rend(), [](const Message& m) {
+    return m.role == Role::kUser && !is_context_summary(m);
+  });
   REQUIRE(user != r.messages.rend());
   CHECK(user->content == "What is a frigate?");
   auto requests = provider->requests();
@@ -81,7 +83,8 @@ TEST_CASE("a context-overflow error compacts the transcript and the turn complet
   CHECK(is_summary_request(requests[1]));
   // The retried call carries the compacted transcript and the compaction note.
   CHECK(requests[2].messages.size() < requests[0].messages.size());
-  CHECK(requests[2].messages[0].content.find(std::string(kCompactionSystemNote)) != std::string::npos);
+  CHECK(requests[2].messages[0].content.find(std::string(kCompactionSystemNote)) !=
+        std::string::npos);
 }
 
 TEST_CASE("a transcript over the threshold is compacted before the first call") {
@@ -103,8 +106,9 @@ TEST_CASE("a transcript over the threshold is compacted before the first call") 
   REQUIRE(requests.size() == 2);
   CHECK(is_summary_request(requests[0]));
   CHECK(count_summaries(r.messages) == 1);
-  CHECK(std::any_of(notices.begin(), notices.end(),
-                    [](const std::string& n) { return n.find("Preflight compression") != std::string::npos; }));
+  CHECK(std::any_of(notices.begin(), notices.end(), [](const std::string& n) {
+    return n.find("Preflight compression") != std::string::npos;
+  }));
 }
 
 TEST_CASE("a manual compaction summarises with the focus topic and keeps going") {
@@ -186,7 +190,8 @@ TEST_CASE("a new session starts the compressor afresh") {
   auto requests = provider->requests();
   REQUIRE(requests.size() == 3);
   // The new session's prompt carries no note about an earlier compaction.
-  CHECK(requests[2].messages[0].content.find(std::string(kCompactionSystemNote)) == std::string::npos);
+  CHECK(requests[2].messages[0].content.find(std::string(kCompactionSystemNote)) ==
+        std::string::npos);
 }
 
 namespace {
@@ -231,7 +236,8 @@ TEST_CASE("a conversation resumed after a long idle is compacted before the firs
   std::vector<std::string> notices;
   auto agent = Agent::create(idle_options(provider, home, notices));
   REQUIRE(agent.ok());
-  ConversationResult r = (*agent)->run_conversation("Where were we?", std::nullopt, history_from(3600));
+  ConversationResult r =
+      (*agent)->run_conversation("Where were we?", std::nullopt, history_from(3600));
   CHECK_MESSAGE(r.completed, r.error);
   auto requests = provider->requests();
   REQUIRE(requests.size() == 2);
@@ -241,7 +247,8 @@ TEST_CASE("a conversation resumed after a long idle is compacted before the firs
   CHECK_FALSE(any_contains(notices, "Preflight compression"));
 }
 
-TEST_CASE("the idle trigger leaves a recent conversation, a small one and a disabled option alone") {
+TEST_CASE(
+    "the idle trigger leaves a recent conversation, a small one and a disabled option alone") {
   hermes::testing::TempDir home;
   auto provider = std::make_shared<ScriptedProvider>();
   for (int i = 0; i < 3; ++i) provider->text("Go on.");
@@ -307,4 +314,27 @@ TEST_CASE("the active todo list survives a compaction inside the turn's user mes
                                [](const Message& m) { return m.content == "And ship 21?"; });
   REQUIRE(question != r.messages.end());
   CHECK(question->content == "And ship 21?");
+}
+
+TEST_CASE("resuming a session that compression closed resumes its continuation") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->text("ok");
+  provider->text(kSummary);
+  AgentOptions o = compaction_options(provider, home);
+  o.session_store = make_memory_store();
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  REQUIRE((*agent)->run_conversation("hello", std::nullopt, ship_history()).completed);
+  const std::string first = (*agent)->session_id();
+  REQUIRE((*agent)->compress().ok());
+  const std::string continuation = (*agent)->session_id();
+  REQUIRE(continuation != first);
+
+  auto later = Agent::create(o);
+  REQUIRE(later.ok());
+  REQUIRE((*later)->resume(first).ok());
+  CHECK((*later)->session_id() == continuation);
+  CHECK(count_summaries((*later)->history()) == 1);
+  CHECK((*later)->resume("no-such-session").code() == StatusCode::kNotFound);
 }
