@@ -63,15 +63,15 @@ HERMES_API std::optional<TransportFailure> parse_transport_failure(std::string_v
 // One failed provider call: what happened, plus the recovery hints the classifier set.
 struct HERMES_API ApiError {
   // What happened.
-  int http_status = 0;          // 0 when no HTTP status applies.
-  std::string message;          // The provider's error message, or a description.
-  std::string body;             // The response body (truncated), when there was one.
-  std::string error_code;       // error.code / error.type from the body, when present.
+  int http_status = 0;     // 0 when no HTTP status applies.
+  std::string message;     // The provider's error message, or a description.
+  std::string body;        // The response body (truncated), when there was one.
+  std::string error_code;  // error.code / error.type from the body, when present.
   TransportFailure transport = TransportFailure::kNone;
   std::optional<double> retry_after_seconds;  // From Retry-After / retry-after-ms.
   std::string provider;
   std::string model;
-  std::string request_id;       // x-request-id / request-id, for support tickets.
+  std::string request_id;  // x-request-id / request-id, for support tickets.
 
   // What to do about it (set by classify_api_error).
   FailoverReason reason = FailoverReason::kUnknown;
@@ -83,7 +83,9 @@ struct HERMES_API ApiError {
   // Details of the verdict, as upstream's error_context: "upstream_provider" (the provider
   // behind an aggregator that limited the call), "billing_unverified" and
   // "possible_content_filter" (a billing verdict whose wording is also sent for content
-  // filter rejections). An empty object when there is nothing to add.
+  // filter rejections), and "reasoning_required" (a reasoning_mandatory refusal that says
+  // reasoning cannot be off: a retry sends the lowest level rather than none). An empty
+  // object when there is nothing to add.
   Json error_context = Json::object();
 
   bool is_auth() const {
@@ -103,8 +105,8 @@ struct HERMES_API ApiError {
 // The facts classify_api_error looks at.
 struct ApiErrorFacts {
   int http_status = 0;
-  std::string message;   // Exception-style text ("Connection reset by peer", ...).
-  std::string body;      // The response body: JSON (any provider's shape) or plain text.
+  std::string message;  // Exception-style text ("Connection reset by peer", ...).
+  std::string body;     // The response body: JSON (any provider's shape) or plain text.
   TransportFailure transport = TransportFailure::kNone;
   std::string provider;
   std::string model;
@@ -128,7 +130,7 @@ HERMES_API ApiError classify_api_error(const ApiErrorFacts& facts);
 // Reclassifies `error` in place with the session-size facts, keeping its other fields
 // (its retry_after_seconds is one of the facts).
 HERMES_API void classify_in_place(ApiError& error, int64_t approx_tokens, int64_t context_length,
-                       int64_t num_messages);
+                                  int64_t num_messages);
 
 // Extracts the real context window from an error text ("maximum context length is 8192
 // tokens", "n_ctx_slot = 4096", ...). nullopt when none is stated, when the number is

@@ -252,7 +252,7 @@ bool TurnRunner::repair_reasoning_refusal(const ApiError& error, ProviderRequest
     rejected.disable_rejected = true;
     // "Mandatory" understands the setting and refuses only the off: the closest level the
     // route allows is the lowest. A route that does not know the setting gets none.
-    rejected.floor_required = is_reasoning_required_rejection(error.message);
+    rejected.floor_required = error.error_context.value("reasoning_required", false);
     text = rejected.floor_required
                ? fmt::format(
                      "{} cannot disable reasoning \xE2\x80\x94 using effort={} for this "

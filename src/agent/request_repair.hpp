@@ -33,11 +33,6 @@ struct ReasoningRejections {
 // True for an effort that turns reasoning off ("none", "off", "disabled", "false", "0").
 bool disables_reasoning(std::string_view effort);
 
-// True when a refusal says reasoning cannot be switched off ("Reasoning is mandatory for
-// this endpoint and cannot be disabled"): a reasoning word with a "mandatory"-like phrase
-// close to it.
-bool is_reasoning_required_rejection(std::string_view message);
-
 // The reasoning effort to send given the configured one and what the route rejected so
 // far: "" (no setting) after a rejected level; after a rejected disable, the floor level
 // when reasoning is required, else no setting; otherwise the configured effort.

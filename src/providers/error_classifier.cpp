@@ -13,6 +13,7 @@
 #include "providers/error_body.hpp"
 #include "providers/error_patterns.hpp"
 #include "providers/reasoning_models.hpp"
+#include "providers/reasoning_rejection.hpp"
 
 namespace hermes {
 namespace {
@@ -281,7 +282,11 @@ Decision classify_400(const Evidence& e) {
     return kInvalidEncryptedContent;
   }
   // Before the validation check, which would abort: the only bad field is the disable.
-  if (has(t, patterns::kReasoningMandatory)) return kReasoningMandatory;
+  if (has(t, patterns::kReasoningMandatory)) {
+    // Required, not merely unknown: the retry sends the lowest level instead of none.
+    if (!internal::is_reasoning_required_rejection(t)) return kReasoningMandatory;
+    return Decision(kReasoningMandatory, Json{{"reasoning_required", true}});
+  }
   if (server_injected_parameter(e)) return kServerError;
   // Before the overflow check: "Unsupported parameter: 'max_tokens'" names max_tokens.
   if (is_request_validation_400(e)) return kFormatError;

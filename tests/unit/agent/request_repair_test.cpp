@@ -199,14 +199,3 @@ TEST_CASE("reasoning rejections choose what is sent") {
   ReasoningRejections level{false, false, true};
   CHECK(wire_reasoning_effort("max", level).empty());
 }
-
-TEST_CASE("a reasoning-required refusal is told from other reasoning errors") {
-  using internal::is_reasoning_required_rejection;
-  CHECK(is_reasoning_required_rejection(kReasoningMandatory));
-  CHECK(is_reasoning_required_rejection("Thinking must be enabled for this model"));
-  CHECK(is_reasoning_required_rejection("param reasoning_effort: reasoning is required"));
-  CHECK_FALSE(is_reasoning_required_rejection("Unrecognized request argument: reasoning_effort"));
-  CHECK_FALSE(is_reasoning_required_rejection("reasoning models are mandatory reading"));
-  CHECK_FALSE(is_reasoning_required_rejection("the field is mandatory"));
-  CHECK_FALSE(is_reasoning_required_rejection(""));
-}
