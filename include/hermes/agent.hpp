@@ -134,9 +134,11 @@ struct AgentOptions {
   } delegation;
 
   // --- Memory and skills ---
-  // The settings the registry's built-in memory and skills tools were registered with
-  // (BuiltinToolOptions::memory and ::skills): the system prompt's memory snapshot and
-  // skills index follow them. When `tools` is null the built-ins are registered with them.
+  // The settings of the built-in memory and skills tools, which the system prompt's
+  // memory snapshot and skills index follow. When `tools` is null the agent registers the
+  // built-ins with them. A registry of the caller's whose built-ins register_builtin_tools
+  // added carries its own (BuiltinToolOptions::memory and ::skills): the agent takes them
+  // from it, and refuses values set here that differ.
   MemoryLimits memory_limits;
   SkillsOptions skills;
   // An external memory backend, called around each turn (see MemoryProvider).

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,8 +43,8 @@ inline constexpr std::array<std::string_view, 7> kBuiltinToolsets = {
 // The toolsets an agent should enable by default: no file or shell access and no
 // sub-agents (each costs model calls), which embedders opt into. (session_search is
 // registered by the session store.)
-inline constexpr std::array<std::string_view, 5> kDefaultToolsets = {"todo", "memory", "session_search",
-                                                                     "skills", "clarify"};
+inline constexpr std::array<std::string_view, 5> kDefaultToolsets = {
+    "todo", "memory", "session_search", "skills", "clarify"};
 
 // kDefaultToolsets as AgentOptions::enabled_toolsets wants them.
 HERMES_API std::vector<std::string> default_toolsets();
@@ -103,5 +104,10 @@ struct BuiltinToolOptions {
 // the same names by the same toolsets are replaced.
 HERMES_API Status register_builtin_tools(ToolRegistry& registry,
                                          const BuiltinToolOptions& options = {});
+
+// What register_builtin_tools gave `registry`'s memory and skills tools, or nullopt when
+// it registered none there.
+HERMES_API std::optional<MemoryLimits> builtin_memory_limits(const ToolRegistry& registry);
+HERMES_API std::optional<SkillsOptions> builtin_skills_options(const ToolRegistry& registry);
 
 }  // namespace hermes

@@ -140,6 +140,12 @@ class HERMES_API ToolRegistry {
   // Incremented on every change; lets callers cache definitions.
   uint64_t generation() const;
 
+  // Settings recorded by the code that registered tools here, for other users of the
+  // registry to follow: register_builtin_tools records what its memory and skills tools
+  // were given, and an Agent's prompt follows them. Recording a key again replaces it.
+  void record_setting(std::string key, Json value);
+  std::optional<Json> setting(std::string_view key) const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

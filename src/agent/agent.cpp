@@ -114,6 +114,37 @@ Result<std::shared_ptr<ToolRegistry>> builtin_tool_registry(const AgentOptions& 
   return registry;
 }
 
+// Takes the memory limits and skills options from a caller's registry whose built-in
+// memory and skills tools recorded them. An option set here as well must say the same.
+Status adopt_registry_settings(const ToolRegistry& registry, AgentOptions& o) {
+  const AgentOptions defaults;
+  if (std::optional<MemoryLimits> limits = builtin_memory_limits(registry)) {
+    const bool set = o.memory_limits.memory_chars != defaults.memory_limits.memory_chars ||
+                     o.memory_limits.user_chars != defaults.memory_limits.user_chars;
+    if (set && (o.memory_limits.memory_chars != limits->memory_chars ||
+                o.memory_limits.user_chars != limits->user_chars)) {
+      return Status::invalid_argument(
+          "memory_limits: differ from those the registry's memory tool was registered with; "
+          "set them in BuiltinToolOptions::memory only");
+    }
+    o.memory_limits = *limits;
+  }
+  if (std::optional<SkillsOptions> skills = builtin_skills_options(registry)) {
+    const SkillsOptions& d = defaults.skills;
+    const bool set = o.skills.external_dirs != d.external_dirs || o.skills.disabled != d.disabled ||
+                     o.skills.template_vars != d.template_vars;
+    if (set &&
+        (o.skills.external_dirs != skills->external_dirs || o.skills.disabled != skills->disabled ||
+         o.skills.template_vars != skills->template_vars)) {
+      return Status::invalid_argument(
+          "skills: differ from those the registry's skills tools were registered with; "
+          "set them in BuiltinToolOptions::skills only");
+    }
+    o.skills = std::move(*skills);
+  }
+  return {};
+}
+
 Status validate(const AgentOptions& o) {
   if (o.model.empty() && !o.provider_instance) {
     return Status::invalid_argument("model: required (e.g. \"gpt-4.1-mini\")");
@@ -218,6 +249,9 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   internal::restrict_home_permissions(impl->home);
   if (options.tools) {
     impl->tools = options.tools;
+    // The prompt's memory snapshot and skills index follow the registry's own memory and
+    // skills tools: taken from it, never given twice.
+    HERMES_RETURN_IF_ERROR(adopt_registry_settings(*options.tools, options));
   } else {
     auto registry = builtin_tool_registry(options);
     if (!registry.ok()) return registry.status();

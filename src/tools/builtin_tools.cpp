@@ -63,10 +63,17 @@ Status register_builtin_tools(ToolRegistry& registry, const BuiltinToolOptions& 
   if (want("clarify")) HERMES_RETURN_IF_ERROR(register_all(registry, internal::clarify_tools()));
   if (want("delegation"))
     HERMES_RETURN_IF_ERROR(register_all(registry, internal::delegation_tools()));
-  if (want("memory"))
+  if (want("memory")) {
     HERMES_RETURN_IF_ERROR(register_all(registry, internal::memory_tools(options.memory)));
-  if (want("skills"))
+    registry.record_setting("memory", Json{{"memory_chars", options.memory.memory_chars},
+                                           {"user_chars", options.memory.user_chars}});
+  }
+  if (want("skills")) {
     HERMES_RETURN_IF_ERROR(register_all(registry, internal::skills_tools(options.skills)));
+    registry.record_setting("skills", Json{{"external_dirs", options.skills.external_dirs},
+                                           {"disabled", options.skills.disabled},
+                                           {"template_vars", options.skills.template_vars}});
+  }
   if (want("file"))
     HERMES_RETURN_IF_ERROR(register_all(registry, internal::file_tools(file, options.approvals)));
   if (want("terminal")) {
@@ -82,6 +89,25 @@ Status register_builtin_tools(ToolRegistry& registry, const BuiltinToolOptions& 
   registry.define_toolset("debugging", {"terminal", "file"});
   registry.define_toolset("safe", default_toolsets());
   return {};
+}
+
+std::optional<MemoryLimits> builtin_memory_limits(const ToolRegistry& registry) {
+  const std::optional<Json> recorded = registry.setting("memory");
+  if (!recorded || !recorded->is_object()) return std::nullopt;
+  MemoryLimits limits;
+  limits.memory_chars = recorded->value("memory_chars", limits.memory_chars);
+  limits.user_chars = recorded->value("user_chars", limits.user_chars);
+  return limits;
+}
+
+std::optional<SkillsOptions> builtin_skills_options(const ToolRegistry& registry) {
+  const std::optional<Json> recorded = registry.setting("skills");
+  if (!recorded || !recorded->is_object()) return std::nullopt;
+  SkillsOptions skills;
+  skills.external_dirs = recorded->value("external_dirs", skills.external_dirs);
+  skills.disabled = recorded->value("disabled", skills.disabled);
+  skills.template_vars = recorded->value("template_vars", skills.template_vars);
+  return skills;
 }
 
 }  // namespace hermes

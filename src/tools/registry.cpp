@@ -12,8 +12,8 @@ namespace {
 bool is_valid_tool_name(std::string_view name) {
   if (name.empty() || name.size() > 64) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
   });
 }
 
@@ -24,6 +24,7 @@ struct ToolRegistry::Impl {
   std::map<std::string, std::shared_ptr<const ToolSpec>, std::less<>> tools;
   std::map<std::string, std::vector<std::string>, std::less<>> includes;  // Composite toolsets.
   uint64_t generation = 0;
+  std::map<std::string, Json, std::less<>> settings;
   internal::AvailabilityCache availability;
 
   // Adds the tools of `toolset` (and of what it includes) to `out`. Caller holds mu.
@@ -52,7 +53,8 @@ Status ToolRegistry::register_tool(ToolSpec spec, bool allow_override) {
     spec.parameters = Json{{"type", "object"}, {"properties", Json::object()}};
   }
   if (!spec.parameters.is_object()) {
-    return Status::invalid_argument("tool '" + spec.name + "': parameters must be a JSON Schema object");
+    return Status::invalid_argument("tool '" + spec.name +
+                                    "': parameters must be a JSON Schema object");
   }
   if (spec.toolset.empty()) spec.toolset = "custom";
 
@@ -72,7 +74,8 @@ Status ToolRegistry::register_tool(ToolSpec spec, bool allow_override) {
 Status ToolRegistry::unregister_tool(std::string_view name) {
   std::unique_lock lock(impl_->mu);
   auto it = impl_->tools.find(name);
-  if (it == impl_->tools.end()) return Status::not_found("no tool named '" + std::string(name) + "'");
+  if (it == impl_->tools.end())
+    return Status::not_found("no tool named '" + std::string(name) + "'");
   impl_->availability.forget(it->first);
   impl_->tools.erase(it);
   ++impl_->generation;
@@ -158,6 +161,18 @@ std::vector<std::string> ToolRegistry::toolsets() const {
 uint64_t ToolRegistry::generation() const {
   std::shared_lock lock(impl_->mu);
   return impl_->generation;
+}
+
+void ToolRegistry::record_setting(std::string key, Json value) {
+  std::unique_lock lock(impl_->mu);
+  impl_->settings[std::move(key)] = std::move(value);
+}
+
+std::optional<Json> ToolRegistry::setting(std::string_view key) const {
+  std::shared_lock lock(impl_->mu);
+  const auto it = impl_->settings.find(key);
+  if (it == impl_->settings.end()) return std::nullopt;
+  return it->second;
 }
 
 }  // namespace hermes

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "hermes/agent.hpp"
+#include "hermes/builtin_tools.hpp"
 
 using namespace hermes;
 
@@ -188,4 +189,38 @@ TEST_CASE("without a session store, session_id names the new session") {
   REQUIRE(agent.ok());
   CHECK((*agent)->session_id() == "20260101_000000_abcdef");
   CHECK((*agent)->history().empty());
+}
+
+TEST_CASE("memory and skills settings come from the caller's registry, never given twice") {
+  auto registry = std::make_shared<ToolRegistry>();
+  BuiltinToolOptions builtins;
+  builtins.toolsets = {"memory", "skills"};
+  builtins.memory.memory_chars = 5000;
+  builtins.skills.template_vars = false;
+  REQUIRE(register_builtin_tools(*registry, builtins).ok());
+  CHECK(builtin_memory_limits(*registry)->memory_chars == 5000);
+
+  AgentOptions options;
+  options.model = "m";
+  options.persist_sessions = false;
+  options.tools = registry;
+  auto agent = Agent::create(options);
+  REQUIRE(agent.ok());
+  CHECK((*agent)->options().memory_limits.memory_chars == 5000);
+  CHECK_FALSE((*agent)->options().skills.template_vars);
+
+  options.memory_limits.memory_chars = 5000;  // Saying the same again is harmless.
+  CHECK(Agent::create(options).ok());
+  options.memory_limits.memory_chars = 3000;
+  auto refused = Agent::create(options);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().message().find("memory_limits: differ") == 0);
+
+  // A registry without the built-ins leaves the options as they are.
+  auto plain = std::make_shared<ToolRegistry>();
+  CHECK_FALSE(builtin_memory_limits(*plain).has_value());
+  options.tools = plain;
+  agent = Agent::create(options);
+  REQUIRE(agent.ok());
+  CHECK((*agent)->options().memory_limits.memory_chars == 3000);
 }

@@ -10,7 +10,8 @@ using namespace hermes;
 using internal::is_reasoning_required_rejection;
 
 TEST_CASE("a reasoning-required refusal is told from other reasoning errors") {
-  CHECK(is_reasoning_required_rejection("Reasoning is mandatory for this endpoint and cannot be disabled."));
+  CHECK(is_reasoning_required_rejection(
+      "Reasoning is mandatory for this endpoint and cannot be disabled."));
   CHECK(is_reasoning_required_rejection("Thinking must be enabled for this model"));
   CHECK(is_reasoning_required_rejection("param reasoning_effort: reasoning is required"));
   CHECK_FALSE(is_reasoning_required_rejection("Unrecognized request argument: reasoning_effort"));
@@ -22,7 +23,8 @@ TEST_CASE("a reasoning-required refusal is told from other reasoning errors") {
 TEST_CASE("the classifier reports a required-reasoning refusal in its context") {
   ApiErrorFacts facts;
   facts.http_status = 400;
-  facts.body = R"({"error":{"message":"Reasoning is mandatory for this endpoint and cannot be disabled."}})";
+  facts.body =
+      R"({"error":{"message":"Reasoning is mandatory for this endpoint and cannot be disabled."}})";
   const ApiError error = classify_api_error(facts);
   CHECK(error.reason == FailoverReason::kReasoningMandatory);
   CHECK(error.error_context == Json{{"reasoning_required", true}});
