@@ -6,50 +6,30 @@
 #include <thread>
 
 #include "hermes/agent.hpp"
-#include "support/scripted_provider.hpp"
-#include "support/temp_dir.hpp"
+#include "support/scripted_agent.hpp"
 
 using namespace hermes;
 using hermes::testing::ScriptedProvider;
 
 namespace {
 
-struct LoopFixture {
-  std::shared_ptr<ScriptedProvider> provider = std::make_shared<ScriptedProvider>();
-  std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
-  hermes::testing::TempDir home;
-
+// The shared fixture, with the iteration budget and the x-taking tools these tests use.
+struct LoopFixture : hermes::testing::ScriptedAgentFixture {
   std::unique_ptr<Agent> make_agent(int max_iterations = 90) {
-    AgentOptions o;
-    o.model = "scripted-model";
-    o.provider_instance = provider;
-    o.tools = tools;
-    o.home = home.path();
-    o.persist_sessions = false;
+    AgentOptions o = options();
     o.max_iterations = max_iterations;
-    auto agent = Agent::create(o);
-    REQUIRE(agent.ok());
-    return std::move(*agent);
+    return agent(o);
   }
 
   void add_tool(const std::string& name, ToolHandler handler, bool parallel_safe = true) {
     ToolSpec spec;
-    spec.name = name;
-    spec.description = "test tool " + name;
     spec.parameters = Json::parse(R"({"type":"object","properties":{"x":{"type":"integer"}}})");
-    spec.handler = std::move(handler);
     spec.parallel_safe = parallel_safe;
-    REQUIRE(tools->register_tool(std::move(spec)).ok());
+    ScriptedAgentFixture::add_tool(name, std::move(handler), std::move(spec));
   }
 };
 
-std::vector<const Message*> tool_results(const std::vector<Message>& messages) {
-  std::vector<const Message*> out;
-  for (const auto& m : messages) {
-    if (m.role == Role::kTool) out.push_back(&m);
-  }
-  return out;
-}
+using hermes::testing::tool_messages;
 
 }  // namespace
 
@@ -75,7 +55,7 @@ TEST_CASE("a multi-step tool loop runs parallel calls and keeps their results in
   CHECK(r.final_response == "All done.");
   CHECK(r.api_calls == 3);
   CHECK(r.exit_reason == "text_response(finish_reason=stop)");
-  auto results = tool_results(r.messages);
+  auto results = tool_messages(r.messages);
   REQUIRE(results.size() == 3);
   CHECK(results[0]->content == "slept 5");  // The slower call, first in the request.
   CHECK(results[1]->content == "slept 1");
@@ -99,7 +79,7 @@ TEST_CASE("an unknown tool is answered with an error the model can read") {
   auto agent = f.make_agent();
   ConversationResult r = agent->run_conversation("go");
   CHECK(r.completed);
-  auto results = tool_results(r.messages);
+  auto results = tool_messages(r.messages);
   REQUIRE(results.size() == 1);
   CHECK(results[0]->content == "Tool 'frobnicate' does not exist. Available tools: add");
 }
@@ -112,7 +92,7 @@ TEST_CASE("a tool name the model mangled is repaired") {
   f.provider->text("ok");
   auto agent = f.make_agent();
   ConversationResult r = agent->run_conversation("go");
-  auto results = tool_results(r.messages);
+  auto results = tool_messages(r.messages);
   REQUIRE(results.size() == 1);
   CHECK(results[0]->content == "contents");
   CHECK(results[0]->name == "read_file");
@@ -132,7 +112,7 @@ TEST_CASE("broken JSON arguments are asked again, then answered with an error") 
   ConversationResult r = agent->run_conversation("go");
   CHECK(r.completed);
   CHECK(calls == 0);
-  auto results = tool_results(r.messages);
+  auto results = tool_messages(r.messages);
   REQUIRE(results.size() == 2);
   CHECK(results[0]->content.rfind("Error: Invalid JSON arguments.", 0) == 0);
   CHECK(results[1]->content == "Skipped: other tool call in this response had invalid JSON.");
@@ -192,7 +172,7 @@ TEST_CASE("a tool that throws becomes an error result and the loop goes on") {
   auto agent = f.make_agent();
   ConversationResult r = agent->run_conversation("go");
   CHECK(r.completed);
-  auto results = tool_results(r.messages);
+  auto results = tool_messages(r.messages);
   REQUIRE(results.size() == 1);
   CHECK(results[0]->content.find("kaboom") != std::string::npos);
   CHECK(results[0]->content.find("std::runtime_error") != std::string::npos);
@@ -215,7 +195,7 @@ TEST_CASE("repeated tool-call ids are executed once each under unique ids") {
   auto agent = f.make_agent();
   ConversationResult r = agent->run_conversation("go");
   CHECK(calls == 2);
-  auto results = tool_results(r.messages);
+  auto results = tool_messages(r.messages);
   REQUIRE(results.size() == 2);
   CHECK(results[0]->tool_call_id == "dup");
   CHECK(results[1]->tool_call_id == "dup_d1");

@@ -7,54 +7,28 @@
 #include <atomic>
 
 #include "hermes/agent.hpp"
-#include "support/scripted_provider.hpp"
-#include "support/temp_dir.hpp"
+#include "support/scripted_agent.hpp"
 
 using namespace hermes;
 using hermes::testing::ScriptedProvider;
 
 namespace {
 
-struct UnknownToolFixture {
-  std::shared_ptr<ScriptedProvider> provider = std::make_shared<ScriptedProvider>();
-  std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
-  hermes::testing::TempDir home;
+// Two tools the model may call; every invented name is unknown.
+struct UnknownToolFixture : hermes::testing::ScriptedAgentFixture {
   std::atomic<int> add_calls{0};
 
   UnknownToolFixture() {
     for (const char* name : {"add", "read_file"}) {
-      ToolSpec spec;
-      spec.name = name;
-      spec.description = std::string("test tool ") + name;
-      spec.parameters = Json::parse(R"({"type":"object","properties":{}})");
-      spec.handler = [this](const Json&, ToolContext&) -> Result<std::string> {
+      add_tool(name, [this](const Json&, ToolContext&) -> Result<std::string> {
         ++add_calls;
         return std::string("ok");
-      };
-      REQUIRE(tools->register_tool(std::move(spec)).ok());
+      });
     }
-  }
-
-  std::unique_ptr<Agent> agent() {
-    AgentOptions o;
-    o.model = "scripted-model";
-    o.provider_instance = provider;
-    o.tools = tools;
-    o.home = home.path();
-    o.persist_sessions = false;
-    auto a = Agent::create(o);
-    REQUIRE(a.ok());
-    return std::move(*a);
   }
 };
 
-std::vector<const Message*> tool_rows(const std::vector<Message>& messages) {
-  std::vector<const Message*> out;
-  for (const auto& m : messages) {
-    if (m.role == Role::kTool) out.push_back(&m);
-  }
-  return out;
-}
+using hermes::testing::tool_messages;
 
 std::string role_list(const std::vector<Message>& messages) {
   std::string out;
@@ -97,7 +71,7 @@ TEST_CASE("beside valid calls only the unknown call is refused; the others run")
   REQUIRE_MESSAGE(r.completed, r.error);
   CHECK(f.add_calls == 1);
   CHECK(f.provider->requests().size() == 2);  // No retry for the unknown call's arguments.
-  auto results = tool_rows(r.messages);
+  auto results = tool_messages(r.messages);
   REQUIRE(results.size() == 2);
   CHECK(results[0]->name == "launch_rockets");
   CHECK(results[0]->content ==
@@ -147,7 +121,7 @@ TEST_CASE("a call with an empty name gets the short refusal") {
   auto agent = f.agent();
   ConversationResult r = agent->run_conversation("go");
   REQUIRE_MESSAGE(r.completed, r.error);
-  auto results = tool_rows(r.messages);
+  auto results = tool_messages(r.messages);
   REQUIRE(results.size() == 1);
   CHECK(results[0]->content.rfind("Tool call rejected: the tool name was empty.", 0) == 0);
   CHECK(results[0]->content.find("add") == std::string::npos);

@@ -9,8 +9,7 @@
 
 #include "hermes/agent.hpp"
 #include "hermes/builtin_tools.hpp"
-#include "support/scripted_provider.hpp"
-#include "support/temp_dir.hpp"
+#include "support/scripted_agent.hpp"
 
 using namespace hermes;
 using namespace std::chrono_literals;
@@ -18,21 +17,13 @@ using hermes::testing::ScriptedProvider;
 
 namespace {
 
-struct DeadlineFixture {
-  std::shared_ptr<ScriptedProvider> provider = std::make_shared<ScriptedProvider>();
-  std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
-  hermes::testing::TempDir home;
+// The shared fixture, recording each call's start and end from on_tool_progress.
+struct DeadlineFixture : hermes::testing::ScriptedAgentFixture {
   std::mutex mu;
   std::vector<std::string> progress;  // "started:<name>" / "completed:<name>"
 
   AgentOptions options() {
-    AgentOptions o;
-    o.model = "scripted-model";
-    o.provider_instance = provider;
-    o.tools = tools;
-    o.home = home.path();
-    o.persist_sessions = false;
-    o.background_review = false;
+    AgentOptions o = ScriptedAgentFixture::options();
     o.callbacks.on_tool_progress = [this](const ToolProgress& p) {
       std::lock_guard lock(mu);
       progress.push_back(
@@ -46,14 +37,10 @@ struct DeadlineFixture {
                 std::optional<std::chrono::milliseconds> call_timeout = std::nullopt,
                 bool interactive = false) {
     ToolSpec spec;
-    spec.name = name;
-    spec.description = "test tool " + name;
-    spec.parameters = Json::parse(R"({"type":"object"})");
-    spec.handler = std::move(handler);
     spec.parallel_safe = parallel_safe;
     spec.call_timeout = call_timeout;
     spec.interactive = interactive;
-    REQUIRE(tools->register_tool(std::move(spec)).ok());
+    ScriptedAgentFixture::add_tool(name, std::move(handler), std::move(spec));
   }
 
   std::size_t count(const std::string& event) {
