@@ -8,29 +8,16 @@
 #include "hermes/agent.hpp"
 #include "hermes/context_compressor.hpp"
 #include "support/scripted_provider.hpp"
+#include "support/ship_history.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
+using hermes::testing::count_summaries;
+using hermes::testing::kShipSummary;
 using hermes::testing::ScriptedProvider;
+using hermes::testing::ship_history;
 
 namespace {
-
-const char* kSummary =
-    "## Historical Task Snapshot\nThe user asked about the history of ships.\n"
-    "## Goal\nAnswer questions about ships.\n## Completed Actions\nExplained many ships.\n"
-    "## Critical Context\nThe user likes frigates.";
-
-// 40 alternating messages of ~600 characters: plenty of middle to summarise.
-std::vector<Message> ship_history() {
-  std::vector<Message> history;
-  for (int i = 0; i < 20; ++i) {
-    history.push_back(Message::user("Question " + std::to_string(i) + ": tell me about ship " +
-                                    std::to_string(i) + ". " + std::string(550, 'q')));
-    history.push_back(Message::assistant("Ship " + std::to_string(i) + " was a frigate. " +
-                                         std::string(550, 'a')));
-  }
-  return history;
-}
 
 bool is_summary_request(const ProviderRequest& r) {
   return r.tools.empty() && !r.messages.empty() &&
@@ -47,12 +34,6 @@ AgentOptions compaction_options(std::shared_ptr<ScriptedProvider> provider,
   return o;
 }
 
-std::size_t count_summaries(const std::vector<Message>& messages) {
-  std::size_t n = 0;
-  for (const auto& m : messages) n += is_context_summary(m) ? 1 : 0;
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("a context-overflow error compacts the transcript and the turn completes") {
@@ -61,7 +42,7 @@ TEST_CASE("a context-overflow error compacts the transcript and the turn complet
   provider->error(400,
                   "This model's maximum context length is 8192 tokens. However, your "
                   "messages resulted in 9000 tokens. Please reduce the length of the messages.");
-  provider->text(kSummary);  // The summariser's answer.
+  provider->text(kShipSummary);  // The summariser's answer.
   provider->text("Frigates were fast warships.");
   auto agent = Agent::create(compaction_options(provider, home));
   REQUIRE(agent.ok());
@@ -90,7 +71,7 @@ TEST_CASE("a context-overflow error compacts the transcript and the turn complet
 TEST_CASE("a transcript over the threshold is compacted before the first call") {
   hermes::testing::TempDir home;
   auto provider = std::make_shared<ScriptedProvider>();
-  provider->text(kSummary);
+  provider->text(kShipSummary);
   provider->text("Noted.");
   AgentOptions o = compaction_options(provider, home);
   o.compression.context_length = 6000;  // The history alone is ~6,000 tokens.
@@ -115,7 +96,7 @@ TEST_CASE("a manual compaction summarises with the focus topic and keeps going")
   hermes::testing::TempDir home;
   auto provider = std::make_shared<ScriptedProvider>();
   provider->text("ok");
-  provider->text(kSummary);
+  provider->text(kShipSummary);
   provider->text("Still here.");
   auto agent = Agent::create(compaction_options(provider, home));
   REQUIRE(agent.ok());
@@ -151,9 +132,9 @@ TEST_CASE("a failing summariser leaves a valid transcript and loses nothing") {
 TEST_CASE("after a compaction the next turn over the threshold is compacted again") {
   hermes::testing::TempDir home;
   auto provider = std::make_shared<ScriptedProvider>();
-  provider->text(kSummary);
+  provider->text(kShipSummary);
   provider->text("Noted.");  // Reports real usage: the prompt fits now.
-  provider->text(kSummary);
+  provider->text(kShipSummary);
   provider->text("Noted again.");
   AgentOptions o = compaction_options(provider, home);
   o.compression.context_length = 6000;
@@ -176,7 +157,7 @@ TEST_CASE("after a compaction the next turn over the threshold is compacted agai
 TEST_CASE("a new session starts the compressor afresh") {
   hermes::testing::TempDir home;
   auto provider = std::make_shared<ScriptedProvider>();
-  provider->text(kSummary);
+  provider->text(kShipSummary);
   provider->text("Noted.");
   provider->text("Hello again.");
   AgentOptions o = compaction_options(provider, home);
@@ -231,7 +212,7 @@ bool any_contains(const std::vector<std::string>& notices, const std::string& te
 TEST_CASE("a conversation resumed after a long idle is compacted before the first call") {
   hermes::testing::TempDir home;
   auto provider = std::make_shared<ScriptedProvider>();
-  provider->text(kSummary);
+  provider->text(kShipSummary);
   provider->text("Welcome back.");
   std::vector<std::string> notices;
   auto agent = Agent::create(idle_options(provider, home, notices));
@@ -286,7 +267,7 @@ TEST_CASE("the active todo list survives a compaction inside the turn's user mes
       {"id":"1","content":"Chart the course","status":"in_progress"},
       {"id":"2","content":"Load the cargo","status":"completed"}]})"}});
   provider->text("Planned.");
-  provider->text(kSummary);
+  provider->text(kShipSummary);
   provider->text("Ship 21 was a sloop.");
   AgentOptions o = compaction_options(provider, home);
   o.compression.context_length = 6000;
@@ -320,7 +301,7 @@ TEST_CASE("resuming a session that compression closed resumes its continuation")
   hermes::testing::TempDir home;
   auto provider = std::make_shared<ScriptedProvider>();
   provider->text("ok");
-  provider->text(kSummary);
+  provider->text(kShipSummary);
   AgentOptions o = compaction_options(provider, home);
   o.session_store = make_memory_store();
   auto agent = Agent::create(o);

@@ -11,10 +11,14 @@
 #include "hermes/context_compressor.hpp"
 #include "hermes/session_store.hpp"
 #include "support/scripted_provider.hpp"
+#include "support/ship_history.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
+using hermes::testing::count_summaries;
+using hermes::testing::kShipSummary;
 using hermes::testing::ScriptedProvider;
+using hermes::testing::ship_history;
 
 // A named namespace: the unity build puts this file beside others with the same helpers.
 namespace core_only_store_test {
@@ -105,28 +109,6 @@ class CoreOnlyStore : public SessionStore {
   int64_t last_id_ = 0;
 };
 
-const char* kSummary =
-    "## Historical Task Snapshot\nThe user asked about the history of ships.\n"
-    "## Goal\nAnswer questions about ships.\n## Completed Actions\nExplained many ships.\n"
-    "## Critical Context\nThe user likes frigates.";
-
-// 40 alternating messages of ~600 characters: plenty of middle to summarise.
-std::vector<Message> ship_history() {
-  std::vector<Message> history;
-  for (int i = 0; i < 20; ++i) {
-    history.push_back(Message::user("Question " + std::to_string(i) + ": tell me about ship " +
-                                    std::to_string(i) + ". " + std::string(550, 'q')));
-    history.push_back(Message::assistant("Ship " + std::to_string(i) + " was a frigate. " +
-                                         std::string(550, 'a')));
-  }
-  return history;
-}
-
-std::size_t count_summaries(const std::vector<Message>& messages) {
-  return static_cast<std::size_t>(std::count_if(
-      messages.begin(), messages.end(), [](const Message& m) { return is_context_summary(m); }));
-}
-
 bool has_content(const std::vector<Message>& messages, const std::string& text) {
   return std::any_of(messages.begin(), messages.end(),
                      [&](const Message& m) { return m.content == text; });
@@ -177,9 +159,9 @@ TEST_CASE("on a core-only store a turn runs and is persisted") {
 
 TEST_CASE("automatic compactions on a core-only store stay in memory and are reported once") {
   Fixture f;
-  f.provider->text(kSummary);
+  f.provider->text(kShipSummary);
   f.provider->text("Noted.");
-  f.provider->text(kSummary);
+  f.provider->text(kShipSummary);
   f.provider->text("Noted again.");
   AgentOptions o = f.options();
   o.compression.context_length = 6000;  // The history alone is ~6,000 tokens.
@@ -215,7 +197,7 @@ TEST_CASE("automatic compactions on a core-only store stay in memory and are rep
 TEST_CASE("Agent::compress on a core-only store compacts in memory and says the store cannot") {
   Fixture f;
   f.provider->text("ok");
-  f.provider->text(kSummary);
+  f.provider->text(kShipSummary);
   f.provider->text("Still here.");
   auto agent = Agent::create(f.options());
   REQUIRE(agent.ok());
