@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "hermes/message.hpp"
 #include "hermes/context_compressor.hpp"
+#include "hermes/message.hpp"
 
 namespace hermes::testing {
 
