@@ -168,6 +168,31 @@ Result<T> from_value(std::string_view name, const Json& value) {
   }
 }
 
+std::string number_text(double value) {
+  Json number = value;
+  if (value == std::floor(value) && std::fabs(value) < 1e15)
+    number = static_cast<std::int64_t>(value);
+  return number.dump();
+}
+
+// `value` (a number; anything else passes) against `bounds`, as InvalidArgument naming
+// the option.
+Status check_bounds(const std::string& name, const OptionBounds& b, const Json& value) {
+  if (!value.is_number()) return {};
+  const double v = value.get<double>();
+  // NaN fails every comparison, so it is refused by the first bound there is.
+  if (b.minimum && b.exclusive_minimum && !(v > *b.minimum)) {
+    return Status::invalid_argument(name + ": must be more than " + number_text(*b.minimum));
+  }
+  if (b.minimum && !b.exclusive_minimum && !(v >= *b.minimum)) {
+    return Status::invalid_argument(name + ": must be at least " + number_text(*b.minimum));
+  }
+  if (b.maximum && !(v <= *b.maximum)) {
+    return Status::invalid_argument(name + ": must be at most " + number_text(*b.maximum));
+  }
+  return {};
+}
+
 // An entry reading and writing the field `access` points to.
 template <typename Access>
 OptionEntry option(std::string name, std::string doc, Access access, OptionBounds bounds = {}) {
@@ -187,10 +212,7 @@ OptionEntry option(std::string name, std::string doc, Access access, OptionBound
                                                   AgentOptions& options) -> Status {
     Result<T> parsed = from_value<T>(name, value);
     if (!parsed.ok()) return parsed.status();
-    OptionEntry probe;  // Bounds apply to numbers; other values pass.
-    probe.name = name;
-    probe.bounds = bounds;
-    HERMES_RETURN_IF_ERROR(check_bounds(probe, to_value(*parsed)));
+    HERMES_RETURN_IF_ERROR(check_bounds(name, bounds, to_value(*parsed)));
     *access(options) = std::move(*parsed);
     return {};
   };
@@ -389,13 +411,6 @@ std::vector<OptionEntry> build_table() {
   return t;
 }
 
-std::string number_text(double value) {
-  Json number = value;
-  if (value == std::floor(value) && std::fabs(value) < 1e15)
-    number = static_cast<std::int64_t>(value);
-  return number.dump();
-}
-
 }  // namespace
 
 const std::vector<OptionEntry>& option_table() {
@@ -403,27 +418,10 @@ const std::vector<OptionEntry>& option_table() {
   return table;
 }
 
-Status check_bounds(const OptionEntry& entry, const Json& value) {
-  if (!value.is_number()) return {};
-  const double v = value.get<double>();
-  const OptionBounds& b = entry.bounds;
-  // NaN fails every comparison, so it is refused by the first bound there is.
-  if (b.minimum && b.exclusive_minimum && !(v > *b.minimum)) {
-    return Status::invalid_argument(entry.name + ": must be more than " + number_text(*b.minimum));
-  }
-  if (b.minimum && !b.exclusive_minimum && !(v >= *b.minimum)) {
-    return Status::invalid_argument(entry.name + ": must be at least " + number_text(*b.minimum));
-  }
-  if (b.maximum && !(v <= *b.maximum)) {
-    return Status::invalid_argument(entry.name + ": must be at most " + number_text(*b.maximum));
-  }
-  return {};
-}
-
 Status check_option_bounds(const AgentOptions& options) {
   for (const OptionEntry& entry : option_table()) {
     if (!entry.bounds.minimum && !entry.bounds.maximum) continue;
-    HERMES_RETURN_IF_ERROR(check_bounds(entry, entry.get(options)));
+    HERMES_RETURN_IF_ERROR(check_bounds(entry.name, entry.bounds, entry.get(options)));
   }
   return {};
 }

@@ -34,9 +34,6 @@ struct OptionEntry {
 
 const std::vector<OptionEntry>& option_table();
 
-// `value` (a number, or null for an unset optional) against the entry's bounds.
-Status check_bounds(const OptionEntry& entry, const Json& value);
-
 // The first option of `options` whose value is outside its bounds, as InvalidArgument.
 Status check_option_bounds(const AgentOptions& options);
 

@@ -45,7 +45,7 @@ struct ScriptedAgentFixture {
   // (parallel_safe, call_timeout, interactive, parameters).
   void add_tool(const std::string& name, ToolHandler handler, ToolSpec spec = {}) {
     spec.name = name;
-    spec.description = "test tool " + name;
+    if (spec.description.empty()) spec.description = "test tool " + name;
     if (spec.parameters.is_null()) spec.parameters = Json{{"type", "object"}};
     spec.handler = std::move(handler);
     REQUIRE(tools->register_tool(std::move(spec)).ok());

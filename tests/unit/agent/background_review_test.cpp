@@ -13,7 +13,7 @@
 #include "hermes/builtin_tools.hpp"
 #include "hermes/log.hpp"
 #include "support/event_signal.hpp"
-#include "support/scripted_provider.hpp"
+#include "support/scripted_agent.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
@@ -44,10 +44,7 @@ class ReviewStarts {
   std::atomic<int> count_{0};
 };
 
-struct ReviewFixture {
-  std::shared_ptr<ScriptedProvider> provider = std::make_shared<ScriptedProvider>();
-  std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
-  hermes::testing::TempDir home;
+struct ReviewFixture : hermes::testing::ScriptedAgentFixture {
   std::atomic<int> step_calls{0};
   std::function<void(int)> on_step;  // Told the running count of step calls.
   testing::EventSignal reviews;      // Summaries reported with kind "review".
@@ -57,24 +54,22 @@ struct ReviewFixture {
     builtins.toolsets = {"memory", "skills"};
     REQUIRE(register_builtin_tools(*tools, builtins).ok());
     ToolSpec spec;
-    spec.name = "step";
     spec.description = "does one step of the work";
     spec.parameters = Json::parse(R"({"type":"object","properties":{}})");
-    spec.handler = [this](const Json&, ToolContext&) -> Result<std::string> {
-      const int n = ++step_calls;
-      if (on_step) on_step(n);
-      return std::string("ok");
-    };
-    REQUIRE(tools->register_tool(std::move(spec)).ok());
+    add_tool(
+        "step",
+        [this](const Json&, ToolContext&) -> Result<std::string> {
+          const int n = ++step_calls;
+          if (on_step) on_step(n);
+          return std::string("ok");
+        },
+        std::move(spec));
   }
 
+  // The review is what these tests are about: on, reporting through on_status.
   AgentOptions options() {
-    AgentOptions o;
-    o.model = "scripted-model";
-    o.provider_instance = provider;
-    o.tools = tools;
-    o.home = home.path();
-    o.persist_sessions = false;
+    AgentOptions o = ScriptedAgentFixture::options();
+    o.background_review = true;
     o.memory_nudge_interval = 0;
     o.callbacks.on_status = [this](std::string_view kind, std::string_view message) {
       if (kind == "review") reviews.raise(std::string(message));
@@ -82,11 +77,7 @@ struct ReviewFixture {
     return o;
   }
 
-  std::unique_ptr<Agent> make_agent(AgentOptions o) {
-    auto agent = Agent::create(std::move(o));
-    REQUIRE(agent.ok());
-    return std::move(*agent);
-  }
+  std::unique_ptr<Agent> make_agent(const AgentOptions& o) const { return agent(o); }
 
   void script_tool_iterations(int n) {
     for (int i = 0; i < n; ++i) provider->tool_calls({{"step", "{}"}});

@@ -11,7 +11,7 @@
 #include "hermes/agent.hpp"
 #include "hermes/builtin_tools.hpp"
 #include "support/event_signal.hpp"
-#include "support/scripted_provider.hpp"
+#include "support/scripted_agent.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
@@ -69,45 +69,29 @@ ProviderResponse call_reply(const std::string& name, const std::string& argument
   return r;
 }
 
-struct DelegateFixture {
-  std::shared_ptr<ScriptedProvider> provider = std::make_shared<ScriptedProvider>();
-  std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
-  hermes::testing::TempDir home;
-
+struct DelegateFixture : hermes::testing::ScriptedAgentFixture {
   DelegateFixture() {
     BuiltinToolOptions builtins;
     builtins.toolsets = {"todo", "clarify", "memory", "delegation"};
     REQUIRE(register_builtin_tools(*tools, builtins).ok());
     ToolSpec spec;
-    spec.name = "step";
     spec.description = "does one step of the work";
     spec.parameters = Json::parse(R"({"type":"object","properties":{}})");
-    spec.handler = [](const Json&, ToolContext&) -> Result<std::string> {
-      return std::string("step done");
-    };
-    REQUIRE(tools->register_tool(std::move(spec)).ok());
+    add_tool(
+        "step",
+        [](const Json&, ToolContext&) -> Result<std::string> { return std::string("step done"); },
+        std::move(spec));
   }
 
-  AgentOptions options() {
-    AgentOptions o;
-    o.model = "scripted-model";
-    o.provider_instance = provider;
-    o.tools = tools;
-    o.home = home.path();
-    o.persist_sessions = false;
-    o.background_review = false;
+  AgentOptions options() const {
+    AgentOptions o = ScriptedAgentFixture::options();
     o.compression.context_length = 256000;  // Sub-agents inherit it.
     o.enabled_toolsets = {"todo", "clarify", "memory", "delegation", "custom"};
     return o;
   }
 
-  std::unique_ptr<Agent> make_agent(AgentOptions o) {
-    auto agent = Agent::create(std::move(o));
-    REQUIRE(agent.ok());
-    return std::move(*agent);
-  }
-
-  std::unique_ptr<Agent> make_agent() { return make_agent(options()); }
+  std::unique_ptr<Agent> make_agent(const AgentOptions& o) const { return agent(o); }
+  std::unique_ptr<Agent> make_agent() const { return agent(options()); }
 
   // Queues `n` copies of a step that answers by looking at the request, for calls whose
   // order (sub-agents running side by side) is not known in advance.

@@ -6,7 +6,7 @@
 
 #include "hermes/agent.hpp"
 #include "hermes/builtin_tools.hpp"
-#include "support/scripted_provider.hpp"
+#include "support/scripted_agent.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace hermes;
@@ -65,11 +65,7 @@ struct ThrowingMemory : MemoryProvider {
   void shutdown() override { throw std::runtime_error("x"); }
 };
 
-struct MemoryProviderFixture {
-  std::shared_ptr<ScriptedProvider> provider = std::make_shared<ScriptedProvider>();
-  std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
-  hermes::testing::TempDir home;
-
+struct MemoryProviderFixture : hermes::testing::ScriptedAgentFixture {
   MemoryProviderFixture() {
     BuiltinToolOptions builtins;
     builtins.toolsets = {"memory"};
@@ -77,17 +73,10 @@ struct MemoryProviderFixture {
   }
 
   std::unique_ptr<Agent> make_agent(std::shared_ptr<MemoryProvider> memory, bool persist = false) {
-    AgentOptions o;
-    o.model = "scripted-model";
-    o.provider_instance = provider;
-    o.tools = tools;
-    o.home = home.path();
+    AgentOptions o = options();
     o.persist_sessions = persist;
-    o.background_review = false;
     o.memory_provider = std::move(memory);
-    auto agent = Agent::create(o);
-    REQUIRE(agent.ok());
-    return std::move(*agent);
+    return agent(o);
   }
 };
 
