@@ -56,7 +56,8 @@ hermes::Result<hermes::ProviderResponse> response_from_json(const hermes::Json& 
   hermes::Json message = j["message"];
   if (message.is_object() && !message.contains("role")) message["role"] = "assistant";
   auto parsed = hermes::message_from_json(message);
-  if (!parsed.ok()) return hermes::Status::invalid_argument("response_json: message: " + parsed.status().message());
+  if (!parsed.ok())
+    return hermes::Status::invalid_argument("response_json: message: " + parsed.status().message());
   if (parsed->role != hermes::Role::kAssistant) {
     return hermes::Status::invalid_argument("response_json: message: role must be \"assistant\"");
   }
@@ -74,7 +75,8 @@ hermes::Result<hermes::ProviderResponse> response_from_json(const hermes::Json& 
 
 class CProvider final : public hermes::Provider {
  public:
-  CProvider(hermes::ProviderInfo info, hermes_provider_fn fn, std::shared_ptr<hermes::capi::UserData> data)
+  CProvider(hermes::ProviderInfo info, hermes_provider_fn fn,
+            std::shared_ptr<hermes::capi::UserData> data)
       : info_(std::move(info)), fn_(fn), data_(std::move(data)) {}
 
   const hermes::ProviderInfo& info() const override { return info_; }
@@ -126,7 +128,8 @@ int hermes_provider_call_cancelled(const hermes_provider_call_t* call) {
   return call != nullptr && call->context->cancel.cancelled() ? 1 : 0;
 }
 
-hermes_status_t hermes_provider_call_emit_text(hermes_provider_call_t* call, const char* delta, size_t length) {
+hermes_status_t hermes_provider_call_emit_text(hermes_provider_call_t* call, const char* delta,
+                                               size_t length) {
   if (call == nullptr || (delta == nullptr && length > 0)) return HERMES_ERR_INVALID_ARGUMENT;
   if (!call->context->on_event || length == 0) return HERMES_OK;
   try {
@@ -140,7 +143,8 @@ hermes_status_t hermes_provider_call_emit_text(hermes_provider_call_t* call, con
   return HERMES_OK;
 }
 
-hermes_status_t hermes_provider_call_set_response(hermes_provider_call_t* call, const char* response_json) {
+hermes_status_t hermes_provider_call_set_response(hermes_provider_call_t* call,
+                                                  const char* response_json) {
   if (call == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
   try {
     auto parsed = hermes::capi::parse_argument(response_json, "response_json");
@@ -158,8 +162,8 @@ hermes_status_t hermes_provider_call_set_response(hermes_provider_call_t* call, 
 }
 
 hermes_status_t hermes_provider_call_set_error(hermes_provider_call_t* call, int32_t http_status,
-                                              const char* message, const char* body,
-                                              double retry_after_seconds) {
+                                               const char* message, const char* body,
+                                               double retry_after_seconds) {
   if (call == nullptr || http_status < 0) return HERMES_ERR_INVALID_ARGUMENT;
   try {
     hermes::ApiError error;
@@ -174,22 +178,23 @@ hermes_status_t hermes_provider_call_set_error(hermes_provider_call_t* call, int
   return HERMES_OK;
 }
 
-hermes_status_t hermes_agent_options_set_provider_callback(hermes_agent_options_t* o, const char* name,
-                                                           const char* model, hermes_provider_fn fn,
-                                                           void* user_data, hermes_destroy_fn destroy) {
+hermes_status_t hermes_agent_options_set_provider_callback(hermes_agent_options_t* o,
+                                                           const char* name, const char* model,
+                                                           hermes_provider_fn fn, void* user_data,
+                                                           hermes_destroy_fn destroy) {
   if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
   if (fn == nullptr) {
-    o->options.provider_instance = nullptr;
+    o->options.provider.instance = nullptr;
     return HERMES_OK;
   }
   try {
     hermes::ProviderInfo info;
     info.name = name != nullptr && *name != '\0' ? name : "custom";
     info.api_mode = std::string(hermes::kApiModeChatCompletions);
-    info.model = model != nullptr ? model : o->options.model;
-    if (model != nullptr && o->options.model.empty()) o->options.model = model;
+    info.model = model != nullptr ? model : o->options.provider.model;
+    if (model != nullptr && o->options.provider.model.empty()) o->options.provider.model = model;
     auto data = std::make_shared<hermes::capi::UserData>(user_data, nullptr);
-    o->options.provider_instance = std::make_shared<CProvider>(std::move(info), fn, data);
+    o->options.provider.instance = std::make_shared<CProvider>(std::move(info), fn, data);
     data->adopt(destroy);  // Owned from here on; a throw above left it with the caller.
   } catch (...) {
     return HERMES_ERR_RESOURCE_EXHAUSTED;

@@ -56,11 +56,11 @@ int main(int argc, char** argv) {
   }
 
   hermes::AgentOptions options;
-  options.model = env_or("HERMES_MODEL", "gpt-4.1-mini");
-  options.base_url = env_or("OPENAI_BASE_URL", "https://api.openai.com/v1");
-  options.api_key = env_or("OPENAI_API_KEY", "");
+  options.provider.model = env_or("HERMES_MODEL", "gpt-4.1-mini");
+  options.provider.base_url = env_or("OPENAI_BASE_URL", "https://api.openai.com/v1");
+  options.provider.api_key = env_or("OPENAI_API_KEY", "");
   options.tools = tools;
-  options.persist_sessions = false;  // Keep nothing on disk.
+  options.persistence.enabled = false;  // Keep nothing on disk.
   options.callbacks.on_tool_progress = [](const hermes::ToolProgress& p) {
     if (p.phase == hermes::ToolProgress::Phase::kStarted) {
       std::printf("-> %s %s\n", p.name.c_str(), p.preview.c_str());

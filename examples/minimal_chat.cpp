@@ -14,10 +14,10 @@ int main(int argc, char** argv) {
   const char* model = std::getenv("HERMES_MODEL");
 
   hermes::AgentOptions options;
-  options.model = model ? model : "gpt-4.1-mini";
-  if (base_url) options.base_url = base_url;
-  if (key) options.api_key = key;
-  options.persist_sessions = false;  // Nothing written to disk.
+  options.provider.model = model ? model : "gpt-4.1-mini";
+  if (base_url) options.provider.base_url = base_url;
+  if (key) options.provider.api_key = key;
+  options.persistence.enabled = false;  // Nothing written to disk.
 
   auto agent = hermes::Agent::create(options);
   if (!agent.ok()) {

@@ -10,16 +10,16 @@ namespace hermes::bench {
 
 AgentOptions bench_agent_options(const HermesSetup& setup, const std::string& base_url) {
   AgentOptions options;
-  options.model = "bench-model";
-  options.provider = "custom";
-  options.base_url = base_url;
-  options.api_key = "sk-bench";
-  options.stream = setup.stream;
+  options.provider.model = "bench-model";
+  options.provider.provider = "custom";
+  options.provider.base_url = base_url;
+  options.provider.api_key = "sk-bench";
+  options.request.stream = setup.stream;
   options.tools = setup.tools;
-  options.enabled_toolsets = {"bench"};
+  options.tool_use.enabled_toolsets = {"bench"};
   options.home = setup.home;
-  options.session_store = setup.store;
-  options.persist_sessions = setup.store != nullptr;
+  options.persistence.store = setup.store;
+  options.persistence.enabled = setup.store != nullptr;
   // Known up front, so no metadata probe goes to the server. Compression stays on, as in
   // a default agent: its checks run at every step, but the largest history (about 200k
   // tokens) stays below the threshold (half the window), so it never fires.

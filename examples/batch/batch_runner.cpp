@@ -103,8 +103,8 @@ class Run {
     running_++;
     progress();
     hermes::AgentOptions options = config_.agent;
-    options.persist_sessions = false;
-    options.background_review = false;  // It would save memories and skills unasked.
+    options.persistence.enabled = false;
+    options.review.enabled = false;  // It would save memories and skills unasked.
     options.source = "batch";
     options.ephemeral_system_prompt = p.system;
     const std::string started_at = utc_now();
@@ -115,8 +115,8 @@ class Run {
     if (agent.ok()) {
       result = (*agent)->run_conversation(p.prompt);
       if (options.tools)
-        definitions = options.tools->definitions(
-            options.tools->resolve(options.enabled_toolsets, options.disabled_toolsets));
+        definitions = options.tools->definitions(options.tools->resolve(
+            options.tool_use.enabled_toolsets, options.tool_use.disabled_toolsets));
     } else {
       result.failed = true;
       result.exit_reason = "agent_setup_failed";

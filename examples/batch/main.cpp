@@ -77,8 +77,8 @@ std::optional<std::string> parse(int argc, char** argv, hermes_batch::BatchConfi
   // Prompts come from a dataset nobody reviews turn by turn: by default they get no shell,
   // no file tools, and no memory (which every later session would read), as upstream's
   // batch runner keeps memory out of batch runs.
-  a.enabled_toolsets = {"safe"};
-  a.disabled_toolsets = {"memory"};
+  a.tool_use.enabled_toolsets = {"safe"};
+  a.tool_use.disabled_toolsets = {"memory"};
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "-h" || flag == "--help") {
@@ -112,8 +112,8 @@ std::optional<std::string> parse(int argc, char** argv, hermes_batch::BatchConfi
     } else if (flag == "--home") {
       a.home = v;
     } else if (flag == "--toolsets") {
-      a.enabled_toolsets = split_commas(v);
-      a.disabled_toolsets.clear();
+      a.tool_use.enabled_toolsets = split_commas(v);
+      a.tool_use.disabled_toolsets.clear();
     } else {
       return "unknown option: " + flag;
     }

@@ -42,7 +42,7 @@ hermes::Status ChatSession::create_agent(const std::string& session_id) {
   hermes::AgentOptions options = make_agent_options(settings_);
   options.tools = tools_;
   options.callbacks = callbacks_;
-  options.session_id = session_id;
+  options.persistence.session_id = session_id;
   auto agent = hermes::Agent::create(std::move(options));
   if (!agent.ok()) return agent.status();
   agent_ = std::move(*agent);

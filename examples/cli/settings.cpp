@@ -99,11 +99,11 @@ hermes::Result<std::shared_ptr<hermes::ToolRegistry>> make_tool_registry(const S
 
 hermes::AgentOptions make_agent_options(const Settings& settings) {
   hermes::AgentOptions o;
-  o.model = settings.model;
-  o.provider = settings.provider;
-  o.base_url = settings.base_url;
-  o.api_mode = settings.api_mode;
-  o.api_key = settings.api_key;
+  o.provider.model = settings.model;
+  o.provider.provider = settings.provider;
+  o.provider.base_url = settings.base_url;
+  o.provider.api_mode = settings.api_mode;
+  o.provider.api_key = settings.api_key;
   o.home = settings.home;
   // The project the user started the CLI in brings its AGENTS.md (and the like).
   std::error_code ec;
@@ -113,12 +113,12 @@ hermes::AgentOptions make_agent_options(const Settings& settings) {
       "You are in a plain terminal: markdown does not render, so asterisks, headers and code "
       "fences appear as typed. Write plain text, with indentation and blank lines for layout. "
       "Files cannot be attached here: give a file's absolute path and the user opens it.";
-  o.enabled_toolsets = settings.toolsets;
-  o.disabled_toolsets = settings.disabled_toolsets;
+  o.tool_use.enabled_toolsets = settings.toolsets;
+  o.tool_use.disabled_toolsets = settings.disabled_toolsets;
   o.skills = settings.skills;  // The system prompt's skills index follows the registry's.
   o.max_iterations = settings.max_iterations;
-  o.stream = settings.stream;
-  o.reasoning_effort = settings.reasoning_effort;
+  o.request.stream = settings.stream;
+  o.request.reasoning_effort = settings.reasoning_effort;
   return o;
 }
 

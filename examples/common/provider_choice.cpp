@@ -109,11 +109,11 @@ std::optional<std::string> apply_provider(const ProviderSources& sources,
                                           hermes::AgentOptions& agent) {
   ProviderChoice choice;
   if (auto problem = choose_provider(sources, choice)) return problem;
-  agent.provider = choice.provider;
-  agent.base_url = choice.base_url;
-  agent.api_mode = choice.api_mode;
-  agent.api_key = choice.api_key;
-  agent.model = choice.model;
+  agent.provider.provider = choice.provider;
+  agent.provider.base_url = choice.base_url;
+  agent.provider.api_mode = choice.api_mode;
+  agent.provider.api_key = choice.api_key;
+  agent.provider.model = choice.model;
   return std::nullopt;
 }
 

@@ -57,8 +57,8 @@ JobOutcome run_job(const Job& job, std::time_t slot, const hermes::AgentOptions&
   JobOutcome outcome;
   hermes::AgentOptions options = base;
   options.source = "cron";
-  if (!job.model.empty()) options.model = job.model;
-  if (!job.toolsets.empty()) options.enabled_toolsets = job.toolsets;
+  if (!job.model.empty()) options.provider.model = job.model;
+  if (!job.toolsets.empty()) options.tool_use.enabled_toolsets = job.toolsets;
   if (job.max_iterations > 0) options.max_iterations = job.max_iterations;
   const std::string home = options.home.empty() ? hermes::default_home() : options.home;
   outcome.output_path = output_path(job, home);

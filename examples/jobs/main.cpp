@@ -62,7 +62,7 @@ struct Options {
 std::optional<std::string> parse(int argc, char** argv, Options& o) {
   o.agent.home = env_or("HERMES_HOME", hermes::default_home());
   // Nobody is there to answer a clarify question.
-  o.agent.disabled_toolsets = {"clarify"};
+  o.agent.tool_use.disabled_toolsets = {"clarify"};
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--once") {

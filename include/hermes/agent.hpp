@@ -1,9 +1,8 @@
 // hermes/agent.hpp — the agent: one conversation with a model that can call tools.
 //
 //   hermes::AgentOptions options;
-//   options.model = "gpt-4.1-mini";
-//   options.base_url = "https://api.openai.com/v1";
-//   options.api_key = std::getenv("OPENAI_API_KEY");
+//   options.provider.model = "gpt-4.1-mini";
+//   options.provider.api_key = std::getenv("OPENAI_API_KEY");
 //   auto agent = hermes::Agent::create(options);
 //   if (!agent.ok()) { /* agent.status().message() names the bad option */ }
 //   auto answer = (*agent)->chat("What is in this directory?");
@@ -37,26 +36,28 @@
 
 namespace hermes {
 
-// Configuration of an Agent. Only `model` is required.
-struct AgentOptions {
-  // --- The model ---
-  std::string model;     // Required, e.g. "gpt-4.1-mini".
-  std::string provider;  // "openai", "openrouter", "anthropic", "custom", ...
-  std::string api_mode;  // Empty: resolved from provider and base_url.
-  std::string base_url = "https://api.openai.com/v1";
-  std::string api_key;
-  // More keys for the same provider; rotated on rate limits and auth failures.
-  std::vector<std::string> extra_api_keys;
-  // Tried in order when the primary fails for good; the primary returns next turn.
-  std::vector<ProviderConfig> fallback_providers;
-  // Use this provider instead of building one from the fields above.
-  std::shared_ptr<Provider> provider_instance;
-  HttpTimeouts timeouts;
-  std::optional<int64_t> max_tokens;
-  std::optional<double> temperature;
-  std::string reasoning_effort;
-  bool stream = true;   // Stream responses (text arrives as it is generated).
-  int max_retries = 3;  // Retries of one model call on transient failures.
+// Marks the 0.1 option names AgentOptions keeps for one release.
+#define HERMES_DEPRECATED_OPTION(advice) [[deprecated(advice)]]
+
+// Configuration of an Agent, composed of one group per part of the agent. Only
+// `provider.model` is required. docs/options.md lists every option with its default.
+struct HERMES_API AgentOptions {
+  // Declared here and defined in the library, so that copying options does not warn about
+  // the deprecated names below; only code that names them does.
+  AgentOptions();
+  AgentOptions(const AgentOptions&);
+  AgentOptions(AgentOptions&&) noexcept;
+  AgentOptions& operator=(const AgentOptions&);
+  AgentOptions& operator=(AgentOptions&&) noexcept;
+  ~AgentOptions();
+
+  // --- The model service ---
+  // The primary provider: model (required), provider name ("openai", "openrouter",
+  // "anthropic", "custom", ...), api_mode (empty: from the name and base_url), base_url
+  // (empty: https://api.openai.com/v1), api_key, timeouts, extra headers, or a ready
+  // instance to use instead of building one.
+  ProviderConfig provider;
+
   // Which of OpenRouter's upstream providers may serve the requests, sent as the request's
   // "provider" object whenever the model service in use is OpenRouter (by provider name
   // or base URL, fallbacks included) and never to any other service. Empty fields are
@@ -68,8 +69,17 @@ struct AgentOptions {
     std::string sort;                 // "price", "throughput" or "latency".
     bool require_parameters = false;  // Only providers that support every parameter sent.
     std::string data_collection;      // "allow" or "deny".
-  } provider_routing;
-  // The waits between those retries when the server sends no Retry-After: from `base`,
+  };
+  // What every model request asks for.
+  struct Request {
+    std::optional<int64_t> max_tokens;
+    std::optional<double> temperature;
+    std::string reasoning_effort;
+    bool stream = true;  // Stream responses (text arrives as it is generated).
+    ProviderRouting provider_routing;
+  } request;
+
+  // The waits between retries when the server sends no Retry-After: from `base`,
   // doubling per retry up to `max`, plus up to half again at random so that agents which
   // failed together do not retry together. A response of the wrong shape (an error body
   // with HTTP 200) waits on the slower schedule.
@@ -78,49 +88,63 @@ struct AgentOptions {
     std::chrono::milliseconds max{60'000};
     std::chrono::milliseconds invalid_response_base{5'000};
     std::chrono::milliseconds invalid_response_max{120'000};
-  } retry_backoff;
+  };
+  // What happens when a model call fails.
+  struct Failover {
+    int max_retries = 3;  // Attempts of one model call on transient failures.
+    RetryBackoff backoff;
+    // More keys for the same provider; rotated on rate limits and auth failures.
+    std::vector<std::string> extra_api_keys;
+    // Tried in order when the primary fails for good; the primary returns next turn.
+    std::vector<ProviderConfig> fallback_providers;
+  } failover;
 
   // --- The loop ---
-  int max_iterations = 90;   // Model calls per turn before the summary call.
-  int max_tool_workers = 8;  // Tools of one batch run at most this many at once.
-  // How long tool calls may run (0: no limit). A group of calls run in parallel gets
-  // tool_batch_timeout as a whole; a call run on its own gets tool_call_timeout, the same
-  // seven minutes by default, so that no call waits longer alone than in a group. A tool
-  // may set its own deadline (ToolSpec::call_timeout), which also lengthens a group's:
-  // the terminal's covers its longest allowed command (TerminalOptions::max_timeout) plus
-  // an approval wait. Interactive tools (clarify), delegate_task and MCP tools (their
-  // server's call timeout restarts with each progress report) have none. A call still running at
-  // its deadline is told to stop through its cancel token and answered "Error executing tool
-  // '<name>': timed out after <s>s"; the turn goes on. A handler that ignores its token keeps its
-  // thread until it returns, and the agent's destructor waits for it.
-  std::chrono::milliseconds tool_batch_timeout{420'000};
-  std::chrono::milliseconds tool_call_timeout{420'000};
+  int max_iterations = 90;  // Model calls per turn before the summary call.
   // Appended to the system prompt on every request; never stored.
   std::string ephemeral_system_prompt;
-  // The system prompt's "act, do not narrate" block: nullopt gives it to the model
-  // families known to describe tool calls instead of making them (GPT, Codex, Gemini,
-  // Gemma, Grok, GLM, Qwen, DeepSeek); true or false for every model.
-  std::optional<bool> tool_use_enforcement;
 
   // --- Tools ---
   // The registry to take tools from. When null, the built-in toolsets
   // (register_builtin_tools with default options).
   std::shared_ptr<ToolRegistry> tools;
-  // The toolsets offered to the model. Empty: every toolset of the registry except the
-  // opt-in "file", "terminal" and "delegation" toolsets, which must be named to be enabled.
-  std::vector<std::string> enabled_toolsets;
-  std::vector<std::string> disabled_toolsets;
-  // Environment variables the terminal passes to commands although their names mark them
-  // as secrets (TerminalOptions::env_passthrough), e.g. {"GH_TOKEN"}. Applies to the
-  // built-in tools the agent registers when `tools` is null; a registry of the caller's
-  // carries its own TerminalOptions.
-  std::vector<std::string> env_passthrough;
-  // How the terminal tools' commands (and what is written to background processes) are
-  // approved: manual by default; kAsk and kAllowlist for a default-deny posture. Like
-  // memory_limits, it configures the built-ins the agent registers when `tools` is null;
-  // a registry you build passes BuiltinToolOptions::approvals instead. The guard is a
-  // best-effort check, not a sandbox: see hermes/safety.hpp.
-  ApprovalOptions approvals;
+  // Which tools the model is offered and how their calls run.
+  struct ToolUse {
+    // The toolsets offered to the model. Empty: every toolset of the registry except the
+    // opt-in "file", "terminal" and "delegation" toolsets, which must be named to be
+    // enabled.
+    std::vector<std::string> enabled_toolsets;
+    std::vector<std::string> disabled_toolsets;
+    int max_workers = 8;  // Tools of one batch run at most this many at once.
+    // How long tool calls may run (0: no limit). A group of calls run in parallel gets
+    // batch_timeout as a whole; a call run on its own gets call_timeout, the same seven
+    // minutes by default, so that no call waits longer alone than in a group. A tool may
+    // set its own deadline (ToolSpec::call_timeout), which also lengthens a group's: the
+    // terminal's covers its longest allowed command (TerminalOptions::max_timeout) plus an
+    // approval wait. Interactive tools (clarify), delegate_task and MCP tools (their
+    // server's call timeout restarts with each progress report) have none. A call still
+    // running at its deadline is told to stop through its cancel token and answered
+    // "Error executing tool '<name>': timed out after <s>s"; the turn goes on. A handler
+    // that ignores its token keeps its thread until it returns, and the agent's destructor
+    // waits for it.
+    std::chrono::milliseconds batch_timeout{420'000};
+    std::chrono::milliseconds call_timeout{420'000};
+    // The system prompt's "act, do not narrate" block: nullopt gives it to the model
+    // families known to describe tool calls instead of making them (GPT, Codex, Gemini,
+    // Gemma, Grok, GLM, Qwen, DeepSeek); true or false for every model.
+    std::optional<bool> enforcement;
+    // Environment variables the terminal passes to commands although their names mark
+    // them as secrets (TerminalOptions::env_passthrough), e.g. {"GH_TOKEN"}. Applies to
+    // the built-in tools the agent registers when `tools` is null; a registry of the
+    // caller's carries its own TerminalOptions.
+    std::vector<std::string> env_passthrough;
+    // How the terminal tools' commands (and what is written to background processes) are
+    // approved: manual by default; kAsk and kAllowlist for a default-deny posture. Like
+    // env_passthrough, it configures the built-ins the agent registers when `tools` is
+    // null; a registry you build passes BuiltinToolOptions::approvals instead. The guard
+    // is a best-effort check, not a sandbox: see hermes/safety.hpp.
+    ApprovalOptions approvals;
+  } tool_use;
 
   // --- Sub-agents (the delegate_task tool of the "delegation" toolset) ---
   // Each task of a delegate_task call runs in a fresh agent with the same provider and
@@ -152,21 +176,26 @@ struct AgentOptions {
   // only the memory and skills tools, stores nothing in the session store, and reports
   // what it changed through on_status (kind "review"). A new turn, interrupt() and the
   // destructor cancel it.
-  bool background_review = true;
-  int memory_nudge_interval = 10;
-  int skill_nudge_interval = 10;
-  int review_max_iterations = 8;
+  struct Review {
+    bool enabled = true;
+    int memory_nudge_interval = 10;
+    int skill_nudge_interval = 10;
+    int max_iterations = 8;  // Model calls of one review.
+  } review;
 
   // --- Persistence ---
   // The hermes home (memories, skills, state.db). Empty: default_home().
   std::string home;
-  // Where sessions are kept. When null and persist_sessions is true, the SQLite store
-  // at <home>/state.db is opened.
-  std::shared_ptr<SessionStore> session_store;
-  bool persist_sessions = true;
-  // Resume this session (see Agent::resume): its messages become the history of the next turn.
-  // Without a session store (persist_sessions false and none given) the new session takes this id.
-  std::string session_id;
+  struct Persistence {
+    bool enabled = true;  // Keep sessions in a store.
+    // Where sessions are kept. When null and `enabled`, the SQLite store at
+    // <home>/state.db is opened.
+    std::shared_ptr<SessionStore> store;
+    // Resume this session (see Agent::resume): its messages become the history of the
+    // next turn. Without a store (not enabled and none given) the new session takes this
+    // id.
+    std::string session_id;
+  } persistence;
   // Where the conversation takes place: recorded on the session row, and it picks the
   // platform hint of the system prompt ("telegram", "slack", "email", "sms", "cron", ...
   // say what renders there; "cli" and unknown sources get none).
@@ -211,6 +240,14 @@ struct AgentOptions {
   Callbacks callbacks;
   // Plugin hooks, run in this order at their points of the turn.
   std::vector<std::shared_ptr<Hooks>> hooks;
+
+  // --- Deprecated: the names of the flat options of 0.1, kept for one release ---
+  // Agent::create moves a value set here to its new place (an error when both are set
+  // and differ); docs/options.md maps every 0.1 name to its new place.
+  HERMES_DEPRECATED_OPTION("use provider.model") std::string model;
+  HERMES_DEPRECATED_OPTION("use provider.base_url") std::string base_url;
+  HERMES_DEPRECATED_OPTION("use provider.api_key") std::string api_key;
+  HERMES_DEPRECATED_OPTION("use persistence.enabled") std::optional<bool> persist_sessions;
 };
 
 // Everything a turn produced. to_json() gives the upstream runtime's result keys.
@@ -263,7 +300,7 @@ struct CompressResult {
 class HERMES_API Agent {
  public:
   // Validates `options` (InvalidArgument names the bad field), opens the store and, when
-  // options.session_id is set, loads that session.
+  // options.persistence.session_id is set, loads that session.
   static Result<std::unique_ptr<Agent>> create(AgentOptions options);
 
   ~Agent();

@@ -6,8 +6,8 @@
 //   builtins.file.root = "/srv/project";     // The file tools stay inside it.
 //   hermes::register_builtin_tools(*tools, builtins);
 //   options.tools = tools;
-//   options.enabled_toolsets = hermes::default_toolsets();  // No file or shell access...
-//   options.enabled_toolsets.push_back("file");             // ...unless enabled.
+//   options.tool_use.enabled_toolsets = hermes::default_toolsets();  // No file or shell...
+//   options.tool_use.enabled_toolsets.push_back("file");             // ...unless enabled.
 //
 // The built-ins register through ToolRegistry::register_tool like any user tool and keep
 // their per-agent state in ToolContext::state.

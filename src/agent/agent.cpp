@@ -9,6 +9,7 @@
 #include "agent/option_table.hpp"
 #include "agent/provider_routing.hpp"
 #include "agent/safe_callback.hpp"
+#include "agent/settled_options.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/private_files.hpp"
 #include "hermes/builtin_tools.hpp"
@@ -38,7 +39,7 @@ Status AgentCore::ensure_session_row() {
   SessionInfo info;
   info.id = session_id;
   info.source = options.source;
-  info.model = options.model;
+  info.model = options.provider.model;
   info.system_prompt = system_prompt;
   HERMES_RETURN_IF_ERROR(store->create_session(info));
   session_row_created = true;
@@ -95,20 +96,22 @@ std::shared_ptr<ToolRegistry> default_tool_registry() {
 Result<std::shared_ptr<ToolRegistry>> builtin_tool_registry(const AgentOptions& o) {
   const MemoryLimits defaults;
   const ApprovalOptions default_approvals;
-  const bool custom_approvals = o.approvals.mode != default_approvals.mode ||
-                                o.approvals.timeout != default_approvals.timeout ||
-                                !o.approvals.deny.empty() || !o.approvals.allowed_commands.empty();
+  const bool custom_approvals = o.tool_use.approvals.mode != default_approvals.mode ||
+                                o.tool_use.approvals.timeout != default_approvals.timeout ||
+                                !o.tool_use.approvals.deny.empty() ||
+                                !o.tool_use.approvals.allowed_commands.empty();
   const bool custom = o.memory_limits.memory_chars != defaults.memory_chars ||
                       o.memory_limits.user_chars != defaults.user_chars ||
                       !o.skills.external_dirs.empty() || !o.skills.disabled.empty() ||
-                      !o.skills.template_vars || !o.env_passthrough.empty() || custom_approvals;
+                      !o.skills.template_vars || !o.tool_use.env_passthrough.empty() ||
+                      custom_approvals;
   if (!custom) return default_tool_registry();
   auto registry = std::make_shared<ToolRegistry>();
   BuiltinToolOptions builtins;
   builtins.memory = o.memory_limits;
   builtins.skills = o.skills;
-  builtins.terminal.env_passthrough = o.env_passthrough;
-  builtins.approvals = o.approvals;
+  builtins.terminal.env_passthrough = o.tool_use.env_passthrough;
+  builtins.approvals = o.tool_use.approvals;
   HERMES_RETURN_IF_ERROR(register_builtin_tools(*registry, builtins));
   HERMES_RETURN_IF_ERROR(register_session_search_tool(*registry));
   return registry;
@@ -146,34 +149,27 @@ Status adopt_registry_settings(const ToolRegistry& registry, AgentOptions& o) {
 }
 
 Status validate(const AgentOptions& o) {
-  if (o.model.empty() && !o.provider_instance) {
-    return Status::invalid_argument("model: required (e.g. \"gpt-4.1-mini\")");
+  if (o.provider.model.empty() && !o.provider.instance) {
+    return Status::invalid_argument("provider.model: required (e.g. \"gpt-4.1-mini\")");
   }
   // Each option's own bounds, from the option table; then what ties options together.
   HERMES_RETURN_IF_ERROR(internal::check_option_bounds(o));
-  const AgentOptions::RetryBackoff& b = o.retry_backoff;
+  const AgentOptions::RetryBackoff& b = o.failover.backoff;
   if (b.base.count() < 0 || b.max < b.base || b.invalid_response_base.count() < 0 ||
       b.invalid_response_max < b.invalid_response_base) {
     return Status::invalid_argument(
-        "retry_backoff: delays must not be negative and each max must be at least its base");
+        "failover.backoff: delays must not be negative and each max must be at least its base");
   }
-  HERMES_RETURN_IF_ERROR(internal::check_provider_routing(o.provider_routing));
-  if (o.approvals.timeout.count() < 0) {
-    return Status::invalid_argument("approvals.timeout: must not be negative");
+  HERMES_RETURN_IF_ERROR(internal::check_provider_routing(o.request.provider_routing));
+  if (o.tool_use.approvals.timeout.count() < 0) {
+    return Status::invalid_argument("tool_use.approvals.timeout: must not be negative");
   }
   return {};
 }
 
 Result<std::shared_ptr<Provider>> build_provider(const AgentOptions& o) {
-  if (o.provider_instance) return o.provider_instance;
-  ProviderConfig config;
-  config.api_mode = o.api_mode;
-  config.provider = o.provider;
-  config.base_url = o.base_url;
-  config.api_key = o.api_key;
-  config.model = o.model;
-  config.timeouts = o.timeouts;
-  return make_provider(config);
+  if (o.provider.instance) return o.provider.instance;
+  return make_provider(o.provider);
 }
 
 // The model's context window: the configured one, else what the endpoint, the cache or
@@ -184,10 +180,10 @@ int64_t resolve_context_length(const internal::AgentCore& core) {
   if (o.compression.context_length > 0) return o.compression.context_length;
   const ProviderInfo& info = core.provider->info();
   ContextLengthOptions lookup;
-  lookup.api_key = o.api_key;
+  lookup.api_key = o.provider.api_key;
   lookup.home = core.home;
-  lookup.probe_endpoint = o.provider_instance == nullptr;
-  return get_model_context_length(o.model, info.base_url, info.name, std::nullopt, lookup);
+  lookup.probe_endpoint = o.provider.instance == nullptr;
+  return get_model_context_length(o.provider.model, info.base_url, info.name, std::nullopt, lookup);
 }
 
 // The agent's context engine: the caller's, or the default compressor summarising with
@@ -197,16 +193,16 @@ Result<std::shared_ptr<ContextEngine>> make_context_engine(const internal::Agent
   if (o.context_engine) return o.context_engine;
   if (!o.compression.enabled) return std::shared_ptr<ContextEngine>();
   ContextCompressorOptions c;
-  c.model = o.model;
+  c.model = o.provider.model;
   c.context_length = resolve_context_length(core);
-  c.max_tokens = o.max_tokens;
+  c.max_tokens = o.request.max_tokens;
   c.threshold_percent = o.compression.threshold_percent;
   c.protect_last_n = o.compression.protect_last_n;
   c.main_provider = core.provider;
-  c.main_model = o.model;
+  c.main_model = o.provider.model;
   c.summary_provider =
       o.compression.summary_provider ? o.compression.summary_provider : core.provider;
-  c.summary_model = o.compression.summary_provider ? o.compression.summary_model : o.model;
+  c.summary_model = o.compression.summary_provider ? o.compression.summary_model : o.provider.model;
   // The text sent to the summariser never carries secrets.
   c.redact = [](std::string_view text) { return redact_sensitive_text(text); };
   const Callbacks callbacks = o.callbacks;
@@ -240,6 +236,7 @@ Agent::~Agent() {
 }
 
 Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
+  HERMES_RETURN_IF_ERROR(internal::settle_options(options));
   HERMES_RETURN_IF_ERROR(validate(options));
   auto impl = std::make_unique<Impl>();
   auto provider = build_provider(options);
@@ -258,23 +255,26 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
     impl->tools = std::move(*registry);
   }
 
-  if (options.session_store) {
-    impl->store = options.session_store;
-  } else if (options.persist_sessions) {
+  if (options.persistence.store) {
+    impl->store = options.persistence.store;
+  } else if (options.persistence.enabled) {
     auto store = open_sqlite_store(default_state_db_path(impl->home));
     if (!store.ok()) return store.status();
     impl->store = std::move(*store);
   }
   impl->options = std::move(options);
   impl->hooks = internal::HookRunner(impl->options.hooks);
-  if (impl->options.background_review) {
-    impl->nudges.configure(impl->options.memory_nudge_interval, impl->options.skill_nudge_interval);
+  if (impl->options.review.enabled) {
+    impl->nudges.configure(impl->options.review.memory_nudge_interval,
+                           impl->options.review.skill_nudge_interval);
   }
   std::vector<std::string> keys;
-  if (!impl->options.api_key.empty()) keys.push_back(impl->options.api_key);
-  keys.insert(keys.end(), impl->options.extra_api_keys.begin(), impl->options.extra_api_keys.end());
+  if (!impl->options.provider.api_key.empty()) keys.push_back(impl->options.provider.api_key);
+  keys.insert(keys.end(), impl->options.failover.extra_api_keys.begin(),
+              impl->options.failover.extra_api_keys.end());
   impl->runtime = std::make_unique<internal::ProviderRuntime>(
-      impl->provider, impl->options.model, std::move(keys), impl->options.fallback_providers);
+      impl->provider, impl->options.provider.model, std::move(keys),
+      impl->options.failover.fallback_providers);
   internal::AgentCore* core = impl.get();
   // After a compaction the active todo items come back as a user message, so the model
   // does not lose track of unfinished work (completed items are left out on purpose).
@@ -286,14 +286,14 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   impl->engine = std::move(*engine);
 
   std::unique_ptr<Agent> agent(new Agent(std::move(impl)));
-  if (!agent->impl_->options.session_id.empty() && agent->impl_->store) {
-    HERMES_RETURN_IF_ERROR(agent->resume(agent->impl_->options.session_id));
+  if (!agent->impl_->options.persistence.session_id.empty() && agent->impl_->store) {
+    HERMES_RETURN_IF_ERROR(agent->resume(agent->impl_->options.persistence.session_id));
   } else {
     agent->impl_->start_new_session();
     // Without a store there is nothing to resume: the id names the new session.
     internal::AgentCore& core = *agent->impl_;
-    if (!core.options.session_id.empty()) {
-      core.session_id = core.options.session_id;
+    if (!core.options.persistence.session_id.empty()) {
+      core.session_id = core.options.persistence.session_id;
       core.writer.reset(core.session_id, 0);
     }
   }

@@ -93,11 +93,11 @@ void BackgroundReview::cancel(std::chrono::milliseconds grace) {
 
 AgentOptions review_agent_options(const AgentCore& core) {
   AgentOptions o = child_agent_options(core);
-  o.max_iterations = std::max(1, core.options.review_max_iterations);
+  o.max_iterations = std::max(1, core.options.review.max_iterations);
   // Only these toolsets are offered, and a call to anything else is answered as an
   // unknown tool: the review can save, never act.
   o.tools = core.tools;
-  o.enabled_toolsets = {"memory", "skills"};
+  o.tool_use.enabled_toolsets = {"memory", "skills"};
   o.memory_limits = core.options.memory_limits;
   // Short enough to need no compaction.
   o.compression.enabled = false;

@@ -159,7 +159,7 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
       SessionInfo child;
       child.id = new_session_id();
       child.source = core.options.source;
-      child.model = core.runtime ? core.runtime->model() : core.options.model;
+      child.model = core.runtime ? core.runtime->model() : core.options.provider.model;
       child.parent_session_id = old_session;
       committed = compaction->rotate_for_compression(old_session, child, compacted, watermark,
                                                      lease.commit_holder());

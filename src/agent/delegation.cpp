@@ -108,7 +108,7 @@ std::vector<SubagentOutcome> collect_outcomes(Batch& batch, std::vector<std::thr
         continue;
       }
       outcomes[i].duration_seconds = elapsed.count();
-      outcomes[i].model = batch.agents[i]->options().model;
+      outcomes[i].model = batch.agents[i]->options().provider.model;
       outcomes[i].error = "interrupted before it finished";
     }
   }

@@ -181,7 +181,7 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
     }
     if (static_cast<int>(st_.continuation_parts.size()) < kMaxContinuations) {
       st_.continuation_parts.push_back(raw);
-      st_.next_max_tokens = boosted_output_cap(core_.options.max_tokens,
+      st_.next_max_tokens = boosted_output_cap(core_.options.request.max_tokens,
                                                static_cast<int>(st_.continuation_parts.size()));
       append(scaffold(Message::assistant(visible)));
       append(scaffold(Message::user(std::string(kContinuePrompt))));

@@ -89,7 +89,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
   ctx.cancel = st_.cancel;
   ctx.on_event = stream_forwarder();
 
-  const int max_attempts = std::max(1, core_.options.max_retries);
+  const int max_attempts = std::max(1, core_.options.failover.max_retries);
   bool credential_refreshed = false;
   for (int retry = 0;;) {
     if (st_.cancel.cancelled()) {
@@ -99,7 +99,8 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
     }
     request.model = runtime.model();
     // The service may have changed (a fallback): its own routing, or none.
-    apply_provider_routing(core_.options.provider_routing, runtime.provider().info(), request);
+    apply_provider_routing(core_.options.request.provider_routing, runtime.provider().info(),
+                           request);
     ctx.api_key = runtime.api_key();
     st_.streamed_text.clear();
     safe_callback("thinking", cb.on_thinking, true);
@@ -178,7 +179,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
            "all_retries_exhausted_no_response");
       return std::nullopt;
     }
-    const auto delay = retry_delay(error, retry, core_.options.retry_backoff);
+    const auto delay = retry_delay(error, retry, core_.options.failover.backoff);
     status("retry", fmt::format("\xE2\x8F\xB3 {} \xE2\x80\x94 retrying in {:.1f}s ({}/{})",
                                 error.to_string(), static_cast<double>(delay.count()) / 1000.0,
                                 retry, max_attempts - 1));
@@ -263,7 +264,7 @@ bool TurnRunner::repair_reasoning_refusal(const ApiError& error, ProviderRequest
                      "default for this session, retrying...",
                      model);
   }
-  std::string effort = wire_reasoning_effort(core_.options.reasoning_effort, rejected);
+  std::string effort = wire_reasoning_effort(core_.options.request.reasoning_effort, rejected);
   if (effort == sent) return false;  // The same request would be refused the same way.
   request.reasoning_effort = std::move(effort);
   status("retry", "\xE2\x9A\xA0\xEF\xB8\x8F " + text);

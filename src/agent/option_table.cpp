@@ -229,111 +229,123 @@ constexpr OptionBounds between(double minimum, double maximum) {
 std::vector<OptionEntry> build_table() {
   using O = AgentOptions;
   std::vector<OptionEntry> t;
-  // The model.
-  t.push_back(option("model", "The model, e.g. \"gpt-4.1-mini\". Required.",
-                     [](O& o) { return &o.model; }));
-  t.push_back(option("provider", "The provider's name: openai, openrouter, anthropic, custom, ...",
-                     [](O& o) { return &o.provider; }));
+  // The model service.
+  t.push_back(option("provider.model", "The model, e.g. \"gpt-4.1-mini\". Required.",
+                     [](O& o) { return &o.provider.model; }));
+  t.push_back(option("provider.provider",
+                     "The provider's name: openai, openrouter, anthropic, custom, ...",
+                     [](O& o) { return &o.provider.provider; }));
   t.push_back(option(
-      "api_mode",
+      "provider.api_mode",
       "chat_completions, codex_responses or anthropic_messages; empty: from provider and base_url.",
-      [](O& o) { return &o.api_mode; }));
-  t.push_back(option("base_url", "The provider's endpoint.", [](O& o) { return &o.base_url; }));
-  t.push_back(option("api_key", "The provider's key.", [](O& o) { return &o.api_key; }));
-  t.push_back(option("extra_api_keys",
-                     "More keys for the same provider, rotated on rate limits and auth failures.",
-                     [](O& o) { return &o.extra_api_keys; }));
+      [](O& o) { return &o.provider.api_mode; }));
+  t.push_back(option("provider.base_url",
+                     "The provider's endpoint; empty: https://api.openai.com/v1.",
+                     [](O& o) { return &o.provider.base_url; }));
   t.push_back(
-      option("fallback_providers",
-             "Tried in order when the primary fails for good; the primary returns next turn.",
-             [](O& o) { return &o.fallback_providers; }));
-  t.push_back(option("timeouts.connect", "Connecting to the provider.",
-                     [](O& o) { return &o.timeouts.connect; }));
-  t.push_back(option("timeouts.first_byte", "Until the first response byte.",
-                     [](O& o) { return &o.timeouts.first_byte; }));
-  t.push_back(option("timeouts.idle", "Longest silence between two chunks of a stream.",
-                     [](O& o) { return &o.timeouts.idle; }));
-  t.push_back(option("timeouts.stale_stream", "Longest time a stream may go without a real event.",
-                     [](O& o) { return &o.timeouts.stale_stream; }));
-  t.push_back(
-      option("timeouts.total", "The whole exchange.", [](O& o) { return &o.timeouts.total; }));
+      option("provider.api_key", "The provider's key.", [](O& o) { return &o.provider.api_key; }));
+  t.push_back(option("provider.timeouts.connect", "Connecting to the provider.",
+                     [](O& o) { return &o.provider.timeouts.connect; }));
+  t.push_back(option("provider.timeouts.first_byte", "Until the first response byte.",
+                     [](O& o) { return &o.provider.timeouts.first_byte; }));
+  t.push_back(option("provider.timeouts.idle", "Longest silence between two chunks of a stream.",
+                     [](O& o) { return &o.provider.timeouts.idle; }));
+  t.push_back(option("provider.timeouts.stale_stream",
+                     "Longest time a stream may go without a real event.",
+                     [](O& o) { return &o.provider.timeouts.stale_stream; }));
+  t.push_back(option("provider.timeouts.total", "The whole exchange.",
+                     [](O& o) { return &o.provider.timeouts.total; }));
+  // What every request asks for.
   t.push_back(option(
-      "max_tokens", "The most tokens an answer may have; null: the provider's default.",
-      [](O& o) { return &o.max_tokens; }, at_least(1)));
+      "request.max_tokens", "The most tokens an answer may have; null: the provider's default.",
+      [](O& o) { return &o.request.max_tokens; }, at_least(1)));
   t.push_back(option(
-      "temperature", "Sampling temperature; null: the provider's default.",
-      [](O& o) { return &o.temperature; }, at_least(0)));
-  t.push_back(option("reasoning_effort",
+      "request.temperature", "Sampling temperature; null: the provider's default.",
+      [](O& o) { return &o.request.temperature; }, at_least(0)));
+  t.push_back(option("request.reasoning_effort",
                      "none, minimal, low, medium, high or xhigh; empty: the model's default.",
-                     [](O& o) { return &o.reasoning_effort; }));
-  t.push_back(option("stream", "Stream responses.", [](O& o) { return &o.stream; }));
-  t.push_back(option(
-      "max_retries", "Attempts of one model call on transient failures.",
-      [](O& o) { return &o.max_retries; }, at_least(1)));
-  t.push_back(option("provider_routing.only", "OpenRouter: only these upstream providers.",
-                     [](O& o) { return &o.provider_routing.only; }));
-  t.push_back(option("provider_routing.ignore", "OpenRouter: never these upstream providers.",
-                     [](O& o) { return &o.provider_routing.ignore; }));
-  t.push_back(option("provider_routing.order",
+                     [](O& o) { return &o.request.reasoning_effort; }));
+  t.push_back(
+      option("request.stream", "Stream responses.", [](O& o) { return &o.request.stream; }));
+  t.push_back(option("request.provider_routing.only", "OpenRouter: only these upstream providers.",
+                     [](O& o) { return &o.request.provider_routing.only; }));
+  t.push_back(option("request.provider_routing.ignore",
+                     "OpenRouter: never these upstream providers.",
+                     [](O& o) { return &o.request.provider_routing.ignore; }));
+  t.push_back(option("request.provider_routing.order",
                      "OpenRouter: these upstream providers first, in order.",
-                     [](O& o) { return &o.provider_routing.order; }));
-  t.push_back(option("provider_routing.sort",
+                     [](O& o) { return &o.request.provider_routing.order; }));
+  t.push_back(option("request.provider_routing.sort",
                      "OpenRouter: price, throughput or latency; empty: its default.",
-                     [](O& o) { return &o.provider_routing.sort; }));
-  t.push_back(option("provider_routing.require_parameters",
+                     [](O& o) { return &o.request.provider_routing.sort; }));
+  t.push_back(option("request.provider_routing.require_parameters",
                      "OpenRouter: only providers that support every parameter sent.",
-                     [](O& o) { return &o.provider_routing.require_parameters; }));
-  t.push_back(option("provider_routing.data_collection",
+                     [](O& o) { return &o.request.provider_routing.require_parameters; }));
+  t.push_back(option("request.provider_routing.data_collection",
                      "OpenRouter: allow or deny; empty: the account's setting.",
-                     [](O& o) { return &o.provider_routing.data_collection; }));
-  t.push_back(option("retry_backoff.base", "First wait before a retry when the server names none.",
-                     [](O& o) { return &o.retry_backoff.base; }));
-  t.push_back(option("retry_backoff.max", "Longest wait before a retry.",
-                     [](O& o) { return &o.retry_backoff.max; }));
-  t.push_back(option("retry_backoff.invalid_response_base",
+                     [](O& o) { return &o.request.provider_routing.data_collection; }));
+  // Failures of a model call.
+  t.push_back(option(
+      "failover.max_retries", "Attempts of one model call on transient failures.",
+      [](O& o) { return &o.failover.max_retries; }, at_least(1)));
+  t.push_back(option("failover.backoff.base",
+                     "First wait before a retry when the server names none.",
+                     [](O& o) { return &o.failover.backoff.base; }));
+  t.push_back(option("failover.backoff.max", "Longest wait before a retry.",
+                     [](O& o) { return &o.failover.backoff.max; }));
+  t.push_back(option("failover.backoff.invalid_response_base",
                      "First wait after a response of the wrong shape.",
-                     [](O& o) { return &o.retry_backoff.invalid_response_base; }));
-  t.push_back(option("retry_backoff.invalid_response_max",
+                     [](O& o) { return &o.failover.backoff.invalid_response_base; }));
+  t.push_back(option("failover.backoff.invalid_response_max",
                      "Longest wait after a response of the wrong shape.",
-                     [](O& o) { return &o.retry_backoff.invalid_response_max; }));
+                     [](O& o) { return &o.failover.backoff.invalid_response_max; }));
+  t.push_back(option("failover.extra_api_keys",
+                     "More keys for the same provider, rotated on rate limits and auth failures.",
+                     [](O& o) { return &o.failover.extra_api_keys; }));
+  t.push_back(
+      option("failover.fallback_providers",
+             "Tried in order when the primary fails for good; the primary returns next turn.",
+             [](O& o) { return &o.failover.fallback_providers; }));
   // The loop.
   t.push_back(option(
       "max_iterations", "Model calls per turn before the summary call.",
       [](O& o) { return &o.max_iterations; }, at_least(1)));
-  t.push_back(option(
-      "max_tool_workers", "Tools of one batch run at most this many at once.",
-      [](O& o) { return &o.max_tool_workers; }, at_least(1)));
-  t.push_back(option("tool_batch_timeout",
-                     "A group of parallel tool calls as a whole; 0: no limit.",
-                     [](O& o) { return &o.tool_batch_timeout; }));
-  t.push_back(option("tool_call_timeout", "A tool call run on its own; 0: no limit.",
-                     [](O& o) { return &o.tool_call_timeout; }));
   t.push_back(option("ephemeral_system_prompt",
                      "Appended to the system prompt on every request; never stored.",
                      [](O& o) { return &o.ephemeral_system_prompt; }));
-  t.push_back(
-      option("tool_use_enforcement",
-             "The \"act, do not narrate\" block; null: for the model families that need it.",
-             [](O& o) { return &o.tool_use_enforcement; }));
   // Tools.
+  t.push_back(option(
+      "tool_use.max_workers", "Tools of one batch run at most this many at once.",
+      [](O& o) { return &o.tool_use.max_workers; }, at_least(1)));
+  t.push_back(option("tool_use.batch_timeout",
+                     "A group of parallel tool calls as a whole; 0: no limit.",
+                     [](O& o) { return &o.tool_use.batch_timeout; }));
+  t.push_back(option("tool_use.call_timeout", "A tool call run on its own; 0: no limit.",
+                     [](O& o) { return &o.tool_use.call_timeout; }));
   t.push_back(
-      option("enabled_toolsets",
+      option("tool_use.enforcement",
+             "The \"act, do not narrate\" block; null: for the model families that need it.",
+             [](O& o) { return &o.tool_use.enforcement; }));
+  t.push_back(
+      option("tool_use.enabled_toolsets",
              "The toolsets offered; empty: all but the opt-in file, terminal and delegation.",
-             [](O& o) { return &o.enabled_toolsets; }));
-  t.push_back(option("disabled_toolsets", "Toolsets never offered.",
-                     [](O& o) { return &o.disabled_toolsets; }));
-  t.push_back(option("env_passthrough",
+             [](O& o) { return &o.tool_use.enabled_toolsets; }));
+  t.push_back(option("tool_use.disabled_toolsets", "Toolsets never offered.",
+                     [](O& o) { return &o.tool_use.disabled_toolsets; }));
+  t.push_back(option("tool_use.env_passthrough",
                      "Secret-looking environment variables the terminal still passes to commands.",
-                     [](O& o) { return &o.env_passthrough; }));
-  t.push_back(option("approvals.mode", "How dangerous commands are approved.",
-                     [](O& o) { return &o.approvals.mode; }));
-  t.push_back(option("approvals.timeout", "How long to wait for the human; silence is a denial.",
-                     [](O& o) { return &o.approvals.timeout; }));
-  t.push_back(option("approvals.deny", "Regular expressions of commands blocked in every mode.",
-                     [](O& o) { return &o.approvals.deny; }));
-  t.push_back(option("approvals.allowed_commands",
+                     [](O& o) { return &o.tool_use.env_passthrough; }));
+  t.push_back(option("tool_use.approvals.mode", "How dangerous commands are approved.",
+                     [](O& o) { return &o.tool_use.approvals.mode; }));
+  t.push_back(option("tool_use.approvals.timeout",
+                     "How long to wait for the human; silence is a denial.",
+                     [](O& o) { return &o.tool_use.approvals.timeout; }));
+  t.push_back(option("tool_use.approvals.deny",
+                     "Regular expressions of commands blocked in every mode.",
+                     [](O& o) { return &o.tool_use.approvals.deny; }));
+  t.push_back(option("tool_use.approvals.allowed_commands",
                      "In allowlist mode, the programs that run without asking.",
-                     [](O& o) { return &o.approvals.allowed_commands; }));
+                     [](O& o) { return &o.tool_use.approvals.allowed_commands; }));
   // Sub-agents.
   t.push_back(option(
       "delegation.max_iterations", "Model calls per delegated task.",
@@ -355,24 +367,25 @@ std::vector<OptionEntry> build_table() {
   t.push_back(option("skills.template_vars",
                      "Replace ${HERMES_SKILL_DIR} and ${HERMES_SESSION_ID} in skills.",
                      [](O& o) { return &o.skills.template_vars; }));
-  t.push_back(option("background_review",
+  t.push_back(option("review.enabled",
                      "Review finished turns in the background for memories and skills.",
-                     [](O& o) { return &o.background_review; }));
+                     [](O& o) { return &o.review.enabled; }));
   t.push_back(option(
-      "memory_nudge_interval", "User turns between memory reviews; 0: never.",
-      [](O& o) { return &o.memory_nudge_interval; }, at_least(0)));
+      "review.memory_nudge_interval", "User turns between memory reviews; 0: never.",
+      [](O& o) { return &o.review.memory_nudge_interval; }, at_least(0)));
   t.push_back(option(
-      "skill_nudge_interval", "Tool-calling iterations between skill reviews; 0: never.",
-      [](O& o) { return &o.skill_nudge_interval; }, at_least(0)));
+      "review.skill_nudge_interval", "Tool-calling iterations between skill reviews; 0: never.",
+      [](O& o) { return &o.review.skill_nudge_interval; }, at_least(0)));
   t.push_back(option(
-      "review_max_iterations", "Model calls of one background review.",
-      [](O& o) { return &o.review_max_iterations; }, at_least(1)));
+      "review.max_iterations", "Model calls of one background review.",
+      [](O& o) { return &o.review.max_iterations; }, at_least(1)));
   // Persistence.
   t.push_back(option("home", "The hermes home (memories, skills, state.db); empty: the default.",
                      [](O& o) { return &o.home; }));
-  t.push_back(option("persist_sessions", "Keep sessions in the store.",
-                     [](O& o) { return &o.persist_sessions; }));
-  t.push_back(option("session_id", "Resume this session.", [](O& o) { return &o.session_id; }));
+  t.push_back(option("persistence.enabled", "Keep sessions in the store.",
+                     [](O& o) { return &o.persistence.enabled; }));
+  t.push_back(option("persistence.session_id", "Resume this session.",
+                     [](O& o) { return &o.persistence.session_id; }));
   t.push_back(option("source",
                      "Where the conversation takes place (cli, telegram, slack, cron, ...).",
                      [](O& o) { return &o.source; }));

@@ -28,12 +28,12 @@ Status check_provider_routing(const AgentOptions::ProviderRouting& routing) {
   const std::string& sort = routing.sort;
   if (!sort.empty() && sort != "price" && sort != "throughput" && sort != "latency") {
     return Status::invalid_argument(
-        "provider_routing.sort: expected price, throughput or latency, got '" + sort + "'");
+        "request.provider_routing.sort: expected price, throughput or latency, got '" + sort + "'");
   }
   const std::string& data = routing.data_collection;
   if (!data.empty() && data != "allow" && data != "deny") {
     return Status::invalid_argument(
-        "provider_routing.data_collection: expected allow or deny, got '" + data + "'");
+        "request.provider_routing.data_collection: expected allow or deny, got '" + data + "'");
   }
   return {};
 }

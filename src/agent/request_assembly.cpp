@@ -9,12 +9,12 @@ namespace hermes::internal {
 ProviderRequest TurnRunner::assemble_request(bool with_tools) const {
   const AgentOptions& opts = core_.options;
   ProviderRequest request;
-  request.model = opts.model;
-  request.max_tokens = opts.max_tokens;
-  request.temperature = opts.temperature;
+  request.model = opts.provider.model;
+  request.max_tokens = opts.request.max_tokens;
+  request.temperature = opts.request.temperature;
   request.reasoning_effort =
-      wire_reasoning_effort(opts.reasoning_effort, core_.reasoning_rejections);
-  request.stream = opts.stream;
+      wire_reasoning_effort(opts.request.reasoning_effort, core_.reasoning_rejections);
+  request.stream = opts.request.stream;
 
   std::string system = core_.system_prompt;
   if (std::string eph = strip(opts.ephemeral_system_prompt); !eph.empty()) {

@@ -103,7 +103,7 @@ AgentOptions subagent_options(const AgentCore& core, std::shared_ptr<ToolRegistr
                               const DelegateTask& task) {
   AgentOptions o = child_agent_options(core);
   o.max_iterations = core.options.delegation.max_iterations;
-  o.max_tool_workers = core.options.max_tool_workers;
+  o.tool_use.max_workers = core.options.tool_use.max_workers;
   o.ephemeral_system_prompt = subagent_prompt(task);
   o.compression = core.options.compression;
 
@@ -111,7 +111,7 @@ AgentOptions subagent_options(const AgentCore& core, std::shared_ptr<ToolRegistr
   // terminal) that the caller had.
   std::set<std::string> toolsets;
   for (const std::string& name : registry->names()) toolsets.insert(registry->find(name)->toolset);
-  o.enabled_toolsets.assign(toolsets.begin(), toolsets.end());
+  o.tool_use.enabled_toolsets.assign(toolsets.begin(), toolsets.end());
   o.tools = std::move(registry);
   o.source = "subagent";
   return o;

@@ -95,7 +95,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
     if (st_.truncated_tool_call_retries < kMaxTruncatedToolCallRetries) {
       ++st_.truncated_tool_call_retries;
       st_.next_max_tokens =
-          boosted_output_cap(core_.options.max_tokens, st_.truncated_tool_call_retries);
+          boosted_output_cap(core_.options.request.max_tokens, st_.truncated_tool_call_retries);
       status("warning", "Tool call arguments were truncated by the output limit; retrying");
       return true;
     }
@@ -220,9 +220,9 @@ bool TurnRunner::run_tool_round(Message assistant) {
   env.context.store = core_.store.get();
   env.context.state = &core_.tool_state;
   env.context.callbacks = &cb;
-  env.max_workers = core_.options.max_tool_workers;
-  env.group_timeout = core_.options.tool_batch_timeout;
-  env.call_timeout = core_.options.tool_call_timeout;
+  env.max_workers = core_.options.tool_use.max_workers;
+  env.group_timeout = core_.options.tool_use.batch_timeout;
+  env.call_timeout = core_.options.tool_use.call_timeout;
   env.workers = core_.tool_workers;
   env.callbacks = &cb;
   env.hooks = &core_.hooks;

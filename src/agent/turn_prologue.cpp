@@ -74,13 +74,13 @@ void TurnRunner::prologue() {
   st_.messages.push_back(std::move(user));
   ++core_.user_turn_count;
 
-  std::vector<std::string> disabled = core_.options.disabled_toolsets;
-  if (core_.options.enabled_toolsets.empty()) {
+  std::vector<std::string> disabled = core_.options.tool_use.disabled_toolsets;
+  if (core_.options.tool_use.enabled_toolsets.empty()) {
     // Without an explicit choice the file system, the shell and sub-agents (which spend
     // model calls) stay out of reach: the host opts in to them by naming their toolsets.
     disabled.insert(disabled.end(), {"file", "terminal", "delegation"});
   }
-  st_.offered_tools = core_.tools->resolve(core_.options.enabled_toolsets, disabled);
+  st_.offered_tools = core_.tools->resolve(core_.options.tool_use.enabled_toolsets, disabled);
   st_.memory_review_due = core_.nudges.begin_user_turn(offered("memory"));
   prepare_system_prompt();
   if (Status s = core_.ensure_session_row(); !s.ok()) {
@@ -142,7 +142,7 @@ void TurnRunner::prepare_system_prompt(bool allow_stored) {
     // unless it was built for another model or provider.
     auto stored = core_.store->get_session(core_.session_id);
     if (stored.ok() && !stored->system_prompt.empty() &&
-        system_prompt_matches_runtime(stored->system_prompt, opts.model, provider_name)) {
+        system_prompt_matches_runtime(stored->system_prompt, opts.provider.model, provider_name)) {
       core_.system_prompt = stored->system_prompt;
       return;
     }
@@ -150,10 +150,10 @@ void TurnRunner::prepare_system_prompt(bool allow_stored) {
   SystemPromptInputs in;
   in.home = core_.home;
   in.system_message = st_.system_message.value_or("");
-  in.model = opts.model;
+  in.model = opts.provider.model;
   in.provider = provider_name;
   in.tool_names = st_.offered_tools;
-  in.tool_use_enforcement = opts.tool_use_enforcement;
+  in.tool_use_enforcement = opts.tool_use.enforcement;
   in.source = opts.source;
   in.platform_hint = opts.platform_hint;
   in.started_at = conversation_started_at();

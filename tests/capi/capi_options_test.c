@@ -86,7 +86,7 @@ static void a_bad_document_changes_nothing(void) {
   char* after = NULL;
   CHECK(hermes_agent_options_set_model(options, "kept") == HERMES_OK);
   before = options_json(options);
-  CHECK(hermes_agent_options_set_json(options, "{\"model\":\"lost\",\"compression\":{\"threshold_percent\":2}}",
+  CHECK(hermes_agent_options_set_json(options, "{\"provider\":{\"model\":\"lost\"},\"compression\":{\"threshold_percent\":2}}",
                                       &error) == HERMES_ERR_INVALID_ARGUMENT);
   CHECK(error != NULL && strcmp(hermes_error_message(error), "compression.threshold_percent: must be at most 1") == 0);
   hermes_error_free(error);
@@ -113,6 +113,10 @@ static void setters_and_document_share_fields(void) {
   CHECK(hermes_agent_options_set_max_iterations(options, 9) == HERMES_OK);
   out = options_json(options);
   CHECK(out != NULL && strstr(out, "\"max_iterations\":9,") != NULL);
+  hermes_free(out);
+  CHECK(hermes_agent_options_set_model(options, "set-by-setter") == HERMES_OK);
+  out = options_json(options);
+  CHECK(out != NULL && strstr(out, "\"model\":\"set-by-setter\"") != NULL);
   hermes_free(out);
   CHECK(hermes_agent_options_set_json(options, "{\"max_iterations\":7}", &error) == HERMES_OK);
   out = options_json(options);

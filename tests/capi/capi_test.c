@@ -57,7 +57,7 @@ static void test_bad_input(void) {
   /* No model: the error names the field. */
   hermes_agent_options_set_persist_sessions(options, 0);
   CHECK(hermes_agent_new(options, &agent, &error) == HERMES_ERR_INVALID_ARGUMENT);
-  CHECK(strncmp(hermes_error_message(error), "model", 5) == 0);
+  CHECK(strncmp(hermes_error_message(error), "provider.model", 14) == 0);
   hermes_error_free(error);
   error = NULL;
 

@@ -176,19 +176,19 @@ TEST_CASE(
   std::vector<std::unique_ptr<Agent>> pool;
   for (int i = 0; i < agents; ++i) {
     AgentOptions o;
-    o.model = "mock-model";
-    o.base_url = server.base_url();
-    o.api_key = "sk-test";
+    o.provider.model = "mock-model";
+    o.provider.base_url = server.base_url();
+    o.provider.api_key = "sk-test";
     o.home = home.path();
     o.tools = tools;
-    o.enabled_toolsets = {"custom", "extras"};
-    o.session_store = *store;
+    o.tool_use.enabled_toolsets = {"custom", "extras"};
+    o.persistence.store = *store;
     o.max_iterations = 6;
-    o.max_retries = 1;
+    o.failover.max_retries = 1;
     o.compression.context_length = 1'000'000;
     // Every other agent gives parallel calls about as long as they take, so some overrun:
     // their workers go on (and touch the agent's tool state) while the turn moves on.
-    if (i % 2 == 1) o.tool_batch_timeout = std::chrono::milliseconds(2);
+    if (i % 2 == 1) o.tool_use.batch_timeout = std::chrono::milliseconds(2);
     auto agent = Agent::create(o);
     REQUIRE(agent.ok());
     pool.push_back(std::move(*agent));

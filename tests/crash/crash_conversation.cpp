@@ -45,13 +45,13 @@ std::shared_ptr<ToolRegistry> conversation_tools(std::function<void()> on_call) 
 AgentOptions conversation_options(const MockServer& server, const std::string& home,
                                   std::shared_ptr<SessionStore> store) {
   AgentOptions o;
-  o.model = "mock-model";
-  o.base_url = server.base_url();
-  o.api_key = "sk-test";
+  o.provider.model = "mock-model";
+  o.provider.base_url = server.base_url();
+  o.provider.api_key = "sk-test";
   o.home = home;
   o.tools = conversation_tools();
-  o.session_store = std::move(store);
-  o.max_retries = 1;
+  o.persistence.store = std::move(store);
+  o.failover.max_retries = 1;
   o.compression.context_length = 1'000'000;
   o.compression.protect_last_n = 3;
   return o;

@@ -207,7 +207,7 @@ std::string check_resume(const std::string& home, std::shared_ptr<SessionStore> 
   MockServer server;
   server.enqueue(chat::text(kFollowUpAnswer, false));
   AgentOptions options = crash::conversation_options(server, home, store);
-  options.session_id = *tip;
+  options.persistence.session_id = *tip;
   auto agent = Agent::create(options);
   if (!agent.ok()) return "resume failed: " + agent.status().to_string();
   ConversationResult r = (*agent)->run_conversation(kFollowUp);

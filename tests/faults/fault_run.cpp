@@ -128,26 +128,26 @@ class CaseRun {
 
 AgentOptions CaseRun::options() {
   AgentOptions o;
-  o.model = "mock-model";
-  o.api_mode = std::string(api_mode(wire_));
-  o.base_url = fault_.primary_refuses ? refusing_base_url() : server_.base_url();
-  o.api_key = "key-one";
-  if (fault_.two_keys) o.extra_api_keys = {"key-two"};
+  o.provider.model = "mock-model";
+  o.provider.api_mode = std::string(api_mode(wire_));
+  o.provider.base_url = fault_.primary_refuses ? refusing_base_url() : server_.base_url();
+  o.provider.api_key = "key-one";
+  if (fault_.two_keys) o.failover.extra_api_keys = {"key-two"};
   if (fault_.with_fallback) {
     ProviderConfig backup;
-    backup.api_mode = o.api_mode;
+    backup.api_mode = o.provider.api_mode;
     backup.provider = "backup";
     backup.base_url = server_.base_url();
     backup.api_key = "key-backup";
     backup.model = kBackupModel;
     backup.timeouts = short_timeouts();
-    o.fallback_providers = {backup};
+    o.failover.fallback_providers = {backup};
   }
-  o.timeouts = short_timeouts();
-  o.retry_backoff = {1ms, 10ms, 1ms, 10ms};
-  o.stream = script_.stream();
+  o.provider.timeouts = short_timeouts();
+  o.failover.backoff = {1ms, 10ms, 1ms, 10ms};
+  o.request.stream = script_.stream();
   o.home = home_.path();
-  o.session_id = kSessionId;
+  o.persistence.session_id = kSessionId;
   o.tools = adding_tools(tool_calls_);
   o.compression.context_length = 200'000;  // Known, so nothing probes the endpoint.
   o.compression.protect_last_n = 4;

@@ -40,12 +40,12 @@ struct HttpFixture {
 
   AgentOptions options(bool stream = true) {
     AgentOptions o;
-    o.model = "mock-model";
-    o.base_url = server.base_url();
-    o.api_key = "sk-test";
+    o.provider.model = "mock-model";
+    o.provider.base_url = server.base_url();
+    o.provider.api_key = "sk-test";
     o.home = home.path();
     o.tools = tools;
-    o.stream = stream;
+    o.request.stream = stream;
     return o;
   }
 
@@ -151,7 +151,7 @@ TEST_CASE("a session is persisted in SQLite, resumed by a second agent and found
     session_id = r.session_id;
   }
   AgentOptions o = f.options(false);
-  o.session_id = session_id;
+  o.persistence.session_id = session_id;
   auto resumed = f.agent(o);
   REQUIRE(resumed->history().size() == 4);  // user, assistant(call), tool, assistant
   ConversationResult r = resumed->run_conversation("What did I ask?");
@@ -188,7 +188,7 @@ TEST_CASE("server errors exhaust the retries, fail the turn and keep the accepte
   cut.drop_after_chunks = 2;
   f.server.enqueue(cut);
   AgentOptions o = f.options();
-  o.max_retries = 3;
+  o.failover.max_retries = 3;
   auto agent = f.agent(o);
   ConversationResult r = agent->run_conversation("add one and one");
   CHECK_FALSE(r.completed);

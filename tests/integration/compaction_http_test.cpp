@@ -37,11 +37,11 @@ struct CompactionFixture {
 
   AgentOptions options() {
     AgentOptions o;
-    o.model = "mock-model";
-    o.base_url = server.base_url();
-    o.api_key = "sk-test";
+    o.provider.model = "mock-model";
+    o.provider.base_url = server.base_url();
+    o.provider.api_key = "sk-test";
     o.home = home.path();
-    o.stream = false;
+    o.request.stream = false;
     o.tools = std::make_shared<ToolRegistry>();  // No tool schemas in the estimates.
     o.compression.context_length = 200000;       // The first agent never compacts.
     o.compression.protect_last_n = 2;
@@ -97,7 +97,7 @@ TEST_CASE(
   f.server.enqueue(chat::text(kSummary, false));  // The summariser's answer.
   f.server.enqueue(chat::text("Pyrite is fool's gold.", false));
   AgentOptions o = f.options();
-  o.session_id = root;
+  o.persistence.session_id = root;
   // A threshold of 4,250 tokens: the stored session and the system prompt are over it,
   // the compacted transcript under it.
   o.compression.context_length = 5000;
@@ -146,7 +146,7 @@ TEST_CASE(
   // A third agent resuming the child sees the compacted conversation, not the old one.
   f.server.enqueue(chat::text("Noted.", false));
   AgentOptions again = f.options();
-  again.session_id = r.session_id;
+  again.persistence.session_id = r.session_id;
   auto third = f.agent(again);
   CHECK(has_summary(third->history()));
   ConversationResult next = third->run_conversation("Thanks.");
@@ -161,7 +161,7 @@ TEST_CASE("an in-place compaction keeps the session id and archives the summaris
   f.server.enqueue(chat::text(kSummary, false));
   f.server.enqueue(chat::text("Pyrite is fool's gold.", false));
   AgentOptions o = f.options();
-  o.session_id = root;
+  o.persistence.session_id = root;
   o.compression.context_length = 5000;
   o.compression.in_place = true;
   auto resumed = f.agent(o);
@@ -202,7 +202,8 @@ TEST_CASE(
   f.server.enqueue(chat::text(kSummary, false));
   f.server.enqueue(chat::text("Pyrite is fool's gold.", false));
   AgentOptions o = f.options();
-  o.session_id = root;  // A 200,000-token window as far as the agent knows: no preflight.
+  o.persistence.session_id =
+      root;  // A 200,000-token window as far as the agent knows: no preflight.
   auto resumed = f.agent(o);
   ConversationResult r = resumed->run_conversation("And pyrite?");
   REQUIRE_MESSAGE(r.completed, r.error);

@@ -81,7 +81,7 @@ TEST_CASE("a process killed mid-tool loses no accepted message and its session r
   // A new agent resumes: the unanswered call gets a stub result on the wire, so the
   // request is valid, and the next turn completes.
   f.server.enqueue(chat::text("The slow step was cut short; nothing to report.", true));
-  options.session_id = session_id;
+  options.persistence.session_id = session_id;
   auto resumed = f.agent(options);
   CHECK(roles_of(resumed->history()) == "user assistant");
   ConversationResult r = resumed->run_conversation("What happened?");

@@ -155,13 +155,13 @@ struct LoopHttpFixture {
 
   AgentOptions options(bool stream = true) {
     AgentOptions o;
-    o.model = "mock-model";
-    o.base_url = server.base_url();
-    o.api_key = "sk-test";
+    o.provider.model = "mock-model";
+    o.provider.base_url = server.base_url();
+    o.provider.api_key = "sk-test";
     o.home = home.path();
     o.tools = tools;
-    o.stream = stream;
-    o.background_review = false;
+    o.request.stream = stream;
+    o.review.enabled = false;
     log.attach(o.callbacks);
     return o;
   }

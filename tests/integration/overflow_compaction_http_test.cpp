@@ -41,7 +41,7 @@ TEST_CASE("an overflow of a few huge tool results compacts by shortening them an
   f.server.enqueue(chat::text("All three logs show the upload timing out.", false));
 
   AgentOptions o = f.options(/*stream=*/false);
-  o.persist_sessions = false;
+  o.persistence.enabled = false;
   auto agent = f.agent(o);
   ConversationResult r = agent->run_conversation("Read logs a, b and c and tell me what failed.");
   REQUIRE_MESSAGE(r.completed, r.error);

@@ -10,15 +10,15 @@ TEST_CASE("the routing object goes to OpenRouter and not to a fallback of anothe
   for (int i = 0; i < 4; ++i) f.server.enqueue(chat::text("", true));  // Empty answers: fall back.
   f.server.enqueue(chat::text("Hello from the fallback.", true));
   AgentOptions o = f.options();
-  o.provider = "openrouter";
-  o.provider_routing.only = {"Groq", "Together"};
-  o.provider_routing.sort = "throughput";
-  o.provider_routing.require_parameters = true;
+  o.provider.provider = "openrouter";
+  o.request.provider_routing.only = {"Groq", "Together"};
+  o.request.provider_routing.sort = "throughput";
+  o.request.provider_routing.require_parameters = true;
   ProviderConfig fallback;
   fallback.provider = "custom";
   fallback.base_url = f.server.base_url();
   fallback.model = "fallback-model";
-  o.fallback_providers = {fallback};
+  o.failover.fallback_providers = {fallback};
   auto agent = f.agent(o);
 
   ConversationResult r = agent->run_conversation("Say something.");
@@ -35,14 +35,14 @@ TEST_CASE("no routing object without routing, and a bad sort is refused at creat
   LoopHttpFixture f;
   f.server.enqueue(chat::text("Plain.", true));
   AgentOptions o = f.options();
-  o.provider = "openrouter";
+  o.provider.provider = "openrouter";
   auto agent = f.agent(o);
   REQUIRE(agent->run_conversation("Hi.").completed);
   CHECK_FALSE(f.server.requests()[0].json().contains("provider"));
 
-  o.provider_routing.sort = "cheapest";
+  o.request.provider_routing.sort = "cheapest";
   auto refused = Agent::create(o);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().message() ==
-        "provider_routing.sort: expected price, throughput or latency, got 'cheapest'");
+        "request.provider_routing.sort: expected price, throughput or latency, got 'cheapest'");
 }

@@ -132,7 +132,7 @@ TEST_CASE("a model that stays empty hands the turn to the fallback provider, whi
   fallback.base_url = f.server.base_url();
   fallback.api_key = "sk-fallback";
   fallback.model = "fallback-model";
-  o.fallback_providers = {fallback};
+  o.failover.fallback_providers = {fallback};
   auto agent = f.agent(o);
 
   ConversationResult r = agent->run_conversation("Say something.");
@@ -297,7 +297,7 @@ TEST_CASE("an answer truncated five times ends partial with what was produced") 
   LoopHttpFixture f;
   for (int i = 0; i < 5; ++i) f.server.enqueue(chat::text("more", true, {}, "length"));
   AgentOptions o = f.options();
-  o.max_tokens = 3000;
+  o.request.max_tokens = 3000;
   auto agent = f.agent(o);
 
   ConversationResult r = agent->run_conversation("Write forever.");
@@ -449,7 +449,7 @@ TEST_CASE("a Responses model that announces the work is told to do it, and then 
   f.server.enqueue(responses::tool_calls({{"call_1", "add", R"({"a": 3, "b": 4})"}}, true));
   f.server.enqueue(responses::text("The project adds up to 7.", true));
   AgentOptions o = f.options();
-  o.api_mode = "codex_responses";
+  o.provider.api_mode = "codex_responses";
   auto agent = f.agent(o);
 
   ConversationResult r = agent->run_conversation("Summarise the project for me.");
@@ -477,7 +477,7 @@ TEST_CASE("an announcement is nudged at most twice, then accepted as the answer"
   const std::string ack = "Let me check the repository first.";
   for (int i = 0; i < 3; ++i) f.server.enqueue(responses::text(ack, true));
   AgentOptions o = f.options();
-  o.api_mode = "codex_responses";
+  o.provider.api_mode = "codex_responses";
   auto agent = f.agent(o);
 
   ConversationResult r = agent->run_conversation("What is in this repo?");

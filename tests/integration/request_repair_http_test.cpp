@@ -54,7 +54,7 @@ TEST_CASE("a route that refuses reasoning off gets the lowest level, on every la
   f.server.enqueue(chat::text("Thought briefly.", true));
   f.server.enqueue(chat::text("Again.", true));
   AgentOptions o = f.options();
-  o.reasoning_effort = "none";
+  o.request.reasoning_effort = "none";
   auto agent = f.agent(o);
 
   ConversationResult r = agent->run_conversation("Quick answer, please.");

@@ -57,14 +57,14 @@ class ToolLoop {
     builtins.file.root = project.path();
     REQUIRE(register_builtin_tools(*tools, builtins).ok());
     REQUIRE(register_session_search_tool(*tools).ok());
-    options.model = "mock-model";
-    options.base_url = server.base_url();
-    options.api_key = "sk-test";
+    options.provider.model = "mock-model";
+    options.provider.base_url = server.base_url();
+    options.provider.api_key = "sk-test";
     options.home = home.path();
     options.tools = tools;
-    options.enabled_toolsets = std::move(toolsets);
+    options.tool_use.enabled_toolsets = std::move(toolsets);
     // Reviews would send model calls nobody scripted.
-    options.background_review = false;
+    options.review.enabled = false;
     options.compression.context_length = 128000;  // No metadata probe, no warning.
   }
 

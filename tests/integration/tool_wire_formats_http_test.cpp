@@ -58,7 +58,7 @@ void check_results(const ToolLoop& loop, const Json& written, const Json& escape
 
 TEST_CASE("write_file and a refused read_file round-trip through the Responses wire format") {
   ToolLoop loop({"file"});
-  loop.options.api_mode = "codex_responses";
+  loop.options.provider.api_mode = "codex_responses";
   loop.server.enqueue(responses::tool_calls({kWrite, kEscape}, /*stream=*/true));
   loop.server.enqueue(responses::text("Written.", /*stream=*/true));
   ConversationResult r = loop.agent().run_conversation("Note that we ship it.");
@@ -72,9 +72,9 @@ TEST_CASE("write_file and a refused read_file round-trip through the Responses w
 
 TEST_CASE("write_file and a refused read_file round-trip through the Anthropic wire format") {
   ToolLoop loop({"file"});
-  loop.options.api_mode = "anthropic_messages";
-  loop.options.provider = "anthropic";
-  loop.options.model = "claude-sonnet-4-5";
+  loop.options.provider.api_mode = "anthropic_messages";
+  loop.options.provider.provider = "anthropic";
+  loop.options.provider.model = "claude-sonnet-4-5";
   loop.server.enqueue(anthropic::tool_calls({kWrite, kEscape}, /*stream=*/true));
   loop.server.enqueue(anthropic::text("Written.", /*stream=*/true));
   ConversationResult r = loop.agent().run_conversation("Note that we ship it.");

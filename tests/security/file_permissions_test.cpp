@@ -44,10 +44,10 @@ TEST_CASE("an agent's session database, memories and skills are private under um
                             Json(skill_md("deploy")).dump() + "}"}});
   provider->text("Noted.");
   AgentOptions o;
-  o.model = "scripted-model";
-  o.provider_instance = provider;
+  o.provider.model = "scripted-model";
+  o.provider.instance = provider;
   o.home = home;
-  o.background_review = false;
+  o.review.enabled = false;
   o.compression.context_length = 64000;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
@@ -72,10 +72,10 @@ TEST_CASE("an existing home open to others is closed when an agent starts") {
   TempDir home;
   ::chmod(home.path().c_str(), 0755);
   AgentOptions o;
-  o.model = "scripted-model";
-  o.provider_instance = std::make_shared<testing::ScriptedProvider>();
+  o.provider.model = "scripted-model";
+  o.provider.instance = std::make_shared<testing::ScriptedProvider>();
   o.home = home.path();
-  o.persist_sessions = false;
+  o.persistence.enabled = false;
   REQUIRE(Agent::create(o).ok());
   CHECK(mode_of(home.path()) == 0700);
 }

@@ -48,12 +48,12 @@ struct LogCapture {
 
 AgentOptions options_for(const MockServer& server, const TempDir& home) {
   AgentOptions o;
-  o.model = "mock-model";
-  o.base_url = server.base_url();
-  o.api_key = kApiKey;
+  o.provider.model = "mock-model";
+  o.provider.base_url = server.base_url();
+  o.provider.api_key = kApiKey;
   o.home = home.path();
-  o.stream = false;
-  o.max_retries = 1;
+  o.request.stream = false;
+  o.failover.max_retries = 1;
   o.compression.context_length = 1'000'000;
   o.compression.protect_last_n = 3;
   return o;
@@ -72,8 +72,8 @@ TEST_CASE("a log line never carries a secret to the sink") {
 
 TEST_CASE("a provider error that echoes the API key is logged without it") {
   MockServer server;
-  server.enqueue(chat::error(401, std::string("Incorrect API key provided: ") + kApiKey,
-                             "invalid_api_key"));
+  server.enqueue(
+      chat::error(401, std::string("Incorrect API key provided: ") + kApiKey, "invalid_api_key"));
   TempDir home;
   LogCapture log;
   auto agent = Agent::create(options_for(server, home));
@@ -88,9 +88,11 @@ TEST_CASE("a key pasted by the user never reaches the summariser or the stored s
   MockServer server;
   const int turns = 5;
   for (int i = 0; i < turns; ++i) {
-    server.enqueue(chat::text("Answer number " + std::to_string(i) + ", noted and understood.", false));
+    server.enqueue(
+        chat::text("Answer number " + std::to_string(i) + ", noted and understood.", false));
   }
-  server.enqueue(chat::text("## Goal\nHelp the user.\n## Critical Context\nA key was shared.", false));
+  server.enqueue(
+      chat::text("## Goal\nHelp the user.\n## Critical Context\nA key was shared.", false));
   TempDir home;
   LogCapture log;
   auto agent = Agent::create(options_for(server, home));

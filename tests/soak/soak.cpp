@@ -159,13 +159,13 @@ int main(int argc, char** argv) {
   auto store = open_sqlite_store(home.file("state.db"));
   if (!store.ok()) return std::fprintf(stderr, "%s\n", store.status().to_string().c_str()), 2;
   AgentOptions o;
-  o.model = "mock-model";
-  o.base_url = server.base_url();
-  o.api_key = "sk-soak";
+  o.provider.model = "mock-model";
+  o.provider.base_url = server.base_url();
+  o.provider.api_key = "sk-soak";
   o.home = home.path();
   o.tools = soak_tools();
-  o.session_store = *store;
-  o.max_retries = 3;
+  o.persistence.store = *store;
+  o.failover.max_retries = 3;
   o.compression.context_length = 1'000'000;
   o.compression.protect_last_n = 4;
   auto agent = Agent::create(o);

@@ -25,12 +25,12 @@ struct ScriptedAgentFixture {
   // review (it would spend scripted answers).
   AgentOptions options() const {
     AgentOptions o;
-    o.model = "scripted-model";
-    o.provider_instance = provider;
+    o.provider.model = "scripted-model";
+    o.provider.instance = provider;
     o.tools = tools;
     o.home = home.path();
-    o.persist_sessions = false;
-    o.background_review = false;
+    o.persistence.enabled = false;
+    o.review.enabled = false;
     return o;
   }
 

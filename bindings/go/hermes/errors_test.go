@@ -37,8 +37,8 @@ func TestOptionsWithoutAModelAreRefusedNamingTheField(t *testing.T) {
 	if agent != nil {
 		t.Fatal("an agent without a model was created")
 	}
-	requireCode(t, err, ErrInvalidArgument, "model")
-	if !strings.HasPrefix(err.Error(), "hermes: invalid_argument: model") {
+	requireCode(t, err, ErrInvalidArgument, "provider.model")
+	if !strings.HasPrefix(err.Error(), "hermes: invalid_argument: provider.model") {
 		t.Errorf("Error() = %q", err.Error())
 	}
 }
@@ -124,7 +124,7 @@ func TestHandlersAndCallbacksAreReleasedWithTheirLastUser(t *testing.T) {
 	// the registry's share and the callbacks must all be released anyway.
 	_, err = NewAgent(WithTools(tools), WithStreamCallback(func(string) {}),
 		WithStatusCallback(func(string) {}), WithStatusCallback(func(string) {}))
-	requireCode(t, err, ErrInvalidArgument, "model")
+	requireCode(t, err, ErrInvalidArgument, "provider.model")
 	if live := atomic.LoadInt64(&liveUserData); live != before+1 {
 		t.Errorf("%d Go values held, want only the tool handler", live-before)
 	}

@@ -7,7 +7,7 @@ import "C"
 import "unsafe"
 
 // WithOptionsJSON sets the options an options document names, e.g.
-// {"model": "gpt-4.1-mini", "compression": {"threshold_percent": 0.7}}, nested as
+// {"provider": {"model": "gpt-4.1-mini"}, "compression": {"threshold_percent": 0.7}}, nested as
 // DescribeOptions lists them, durations in seconds. The whole document is checked
 // first: an unknown key or a bad value makes NewAgent fail with an error naming the
 // option. Options after it in NewAgent's list override what it sets.

@@ -117,13 +117,13 @@ void read_api_keys(KwargReader& kw, AgentOptions& o) {
   py::object keys = kw.take("api_key");
   if (keys.is_none()) return;
   if (py::isinstance<py::str>(keys)) {
-    o.api_key = keys.cast<std::string>();
+    o.provider.api_key = keys.cast<std::string>();
     return;
   }
   auto list = keys.cast<std::vector<std::string>>();
   if (list.empty()) return;
-  o.api_key = list.front();
-  o.extra_api_keys.assign(list.begin() + 1, list.end());
+  o.provider.api_key = list.front();
+  o.failover.extra_api_keys.assign(list.begin() + 1, list.end());
 }
 
 // One entry of fallback_providers: a dict with model and any of provider, base_url,
@@ -194,8 +194,8 @@ std::shared_ptr<ToolRegistry> own_registry(const AgentOptions& o) {
   BuiltinToolOptions builtins;
   builtins.memory = o.memory_limits;
   builtins.skills = o.skills;
-  builtins.terminal.env_passthrough = o.env_passthrough;
-  builtins.approvals = o.approvals;
+  builtins.terminal.env_passthrough = o.tool_use.env_passthrough;
+  builtins.approvals = o.tool_use.approvals;
   if (Status s = register_builtin_tools(*registry, builtins); !s.ok()) raise_status(s);
   if (Status s = register_session_search_tool(*registry); !s.ok()) raise_status(s);
   return registry;
@@ -331,17 +331,17 @@ void read_durations(KwargReader& kw, const char* name,
 }
 
 void read_network(KwargReader& kw, AgentOptions& o) {
-  HttpTimeouts& t = o.timeouts;
+  HttpTimeouts& t = o.provider.timeouts;
   read_durations(kw, "timeouts",
                  {{"connect", &t.connect},
                   {"first_byte", &t.first_byte},
                   {"idle", &t.idle},
                   {"stale_stream", &t.stale_stream},
                   {"total", &t.total},
-                  {"tool_batch", &o.tool_batch_timeout},
-                  {"tool_call", &o.tool_call_timeout}});
-  kw.integer("max_retries", o.max_retries);
-  AgentOptions::RetryBackoff& b = o.retry_backoff;
+                  {"tool_batch", &o.tool_use.batch_timeout},
+                  {"tool_call", &o.tool_use.call_timeout}});
+  kw.integer("max_retries", o.failover.max_retries);
+  AgentOptions::RetryBackoff& b = o.failover.backoff;
   read_durations(kw, "retry_backoff",
                  {{"base", &b.base},
                   {"max", &b.max},
@@ -360,11 +360,11 @@ void read_delegation(KwargReader& kw, AgentOptions& o) {
 }
 
 void read_review(KwargReader& kw, AgentOptions& o) {
-  kw.flag("background_review", o.background_review);
-  kw.integer("memory_nudge_interval", o.memory_nudge_interval);
-  kw.integer("skill_nudge_interval", o.skill_nudge_interval);
-  kw.integer("review_max_iterations", o.review_max_iterations);
-  if (o.review_max_iterations < 1)
+  kw.flag("background_review", o.review.enabled);
+  kw.integer("memory_nudge_interval", o.review.memory_nudge_interval);
+  kw.integer("skill_nudge_interval", o.review.skill_nudge_interval);
+  kw.integer("review_max_iterations", o.review.max_iterations);
+  if (o.review.max_iterations < 1)
     throw py::value_error("review_max_iterations: must be at least 1");
   for (auto [name, limit] : {std::pair{"memory_char_limit", &o.memory_limits.memory_chars},
                              std::pair{"user_char_limit", &o.memory_limits.user_chars}}) {
@@ -388,15 +388,15 @@ void read_approvals(KwargReader& kw, AgentOptions& o) {
           "'allowlist', got '" +
           *mode + "'");
     }
-    o.approvals.mode = *parsed;
+    o.tool_use.approvals.mode = *parsed;
   }
-  kw.strings("allowed_commands", o.approvals.allowed_commands);
+  kw.strings("allowed_commands", o.tool_use.approvals.allowed_commands);
   std::optional<double> timeout;
   kw.real("approval_timeout", timeout);
   if (timeout) {
     if (!std::isfinite(*timeout) || *timeout < 0 || *timeout > 366.0 * 86400)
       throw py::value_error("approval_timeout: must be between 0 and a year of seconds");
-    o.approvals.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000));
+    o.tool_use.approvals.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000));
   }
 }
 
@@ -438,45 +438,46 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   KwargReader kw(kwargs);
   AgentOptions o;
   read_document(kw, o);
-  if (o.model.empty() && !kwargs.contains("model"))
+  if (o.provider.model.empty() && !kwargs.contains("model"))
     throw py::type_error("Agent() missing required keyword argument 'model'");
-  kw.text("model", o.model);
-  kw.text("base_url", o.base_url);
+  kw.text("model", o.provider.model);
+  kw.text("base_url", o.provider.base_url);
   read_api_keys(kw, o);
-  kw.text("provider", o.provider);
-  kw.text("api_mode", o.api_mode);
+  kw.text("provider", o.provider.provider);
+  kw.text("api_mode", o.provider.api_mode);
   if (py::object home = kw.take("home"); !home.is_none()) o.home = py::str(home);
   if (py::object dir = kw.take("context_dir"); !dir.is_none()) o.context_dir = py::str(dir);
   kw.text("source", o.source);
   kw.text("platform_hint", o.platform_hint);
   kw.integer("max_iterations", o.max_iterations);
-  kw.integer("max_tool_workers", o.max_tool_workers);
-  if (o.max_tool_workers < 1) throw py::value_error("max_tool_workers: must be at least 1");
+  kw.integer("max_tool_workers", o.tool_use.max_workers);
+  if (o.tool_use.max_workers < 1) throw py::value_error("max_tool_workers: must be at least 1");
   read_review(kw, o);  // Before the tools too: the built-in memory tool follows its limits.
   read_skills(kw, o);  // Before the tools: the built-in skills tools follow it.
-  kw.strings("env_passthrough", o.env_passthrough);  // And the terminal this.
+  kw.strings("env_passthrough", o.tool_use.env_passthrough);  // And the terminal this.
   read_approvals(kw, o);  // Before the tools: the built-in terminal tools follow it.
   read_tools(kw, o);
-  kw.strings("enabled_toolsets", o.enabled_toolsets);
-  kw.strings("disabled_toolsets", o.disabled_toolsets);
-  kw.text("session_id", o.session_id);
-  kw.flag("persist_sessions", o.persist_sessions);
+  kw.strings("enabled_toolsets", o.tool_use.enabled_toolsets);
+  kw.strings("disabled_toolsets", o.tool_use.disabled_toolsets);
+  kw.text("session_id", o.persistence.session_id);
+  kw.flag("persist_sessions", o.persistence.enabled);
   if (py::object store = kw.take("session_store"); !store.is_none()) {
-    o.session_store = session_store_from_python(store);
+    o.persistence.store = session_store_from_python(store);
   }
-  kw.flag("stream", o.stream);
-  kw.integer("max_tokens", o.max_tokens);
-  kw.real("temperature", o.temperature);
+  kw.flag("stream", o.request.stream);
+  kw.integer("max_tokens", o.request.max_tokens);
+  kw.real("temperature", o.request.temperature);
   kw.text("ephemeral_system_prompt", o.ephemeral_system_prompt);
   if (py::object v = kw.take("tool_use_enforcement"); !v.is_none()) {
     if (!py::isinstance<py::bool_>(v))
       throw py::type_error("tool_use_enforcement: expected bool or None");
-    o.tool_use_enforcement = v.cast<bool>();
+    o.tool_use.enforcement = v.cast<bool>();
   }
   read_network(kw, o);
-  kw.text("reasoning_effort", o.reasoning_effort);
+  kw.text("reasoning_effort", o.request.reasoning_effort);
   if (py::object fallbacks = kw.take("fallback_providers"); !fallbacks.is_none()) {
-    for (auto entry : fallbacks) o.fallback_providers.push_back(fallback_from_python(entry));
+    for (auto entry : fallbacks)
+      o.failover.fallback_providers.push_back(fallback_from_python(entry));
   }
   read_compression(kw, o);
   read_delegation(kw, o);

@@ -33,7 +33,7 @@ def test_the_description_names_every_option_of_the_fixture():
     threshold = next(o for o in described if o["name"] == "compression.threshold_percent")
     assert threshold["type"] == "number" and threshold["default"] == 0.5
     assert threshold["maximum"] == 1 and threshold["exclusive_minimum"] is True
-    assert next(o for o in described if o["name"] == "approvals.mode")["values"][0] == "manual"
+    assert next(o for o in described if o["name"] == "tool_use.approvals.mode")["values"][0] == "manual"
 
 
 @pytest.mark.parametrize("as_text", [False, True])
@@ -44,15 +44,15 @@ def test_every_option_reaches_the_agent(tmp_path, as_text):
 
 
 def test_a_keyword_beside_the_document_wins(tmp_path):
-    agent = hermes.Agent(options={"model": "from-document", "max_iterations": 5, "home": str(tmp_path),
-                                  "persist_sessions": False},
+    agent = hermes.Agent(options={"provider": {"model": "from-document"}, "max_iterations": 5,
+                                  "home": str(tmp_path), "persistence": {"enabled": False}},
                          max_iterations=7)
-    assert agent.options["model"] == "from-document"
+    assert agent.options["provider"]["model"] == "from-document"
     assert agent.options["max_iterations"] == 7
 
 
 def test_a_bad_document_names_the_option(tmp_path):
-    base = {"model": "m", "home": str(tmp_path), "persist_sessions": False}
+    base = {"provider": {"model": "m"}, "home": str(tmp_path), "persistence": {"enabled": False}}
     with pytest.raises(ValueError, match=r"options: compression\.threshold_percent: must be at most 1"):
         hermes.Agent(options={**base, "compression": {"threshold_percent": 2}})
     with pytest.raises(ValueError, match=r"options: modle: unknown option"):

@@ -106,7 +106,7 @@ impl AgentOptions {
     }
 
     /// Sets the options an options document names, e.g.
-    /// `{"model": "gpt-4.1-mini", "compression": {"threshold_percent": 0.7}}` (nested as
+    /// `{"provider": {"model": "gpt-4.1-mini"}, "compression": {"threshold_percent": 0.7}}` (nested as
     /// [`describe_options`] lists them; durations in seconds). The whole document is
     /// checked first: an unknown key or a bad value is an InvalidArgument error naming
     /// the option, and then nothing changes.

@@ -21,7 +21,7 @@ fn options_without_a_model_are_refused_naming_the_field() {
     let error = Agent::new(&options).expect_err("no model must be refused");
     assert_eq!(error.code(), ErrorCode::InvalidArgument);
     assert!(
-        error.message().starts_with("model"),
+        error.message().starts_with("provider.model"),
         "message: {}",
         error.message()
     );

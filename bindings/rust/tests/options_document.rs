@@ -53,7 +53,7 @@ fn a_bad_document_names_the_option_and_changes_nothing() -> hermes::Result<()> {
     options.set_model("kept")?;
     let before = options.to_json()?;
     let error = options
-        .apply_json(r#"{"model": "lost", "compression": {"threshold_percent": 2}}"#)
+        .apply_json(r#"{"provider": {"model": "lost"}, "compression": {"threshold_percent": 2}}"#)
         .err()
         .expect("refused");
     assert_eq!(error.code(), ErrorCode::InvalidArgument);

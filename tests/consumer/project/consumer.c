@@ -29,7 +29,7 @@ int main(void) {
   check(hermes_agent_new(options, &agent, &error) == HERMES_ERR_INVALID_ARGUMENT,
         "an agent without a model is refused");
   check(agent == NULL, "and none is returned");
-  check(strncmp(hermes_error_message(error), "model", 5) == 0, "naming the model field");
+  check(strstr(hermes_error_message(error), "model") != NULL, "naming the model field");
 
   hermes_error_free(error);
   hermes_agent_options_freep(&options);

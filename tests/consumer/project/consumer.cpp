@@ -1,9 +1,8 @@
 // A C++17 program on hermes's C++ API: the public headers compile as C++17, the library
 // links and runs, and bad options come back as a Status naming the field.
-#include <hermes/hermes.hpp>
-
 #include <cstdio>
 #include <cstring>
+#include <hermes/hermes.hpp>
 #include <memory>
 #include <string>
 
@@ -29,19 +28,20 @@ int main() {
   echo.name = "echo";
   echo.description = "Returns its arguments.";
   echo.parameters = hermes::Json::parse(R"({"type":"object","properties":{}})");
-  echo.handler = [](const hermes::Json& arguments, hermes::ToolContext&) -> hermes::Result<std::string> {
+  echo.handler = [](const hermes::Json& arguments,
+                    hermes::ToolContext&) -> hermes::Result<std::string> {
     return arguments.dump();
   };
   check(tools->register_tool(echo).ok(), "a tool registers");
   check(tools->names().size() == 1, "the registry lists the tool");
 
   hermes::AgentOptions options;
-  options.persist_sessions = false;
+  options.persistence.enabled = false;
   options.tools = tools;
   auto agent = hermes::Agent::create(options);
   check(!agent.ok(), "an agent without a model is refused");
   check(agent.status().code() == hermes::StatusCode::kInvalidArgument, "with InvalidArgument");
-  check(agent.status().message().rfind("model", 0) == 0, "naming the model field");
+  check(agent.status().message().find("provider.model") == 0, "naming the model field");
 
   if (failures == 0) std::puts("consumer_cxx: ok");
   return failures == 0 ? 0 : 1;

@@ -217,11 +217,11 @@ TEST_CASE("the agent keeps its history between turns") {
 
 TEST_CASE("options without a model are rejected naming the field") {
   AgentOptions o;
-  o.persist_sessions = false;
+  o.persistence.enabled = false;
   auto agent = Agent::create(o);
   REQUIRE_FALSE(agent.ok());
   CHECK(agent.status().code() == StatusCode::kInvalidArgument);
-  CHECK(agent.status().message().rfind("model", 0) == 0);
+  CHECK(agent.status().message().rfind("provider.model", 0) == 0);
 }
 
 TEST_CASE("an interrupt during a tool stops the turn and leaves a valid transcript") {

@@ -16,11 +16,15 @@ using namespace hermes;
 
 namespace {
 
-std::string fixture_text() {
-  std::ifstream in(std::string(HERMES_FIXTURES_DIR) + "/options/every_option.json");
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+std::string fixture_text() {
+  return file_text(std::string(HERMES_FIXTURES_DIR) + "/options/every_option.json");
 }
 
 // The names of a document's leaves, dotted ("compression.enabled").
@@ -82,6 +86,17 @@ TEST_CASE("the description lists every option of the fixture document, each desc
   CHECK(described.size() >= 55);
 }
 
+TEST_CASE("docs/options.md lists every option with its default") {
+  const std::string doc = file_text(std::string(HERMES_FIXTURES_DIR) + "/../../docs/options.md");
+  REQUIRE_FALSE(doc.empty());
+  for (const Json& option : describe_agent_options()) {
+    const std::string row = "| `" + option["name"].get<std::string>() + "` | " +
+                            option["type"].get<std::string>() + " | `" + option["default"].dump() +
+                            "` |";
+    CHECK_MESSAGE(doc.find(row) != std::string::npos, row);
+  }
+}
+
 TEST_CASE("the defaults described are a default AgentOptions'") {
   const Json document = agent_options_to_json(AgentOptions{});
   for (const Json& option : describe_agent_options()) {
@@ -91,9 +106,9 @@ TEST_CASE("the defaults described are a default AgentOptions'") {
     CHECK_MESSAGE(document.at(Json::json_pointer(pointer)) == option["default"], name);
   }
   CHECK(document["compression"]["threshold_percent"] == 0.5);
-  CHECK(document["timeouts"]["connect"] == 10);
-  CHECK(document["max_tokens"].is_null());
-  CHECK(document["approvals"]["mode"] == "manual");
+  CHECK(document["provider"]["timeouts"]["connect"] == 10);
+  CHECK(document["request"]["max_tokens"].is_null());
+  CHECK(document["tool_use"]["approvals"]["mode"] == "manual");
 }
 
 TEST_CASE("every option of the fixture is applied and reads back as it was written") {
@@ -102,38 +117,42 @@ TEST_CASE("every option of the fixture is applied and reads back as it was writt
   REQUIRE(apply_agent_options(Json::parse(text), options).ok());
   CHECK(agent_options_to_json(options).dump() == compact(text));
   // The values reached the fields themselves.
-  CHECK(options.model == "fixture-model");
+  CHECK(options.provider.model == "fixture-model");
   CHECK(options.compression.threshold_percent == 0.75);
-  CHECK(options.timeouts.idle == std::chrono::milliseconds(30'500));
-  CHECK(options.approvals.mode == ApprovalMode::kAllowlist);
-  REQUIRE(options.fallback_providers.size() == 1);
-  CHECK(options.fallback_providers[0].api_mode == "anthropic_messages");
+  CHECK(options.provider.timeouts.idle == std::chrono::milliseconds(30'500));
+  CHECK(options.tool_use.approvals.mode == ApprovalMode::kAllowlist);
+  REQUIRE(options.failover.fallback_providers.size() == 1);
+  CHECK(options.failover.fallback_providers[0].api_mode == "anthropic_messages");
   CHECK(options.memory_limits.user_chars == 2000);
-  CHECK(options.tool_use_enforcement == true);
+  CHECK(options.tool_use.enforcement == true);
   CHECK(options.platform_hint == "Plain text only.");
 }
 
 TEST_CASE("a document sets only what it names; null clears an optional") {
   AgentOptions options;
-  options.model = "kept";
-  options.max_tokens = 100;
-  REQUIRE(apply_agent_options(
-              Json::parse(R"({"compression": {"protect_last_n": 4}, "max_tokens": null})"), options)
-              .ok());
-  CHECK(options.model == "kept");
+  options.provider.model = "kept";
+  options.request.max_tokens = 100;
+  REQUIRE(
+      apply_agent_options(
+          Json::parse(R"({"compression": {"protect_last_n": 4}, "request": {"max_tokens": null}})"),
+          options)
+          .ok());
+  CHECK(options.provider.model == "kept");
   CHECK(options.compression.protect_last_n == 4);
   CHECK(options.compression.enabled);
-  CHECK_FALSE(options.max_tokens.has_value());
+  CHECK_FALSE(options.request.max_tokens.has_value());
 }
 
 TEST_CASE("a bad document names the option and changes nothing") {
   AgentOptions options;
-  options.model = "before";
+  options.provider.model = "before";
   const Status s = apply_agent_options(
-      Json::parse(R"({"model": "after", "compression": {"threshhold_percent": 0.7}})"), options);
+      Json::parse(
+          R"({"provider": {"model": "after"}, "compression": {"threshhold_percent": 0.7}})"),
+      options);
   CHECK(s.code() == StatusCode::kInvalidArgument);
   CHECK(s.message().find("compression.threshhold_percent: unknown option") == 0);
-  CHECK(options.model == "before");  // The good key before the bad one was not kept.
+  CHECK(options.provider.model == "before");  // The good key before the bad one was not kept.
 
   CHECK(applied_error(R"({"modle": "x"})").find("modle: unknown option") == 0);
   CHECK(applied_error(R"({"max_iterations": "12"})") ==
@@ -150,24 +169,25 @@ TEST_CASE("a bad document names the option and changes nothing") {
         "compression.threshold_percent: must be at most 1");
   CHECK(applied_error(R"({"compression": true})") ==
         "compression: expected an object, got boolean");
-  CHECK(applied_error(R"({"stream": 1})") == "stream: expected true or false, got number");
-  CHECK(applied_error(R"({"timeouts": {"idle": -1}})") ==
-        "timeouts.idle: must be between 0 and a year of seconds");
-  CHECK(applied_error(R"({"enabled_toolsets": "file"})") ==
-        "enabled_toolsets: expected a list of strings, got string");
-  CHECK(applied_error(R"({"approvals": {"mode": "yolo"}})")
-            .find("approvals.mode: expected one of manual") == 0);
-  CHECK(applied_error(R"({"fallback_providers": [{"provider": "openai"}]})") ==
-        "fallback_providers: every entry needs a model");
-  CHECK(applied_error(R"({"fallback_providers": [{"model": "m", "key": "k"}]})")
+  CHECK(applied_error(R"({"request": {"stream": 1}})") ==
+        "request.stream: expected true or false, got number");
+  CHECK(applied_error(R"({"provider": {"timeouts": {"idle": -1}}})") ==
+        "provider.timeouts.idle: must be between 0 and a year of seconds");
+  CHECK(applied_error(R"({"tool_use": {"enabled_toolsets": "file"}})") ==
+        "tool_use.enabled_toolsets: expected a list of strings, got string");
+  CHECK(applied_error(R"({"tool_use": {"approvals": {"mode": "yolo"}}})")
+            .find("tool_use.approvals.mode: expected one of manual") == 0);
+  CHECK(applied_error(R"({"failover": {"fallback_providers": [{"provider": "openai"}]}})") ==
+        "failover.fallback_providers: every entry needs a model");
+  CHECK(applied_error(R"({"failover": {"fallback_providers": [{"model": "m", "key": "k"}]}})")
             .find("unknown key 'key'") != std::string::npos);
   CHECK(applied_error(R"([1, 2])") == "options: expected a JSON object, got array");
 }
 
 TEST_CASE("Agent::create checks each option against the same bounds") {
   AgentOptions options;
-  options.model = "m";
-  options.persist_sessions = false;
+  options.provider.model = "m";
+  options.persistence.enabled = false;
   options.compression.threshold_percent = 0;
   auto agent = Agent::create(options);
   REQUIRE_FALSE(agent.ok());
@@ -182,9 +202,9 @@ TEST_CASE("Agent::create checks each option against the same bounds") {
 
 TEST_CASE("without a session store, session_id names the new session") {
   AgentOptions options;
-  options.model = "m";
-  options.persist_sessions = false;
-  options.session_id = "20260101_000000_abcdef";
+  options.provider.model = "m";
+  options.persistence.enabled = false;
+  options.persistence.session_id = "20260101_000000_abcdef";
   auto agent = Agent::create(options);
   REQUIRE(agent.ok());
   CHECK((*agent)->session_id() == "20260101_000000_abcdef");
@@ -201,8 +221,8 @@ TEST_CASE("memory and skills settings come from the caller's registry, never giv
   CHECK(builtin_memory_limits(*registry)->memory_chars == 5000);
 
   AgentOptions options;
-  options.model = "m";
-  options.persist_sessions = false;
+  options.provider.model = "m";
+  options.persistence.enabled = false;
   options.tools = registry;
   auto agent = Agent::create(options);
   REQUIRE(agent.ok());

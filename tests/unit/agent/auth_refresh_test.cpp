@@ -16,11 +16,11 @@ namespace {
 AgentOptions refresh_options(std::shared_ptr<Provider> provider,
                              const hermes::testing::TempDir& home) {
   AgentOptions o;
-  o.model = "primary-model";
-  o.provider_instance = std::move(provider);
+  o.provider.model = "primary-model";
+  o.provider.instance = std::move(provider);
   o.home = home.path();
-  o.persist_sessions = false;
-  o.api_key = "stale-token";
+  o.persistence.enabled = false;
+  o.provider.api_key = "stale-token";
   return o;
 }
 
@@ -34,7 +34,8 @@ TEST_CASE("a 401 asks the host for a fresh credential and retries the call with 
   provider->text("still ok");
   AgentOptions o = refresh_options(provider, home);
   std::vector<AuthRefreshRequest> asked;
-  o.callbacks.on_auth_refresh = [&](const AuthRefreshRequest& request) -> std::optional<std::string> {
+  o.callbacks.on_auth_refresh =
+      [&](const AuthRefreshRequest& request) -> std::optional<std::string> {
     asked.push_back(request);
     return "fresh-token";
   };
@@ -49,7 +50,8 @@ TEST_CASE("a 401 asks the host for a fresh credential and retries the call with 
   CHECK(asked[0].message.find("Token expired") != std::string::npos);
   // The fresh credential stays in use for later calls.
   CHECK((*agent)->run_conversation("again").final_response == "still ok");
-  CHECK(provider->api_keys() == std::vector<std::string>{"stale-token", "fresh-token", "fresh-token"});
+  CHECK(provider->api_keys() ==
+        std::vector<std::string>{"stale-token", "fresh-token", "fresh-token"});
 }
 
 TEST_CASE("a credential that still fails after one refresh ends the turn as auth_permanent") {
@@ -79,7 +81,7 @@ TEST_CASE("a refresh that yields nothing falls through to key rotation") {
   provider->error(401, "Incorrect API key provided");
   provider->text("ok");
   AgentOptions o = refresh_options(provider, home);
-  o.extra_api_keys = {"second-key"};
+  o.failover.extra_api_keys = {"second-key"};
   o.callbacks.on_auth_refresh = [](const AuthRefreshRequest&) -> std::optional<std::string> {
     return std::nullopt;
   };
@@ -120,8 +122,9 @@ TEST_CASE("a refreshed credential on a fallback is used for that fallback only")
   fb.provider = "backup";
   fb.model = "backup-model";
   fb.instance = backup;
-  o.fallback_providers = {fb};
-  o.callbacks.on_auth_refresh = [](const AuthRefreshRequest& request) -> std::optional<std::string> {
+  o.failover.fallback_providers = {fb};
+  o.callbacks.on_auth_refresh =
+      [](const AuthRefreshRequest& request) -> std::optional<std::string> {
     return request.provider == "backup" || request.model == "backup-model"
                ? std::optional<std::string>("backup-fresh")
                : std::nullopt;

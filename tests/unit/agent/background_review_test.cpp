@@ -69,8 +69,8 @@ struct ReviewFixture : hermes::testing::ScriptedAgentFixture {
   // The review is what these tests are about: on, reporting through on_status.
   AgentOptions options() {
     AgentOptions o = ScriptedAgentFixture::options();
-    o.background_review = true;
-    o.memory_nudge_interval = 0;
+    o.review.enabled = true;
+    o.review.memory_nudge_interval = 0;
     o.callbacks.on_status = [this](std::string_view kind, std::string_view message) {
       if (kind == "review") reviews.raise(std::string(message));
     };
@@ -126,7 +126,7 @@ TEST_CASE("the skills nudge counts iterations across turns and resets when skill
   ReviewFixture f;
   ReviewStarts starts;
   AgentOptions o = f.options();
-  o.skill_nudge_interval = 4;
+  o.review.skill_nudge_interval = 4;
   auto agent = f.make_agent(o);
 
   f.script_tool_iterations(3);
@@ -173,7 +173,7 @@ TEST_CASE("a memory written in one session reaches the next session's prompt, no
 TEST_CASE("a memory review runs every nudge interval of user turns and reports what it saved") {
   ReviewFixture f;
   AgentOptions o = f.options();
-  o.memory_nudge_interval = 2;
+  o.review.memory_nudge_interval = 2;
   auto agent = f.make_agent(o);
 
   f.provider->text("Hi.");
@@ -208,7 +208,7 @@ TEST_CASE("no review starts after an interrupted turn or when the intervals are 
   }
   SUBCASE("intervals are 0") {
     AgentOptions o = f.options();
-    o.skill_nudge_interval = 0;
+    o.review.skill_nudge_interval = 0;
     auto agent = f.make_agent(o);
     f.script_tool_iterations(12);
     CHECK(agent->run_conversation("deploy the service").completed);
@@ -216,7 +216,7 @@ TEST_CASE("no review starts after an interrupted turn or when the intervals are 
   }
   SUBCASE("background review is off") {
     AgentOptions o = f.options();
-    o.background_review = false;
+    o.review.enabled = false;
     auto agent = f.make_agent(o);
     f.script_tool_iterations(10);
     CHECK(agent->run_conversation("deploy the service").completed);

@@ -27,10 +27,10 @@ bool is_summary_request(const ProviderRequest& r) {
 AgentOptions compaction_options(std::shared_ptr<ScriptedProvider> provider,
                                 const hermes::testing::TempDir& home) {
   AgentOptions o;
-  o.model = "m";
-  o.provider_instance = std::move(provider);
+  o.provider.model = "m";
+  o.provider.instance = std::move(provider);
   o.home = home.path();
-  o.persist_sessions = false;
+  o.persistence.enabled = false;
   return o;
 }
 
@@ -303,7 +303,7 @@ TEST_CASE("resuming a session that compression closed resumes its continuation")
   provider->text("ok");
   provider->text(kShipSummary);
   AgentOptions o = compaction_options(provider, home);
-  o.session_store = make_memory_store();
+  o.persistence.store = make_memory_store();
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
   REQUIRE((*agent)->run_conversation("hello", std::nullopt, ship_history()).completed);

@@ -87,10 +87,10 @@ TEST_CASE("a summary call slower than the lease's lifetime keeps the lease and c
   });
 
   AgentOptions o;
-  o.model = "m";
-  o.provider_instance = provider;
+  o.provider.model = "m";
+  o.provider.instance = provider;
   o.home = home.path();
-  o.session_store = store;
+  o.persistence.store = store;
   o.compression.lease_ttl_seconds = 1;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
@@ -112,9 +112,9 @@ TEST_CASE("a summary call slower than the lease's lifetime keeps the lease and c
 
 TEST_CASE("a lease lifetime under a second is refused by name") {
   AgentOptions o;
-  o.model = "m";
-  o.provider_instance = std::make_shared<ScriptedProvider>();
-  o.persist_sessions = false;
+  o.provider.model = "m";
+  o.provider.instance = std::make_shared<ScriptedProvider>();
+  o.persistence.enabled = false;
   o.compression.lease_ttl_seconds = 0.5;
   auto agent = Agent::create(o);
   REQUIRE_FALSE(agent.ok());

@@ -122,10 +122,10 @@ struct Fixture {
 
   AgentOptions options() {
     AgentOptions o;
-    o.model = "m";
-    o.provider_instance = provider;
+    o.provider.model = "m";
+    o.provider.instance = provider;
     o.home = home.path();
-    o.session_store = store;
+    o.persistence.store = store;
     o.callbacks.on_status = [this](std::string_view kind, std::string_view text) {
       if (kind == "store_cannot_compact") cannot_compact.emplace_back(text);
     };

@@ -86,7 +86,7 @@ struct DelegateFixture : hermes::testing::ScriptedAgentFixture {
   AgentOptions options() const {
     AgentOptions o = ScriptedAgentFixture::options();
     o.compression.context_length = 256000;  // Sub-agents inherit it.
-    o.enabled_toolsets = {"todo", "clarify", "memory", "delegation", "custom"};
+    o.tool_use.enabled_toolsets = {"todo", "clarify", "memory", "delegation", "custom"};
     return o;
   }
 
@@ -412,7 +412,7 @@ TEST_CASE("delegate_task is opt-in: an agent without named toolsets does not off
   DelegateFixture f;
   f.provider->text("Hi.");
   AgentOptions o = f.options();
-  o.enabled_toolsets.clear();
+  o.tool_use.enabled_toolsets.clear();
   auto agent = f.make_agent(o);
   REQUIRE(agent->run_conversation("hello").completed);
   const std::vector<std::string> tools = offered(f.provider->requests().front());

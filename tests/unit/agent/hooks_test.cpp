@@ -33,7 +33,8 @@ struct RecordingHooks : Hooks {
   }
   void post_tool_call(const std::string& name, const Json&, std::string_view result,
                       std::chrono::milliseconds, bool is_error) override {
-    events.push_back("post_tool_call:" + name + ":" + std::string(result) + (is_error ? ":error" : ""));
+    events.push_back("post_tool_call:" + name + ":" + std::string(result) +
+                     (is_error ? ":error" : ""));
   }
   std::optional<std::string> transform_tool_result(const std::string& name, const Json&,
                                                    std::string_view result) override {
@@ -85,11 +86,11 @@ TEST_CASE("hooks inject context, gate and rewrite tools, and transform the answe
   auto hooks = std::make_shared<RecordingHooks>();
   hermes::testing::TempDir home;
   AgentOptions o;
-  o.model = "m";
-  o.provider_instance = provider;
+  o.provider.model = "m";
+  o.provider.instance = provider;
   o.tools = tools;
   o.home = home.path();
-  o.session_store = make_memory_store();
+  o.persistence.store = make_memory_store();
   o.hooks = {std::make_shared<ThrowingHooks>(), hooks};
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
@@ -110,11 +111,10 @@ TEST_CASE("hooks inject context, gate and rewrite tools, and transform the answe
   REQUIRE(results.size() == 2);
   CHECK(results[0]->content == R"([{"x":41}])");
   CHECK(results[1]->content == R"({"error":"not allowed here"})");
-  CHECK(hooks->events == std::vector<std::string>{
-                             "pre_llm_call:hello", "pre_api_request", "post_api_request",
-                             "pre_tool_call:echo", R"(post_tool_call:echo:[{"x":41}])",
-                             "pre_tool_call:forbidden",
-                             R"(post_tool_call:forbidden:{"error":"not allowed here"}:error)",
-                             "pre_api_request", "post_api_request", "post_llm_call:Done (checked)",
-                             "on_session_end:5"});
+  CHECK(hooks->events ==
+        std::vector<std::string>{
+            "pre_llm_call:hello", "pre_api_request", "post_api_request", "pre_tool_call:echo",
+            R"(post_tool_call:echo:[{"x":41}])", "pre_tool_call:forbidden",
+            R"(post_tool_call:forbidden:{"error":"not allowed here"}:error)", "pre_api_request",
+            "post_api_request", "post_llm_call:Done (checked)", "on_session_end:5"});
 }

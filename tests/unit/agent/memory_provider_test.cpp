@@ -74,7 +74,7 @@ struct MemoryProviderFixture : hermes::testing::ScriptedAgentFixture {
 
   std::unique_ptr<Agent> make_agent(std::shared_ptr<MemoryProvider> memory, bool persist = false) {
     AgentOptions o = options();
-    o.persist_sessions = persist;
+    o.persistence.enabled = persist;
     o.memory_provider = std::move(memory);
     return agent(o);
   }

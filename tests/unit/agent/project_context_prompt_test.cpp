@@ -21,11 +21,11 @@ namespace {
 
 AgentOptions options(const TempDir& home, std::shared_ptr<ScriptedProvider> provider) {
   AgentOptions o;
-  o.model = "scripted-model";
-  o.provider_instance = std::move(provider);
+  o.provider.model = "scripted-model";
+  o.provider.instance = std::move(provider);
   o.home = home.path();
-  o.persist_sessions = false;
-  o.background_review = false;
+  o.persistence.enabled = false;
+  o.review.enabled = false;
   return o;
 }
 
@@ -112,9 +112,9 @@ TEST_CASE("a continued session's prompt keeps the date its lineage began on") {
   auto provider = std::make_shared<ScriptedProvider>();
   provider->text("Hi.");
   AgentOptions o = options(home, provider);
-  o.session_store = *store;
-  o.persist_sessions = true;
-  o.session_id = "child";
+  o.persistence.store = *store;
+  o.persistence.enabled = true;
+  o.persistence.session_id = "child";
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
   REQUIRE((*agent)->run_conversation("hello").completed);

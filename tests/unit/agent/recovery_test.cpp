@@ -11,12 +11,13 @@ using hermes::testing::ScriptedProvider;
 
 namespace {
 
-AgentOptions base_options(std::shared_ptr<Provider> provider, const hermes::testing::TempDir& home) {
+AgentOptions base_options(std::shared_ptr<Provider> provider,
+                          const hermes::testing::TempDir& home) {
   AgentOptions o;
-  o.model = "primary-model";
-  o.provider_instance = std::move(provider);
+  o.provider.model = "primary-model";
+  o.provider.instance = std::move(provider);
   o.home = home.path();
-  o.persist_sessions = false;
+  o.persistence.enabled = false;
   return o;
 }
 
@@ -29,8 +30,8 @@ TEST_CASE("the first 429 retries the same key and the second rotates to the next
   provider->error(429, "Rate limit reached for requests", 0.0);
   provider->text("ok");
   AgentOptions o = base_options(provider, home);
-  o.api_key = "key-one";
-  o.extra_api_keys = {"key-two"};
+  o.provider.api_key = "key-one";
+  o.failover.extra_api_keys = {"key-two"};
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
   ConversationResult r = (*agent)->run_conversation("hi");
@@ -50,7 +51,7 @@ TEST_CASE("repeated server errors fall back to the next provider, which serves t
   fb.provider = "backup";
   fb.model = "backup-model";
   fb.instance = backup;
-  o.fallback_providers = {fb};
+  o.failover.fallback_providers = {fb};
   std::vector<std::string> notices;
   o.callbacks.on_status = [&](std::string_view kind, std::string_view text) {
     if (kind == "fallback") notices.emplace_back(text);
@@ -87,7 +88,9 @@ TEST_CASE("an auth failure with no fallback ends the turn without retrying") {
 TEST_CASE("a context overflow with compression disabled fails with a clear reason") {
   hermes::testing::TempDir home;
   auto provider = std::make_shared<ScriptedProvider>();
-  provider->error(400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.");
+  provider->error(400,
+                  "This model's maximum context length is 8192 tokens. However, your messages "
+                  "resulted in 9000 tokens.");
   AgentOptions o = base_options(provider, home);
   o.compression.enabled = false;
   auto agent = Agent::create(o);
@@ -101,12 +104,12 @@ TEST_CASE("a context overflow with compression disabled fails with a clear reaso
 TEST_CASE("a retry backoff whose ceiling is below its base is rejected naming the field") {
   hermes::testing::TempDir home;
   AgentOptions o = base_options(std::make_shared<ScriptedProvider>(), home);
-  o.retry_backoff.base = std::chrono::seconds(5);
-  o.retry_backoff.max = std::chrono::seconds(1);
+  o.failover.backoff.base = std::chrono::seconds(5);
+  o.failover.backoff.max = std::chrono::seconds(1);
   auto agent = Agent::create(o);
   REQUIRE_FALSE(agent.ok());
   CHECK(agent.status().code() == StatusCode::kInvalidArgument);
-  CHECK(agent.status().message().rfind("retry_backoff", 0) == 0);
+  CHECK(agent.status().message().rfind("failover.backoff", 0) == 0);
 }
 
 namespace {
@@ -136,7 +139,9 @@ class ModelSwitchRecorder : public ContextEngine {
 
 }  // namespace
 
-TEST_CASE("a fallback tells the context engine its model's window, and the primary's comes back with it") {
+TEST_CASE(
+    "a fallback tells the context engine its model's window, and the primary's comes back with "
+    "it") {
   hermes::testing::TempDir home;
   auto primary = std::make_shared<ScriptedProvider>();
   primary->error(401, "Invalid API key provided", 0.0);
@@ -148,7 +153,7 @@ TEST_CASE("a fallback tells the context engine its model's window, and the prima
   fb.provider = "backup";
   fb.model = "gpt-4";  // 128,000 tokens by the model table; a host's provider is not probed.
   fb.instance = backup;
-  o.fallback_providers = {fb};
+  o.failover.fallback_providers = {fb};
   auto engine = std::make_shared<ModelSwitchRecorder>();
   o.context_engine = engine;
   auto agent = Agent::create(o);

@@ -20,10 +20,10 @@ const char* const kReasoningMandatory =
 AgentOptions repair_options(std::shared_ptr<ScriptedProvider> provider,
                             const hermes::testing::TempDir& home) {
   AgentOptions o;
-  o.model = "vision-model";
-  o.provider_instance = std::move(provider);
+  o.provider.model = "vision-model";
+  o.provider.instance = std::move(provider);
   o.home = home.path();
-  o.persist_sessions = false;
+  o.persistence.enabled = false;
   return o;
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("a corrupt-image refusal with no image left to strip takes the normal 
   auto provider = std::make_shared<ScriptedProvider>();
   for (int i = 0; i < 3; ++i) provider->error(400, kInvalidPngError, 0.0);
   AgentOptions o = repair_options(provider, home);
-  o.max_retries = 3;
+  o.failover.max_retries = 3;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
   ConversationResult r = (*agent)->run_conversation("no pictures here");
@@ -138,7 +138,7 @@ TEST_CASE("a refused reasoning disable is retried at the floor level for the res
   provider->text("thinking after all");
   provider->text("still thinking");
   AgentOptions o = repair_options(provider, home);
-  o.reasoning_effort = "none";
+  o.request.reasoning_effort = "none";
   std::vector<std::string> notices;
   o.callbacks.on_status = [&](std::string_view kind, std::string_view text) {
     if (kind == "retry") notices.emplace_back(text);
@@ -169,8 +169,8 @@ TEST_CASE("a refused reasoning level is dropped, and the retry happens once per 
   provider->error(400, kReasoningMandatory, 0.0);
   provider->error(400, kReasoningMandatory, 0.0);
   AgentOptions o = repair_options(provider, home);
-  o.reasoning_effort = "max";
-  o.max_retries = 2;
+  o.request.reasoning_effort = "max";
+  o.failover.max_retries = 2;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
 

@@ -78,7 +78,7 @@ TEST_CASE(
   f.provider->tool_calls({{"stuck", "{}"}, {"quick", "{}"}});
   f.provider->text("Done anyway.");
   AgentOptions o = f.options();
-  o.tool_batch_timeout = 200ms;
+  o.tool_use.batch_timeout = 200ms;
   {
     auto agent = Agent::create(o);
     REQUIRE(agent.ok());
@@ -110,7 +110,7 @@ TEST_CASE(
   f.provider->tool_calls({{"deaf", "{}"}});
   f.provider->text("Moving on.");
   AgentOptions o = f.options();
-  o.tool_call_timeout = 100ms;
+  o.tool_use.call_timeout = 100ms;
   {
     auto agent = Agent::create(o);
     REQUIRE(agent.ok());
@@ -136,7 +136,7 @@ TEST_CASE("without a deadline a slow call is waited for and its result kept") {
   f.provider->tool_calls({{"slow", "{}"}});
   f.provider->text("Fine.");
   AgentOptions o = f.options();
-  o.tool_call_timeout = 0ms;
+  o.tool_use.call_timeout = 0ms;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
   CHECK(tool_texts((*agent)->run_conversation("go")) == std::vector<std::string>{"slow result"});
@@ -162,8 +162,8 @@ TEST_CASE("calls that finish within the batch deadline keep their results in cal
 
 TEST_CASE("a call run on its own has a deadline by default, the same as a group's") {
   const AgentOptions defaults;
-  CHECK(defaults.tool_call_timeout == 420'000ms);
-  CHECK(defaults.tool_call_timeout == defaults.tool_batch_timeout);
+  CHECK(defaults.tool_use.call_timeout == 420'000ms);
+  CHECK(defaults.tool_use.call_timeout == defaults.tool_use.batch_timeout);
 }
 
 TEST_CASE("a tool's own deadline replaces the agent's for a call run on its own") {
@@ -204,7 +204,7 @@ TEST_CASE("a tool's longer deadline lengthens the deadline of its parallel group
   f.provider->tool_calls({{"patient", "{}"}, {"quick", "{}"}});
   f.provider->text("Both.");
   AgentOptions o = f.options();
-  o.tool_batch_timeout = 100ms;
+  o.tool_use.batch_timeout = 100ms;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
   CHECK(tool_texts((*agent)->run_conversation("go")) ==
@@ -223,7 +223,7 @@ TEST_CASE("interactive tools and tools that ask for none have no deadline") {
   f.provider->tool_calls({{"unbounded", "{}"}});
   f.provider->text("Done.");
   AgentOptions o = f.options();
-  o.tool_call_timeout = 100ms;
+  o.tool_use.call_timeout = 100ms;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
   CHECK(tool_texts((*agent)->run_conversation("go")) ==

@@ -15,9 +15,7 @@
 using namespace hermes;
 using namespace hermes::testing;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("server-everything over HTTP: handshake, tool list and a plain call") {
   auto server = HttpServerProcess::everything();
@@ -80,11 +78,11 @@ TEST_CASE("server-everything over HTTP: an agent turn calls a tool of the server
   provider->text("The sum is 42.");
   TempDir home;
   AgentOptions o;
-  o.model = "scripted-model";
-  o.provider_instance = provider;
+  o.provider.model = "scripted-model";
+  o.provider.instance = provider;
   o.tools = c.registry;
   o.home = home.path();
-  o.persist_sessions = false;
+  o.persistence.enabled = false;
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
   ConversationResult r = (*agent)->run_conversation("add 19 and 23 with the server");

@@ -109,23 +109,23 @@ TEST_CASE("server-filesystem: an agent turn writes and reads a file through the 
   // The model is the loopback mock server, spoken to over HTTP like a real one.
   MockServer model;
   const std::string path = root.file("note.txt");
-  model.enqueue(chat::tool_calls(
-      {{"", "mcp_fs_write_file",
-        internal::dump_json(Json{{"path", path}, {"content", "from the agent"}})}},
-      /*stream=*/true));
+  model.enqueue(
+      chat::tool_calls({{"", "mcp_fs_write_file",
+                         internal::dump_json(Json{{"path", path}, {"content", "from the agent"}})}},
+                       /*stream=*/true));
   model.enqueue(chat::tool_calls(
       {{"", "mcp_fs_read_text_file", internal::dump_json(Json{{"path", path}})}}, true));
   model.enqueue(chat::text("The note says: from the agent", true));
 
   TempDir home;
   AgentOptions o;
-  o.model = "mock-model";
-  o.base_url = model.base_url();
-  o.api_key = "sk-test";
+  o.provider.model = "mock-model";
+  o.provider.base_url = model.base_url();
+  o.provider.api_key = "sk-test";
   o.compression.context_length = 128000;  // No metadata probe.
   o.tools = connected->registry;
   o.home = home.path();
-  o.persist_sessions = false;
+  o.persistence.enabled = false;
   int approvals = 0;
   o.callbacks.on_approval = [&](const ApprovalRequest& r) {
     ++approvals;

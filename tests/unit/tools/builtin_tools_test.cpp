@@ -85,14 +85,14 @@ TEST_CASE("built-in tools run through the agent loop like any tool") {
   provider->text("Wrote and checked the greeting.");
 
   AgentOptions o;
-  o.model = "scripted-model";
-  o.provider_instance = provider;
+  o.provider.model = "scripted-model";
+  o.provider.instance = provider;
   o.tools = tools;
   o.home = home.path();
-  o.persist_sessions = false;
-  o.enabled_toolsets = default_toolsets();
-  o.enabled_toolsets.push_back("file");
-  o.enabled_toolsets.push_back("terminal");
+  o.persistence.enabled = false;
+  o.tool_use.enabled_toolsets = default_toolsets();
+  o.tool_use.enabled_toolsets.push_back("file");
+  o.tool_use.enabled_toolsets.push_back("terminal");
   auto agent = Agent::create(o);
   REQUIRE(agent.ok());
   ConversationResult r = (*agent)->run_conversation("write hello.txt and check it");
