@@ -1,5 +1,8 @@
 #include "chat_session.hpp"
 
+#include <optional>
+
+#include "line_editor.hpp"
 #include "slash_commands.hpp"
 #include "terminal_callbacks.hpp"
 
@@ -111,7 +114,10 @@ void ChatSession::finish_turn(const hermes::ConversationResult& r) {
 }
 
 void ChatSession::show_prompt() {
-  if (!worker_.busy() && !exit_requested_ && !input_closed_) terminal_.prompt(kPrompt);
+  if (worker_.busy() || exit_requested_ || input_closed_) return;
+  if (editor_ == nullptr) return terminal_.prompt(kPrompt);
+  terminal_.prompt("");  // Clears the status line and ends a partial line.
+  editor_->prompt(kPrompt);
 }
 
 void ChatSession::handle_line(const std::string& raw) {
@@ -121,6 +127,7 @@ void ChatSession::handle_line(const std::string& raw) {
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
   if (line.empty()) return show_prompt();
   history_.add(line);
+  if (editor_ != nullptr) editor_->remember(line);
   if (line[0] == '/') {
     run_slash_command(*this, line);
   } else if (worker_.busy()) {
@@ -156,6 +163,21 @@ void ChatSession::handle_interrupt() {
 }
 
 int ChatSession::run_interactive() {
+  // Line editing at a terminal; plain lines from a pipe or a file.
+  std::optional<LineEditor> editor;
+  if (!settings_.quiet && LineEditor::wanted()) {
+    editor.emplace(std::vector<std::string>(history_.entries().begin(), history_.entries().end()),
+                   [this] { return slash_command_words(*this); });
+    editor_ = &*editor;
+    events_.use_editor(editor_);
+  }
+  struct Detach {
+    ChatSession& chat;
+    ~Detach() {
+      chat.events_.use_editor(nullptr);
+      chat.editor_ = nullptr;
+    }
+  } detach{*this};
   terminal_.notice(std::string("hermes ") + hermes::version() + " \xE2\x80\x94 model " +
                    settings_.model + " \xE2\x80\x94 session " + session_id_);
   terminal_.notice("Type a message, or /help for commands. /exit or Ctrl+D quits.");

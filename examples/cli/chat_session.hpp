@@ -22,6 +22,8 @@
 
 namespace hermes_cli {
 
+class LineEditor;
+
 class ChatSession {
  public:
   ChatSession(Settings settings, Terminal& terminal, InputEvents& events);
@@ -75,6 +77,7 @@ class ChatSession {
   TurnWorker worker_;
   UsageTally usage_;
   InputHistory history_;
+  LineEditor* editor_ = nullptr;  // While run_interactive() edits lines.
   std::string session_id_;
   std::string staged_skill_;
   std::deque<std::string> queued_;

@@ -8,6 +8,8 @@
 
 #include <cerrno>
 
+#include "line_editor.hpp"
+
 namespace hermes_cli {
 
 InputEvents::InputEvents() {
@@ -61,6 +63,19 @@ InputEvents::Event InputEvents::next() {
       while (read(wake_read_, drain, sizeof drain) > 0) {
       }
       return {Kind::kWake, {}};
+    }
+    if ((fds[2].revents & (POLLIN | POLLHUP | POLLERR)) && editor_ != nullptr &&
+        editor_->active()) {
+      std::optional<std::string> line = editor_->feed();
+      if (editor_->end_of_input()) {
+        editor_->put_away();
+        input_open_ = false;
+        return {Kind::kEndOfInput, {}};
+      }
+      if (!line) continue;
+      // Until the next prompt the terminal is in its normal line mode.
+      editor_->put_away();
+      return {Kind::kLine, std::move(*line)};
     }
     if (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) {
       char chunk[4096];

@@ -14,6 +14,8 @@
 
 namespace hermes_cli {
 
+class LineEditor;
+
 class InputEvents {
  public:
   enum class Kind { kLine, kInterrupt, kEndOfInput, kWake };
@@ -36,12 +38,17 @@ class InputEvents {
   // Stops reading standard input (a single-query run has no input to read).
   void ignore_input() { input_open_ = false; }
 
+  // Reads lines through `editor` while it is active (prompt() shown), plainly otherwise;
+  // nullptr: always plainly.
+  void use_editor(LineEditor* editor) { editor_ = editor; }
+
  private:
   int signal_fd_ = -1;
   int wake_read_ = -1;
   int wake_write_ = -1;
   bool input_open_ = true;
   std::string buffer_;
+  LineEditor* editor_ = nullptr;
 };
 
 }  // namespace hermes_cli

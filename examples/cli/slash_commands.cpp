@@ -270,4 +270,15 @@ void run_slash_command(ChatSession& chat, const std::string& line) {
   chat.terminal().print("Unknown command: " + name + ". Type /help for the list of commands.");
 }
 
+std::vector<std::string> slash_command_words(const ChatSession& chat) {
+  std::vector<std::string> words;
+  for (const Command& c : commands()) words.emplace_back(c.name);
+  for (const auto& s : hermes::list_skill_commands(chat.settings().home, chat.settings().skills)) {
+    words.push_back(s.command);
+  }
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  return words;
+}
+
 }  // namespace hermes_cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace hermes_cli {
 
@@ -11,5 +12,9 @@ class ChatSession;
 // Runs the command on `line` (which starts with '/'). Unknown commands get a message
 // naming them and pointing at /help.
 void run_slash_command(ChatSession& chat, const std::string& line);
+
+// What Tab completes at the start of a line: every command and every skill's
+// /<skill-name>, sorted.
+std::vector<std::string> slash_command_words(const ChatSession& chat);
 
 }  // namespace hermes_cli

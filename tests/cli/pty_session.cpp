@@ -73,6 +73,10 @@ void PtySession::send_line(const std::string& line) {
   [[maybe_unused]] ssize_t n = write(master_, text.data(), text.size());
 }
 
+void PtySession::send_keys(const std::string& keys) {
+  [[maybe_unused]] ssize_t n = write(master_, keys.data(), keys.size());
+}
+
 void PtySession::send_ctrl_c() {
   [[maybe_unused]] ssize_t n = write(master_, "\x03", 1);
 }

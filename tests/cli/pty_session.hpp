@@ -23,6 +23,8 @@ class PtySession {
   PtySession& operator=(const PtySession&) = delete;
 
   void send_line(const std::string& line);
+  // Bytes as typed or pasted, e.g. "/he\t" or the up arrow "\x1b[A".
+  void send_keys(const std::string& keys);
   void send_ctrl_c();
   void send_ctrl_d();
 
