@@ -3,9 +3,13 @@ the whole hermes project (the C++ library and the module, nothing else) in a bui
 directory of its own; with HERMES_PREFIX, only the module, against the hermes installed
 there (`cmake --install` of a hermes build, or a package manager's).
 
+An sdist (`python setup.py sdist`) carries the hermes sources it needs in hermes-src/, so
+that it builds from itself wherever it is unpacked.
+
 Environment:
   HERMES_PREFIX       an installed hermes to build against instead of building it
-  HERMES_SOURCE_DIR   the hermes source tree (default: two directories up)
+  HERMES_SOURCE_DIR   the hermes source tree (default: hermes-src/ in an sdist, else two
+                      directories up)
   HERMES_BUILD_DIR    the CMake build directory (default: under setuptools' build_temp);
                       kept between builds, so a rebuild is incremental
   HERMES_CMAKE_ARGS   extra arguments for the CMake configure step
@@ -21,9 +25,18 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.sdist import sdist
 
 HERE = Path(__file__).resolve().parent
-SOURCE_DIR = Path(os.environ.get("HERMES_SOURCE_DIR", HERE.parent.parent)).resolve()
+# In an sdist the sources are beside this file; in a checkout two directories up.
+BUNDLED_SOURCES = "hermes-src"
+SOURCE_DIR = Path(os.environ.get("HERMES_SOURCE_DIR") or
+                  (HERE / BUNDLED_SOURCES if (HERE / BUNDLED_SOURCES).is_dir() else HERE.parent.parent)).resolve()
+
+# What a build of the library and the module reads from the source tree (the tests,
+# examples, benchmarks and other bindings are not built from an sdist).
+SDIST_SOURCES = ["CMakeLists.txt", "LICENSE", "README.md", "cmake", "include", "src", "capi",
+                 "bindings/python/CMakeLists.txt", "bindings/python/src", "bindings/python/hermes"]
 
 
 def project_version():
@@ -89,8 +102,25 @@ class CMakeBuild(build_ext):
         shutil.copyfile(built[-1], destination)
 
 
+class SourceDistribution(sdist):
+    """Adds the hermes sources (SDIST_SOURCES) in hermes-src/ and the licence at the top."""
+
+    def make_release_tree(self, base_dir, files):
+        super().make_release_tree(base_dir, files)
+        target = Path(base_dir) / BUNDLED_SOURCES
+        for name in SDIST_SOURCES:
+            source = SOURCE_DIR / name
+            if source.is_dir():
+                shutil.copytree(source, target / name,
+                                ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"))
+            else:
+                target.joinpath(name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, target / name)
+        shutil.copy2(SOURCE_DIR / "LICENSE", Path(base_dir) / "LICENSE")
+
+
 setup(
     version=project_version(),
     ext_modules=[CMakeExtension("hermes._native")],
-    cmdclass={"build_ext": CMakeBuild},
+    cmdclass={"build_ext": CMakeBuild, "sdist": SourceDistribution},
 )

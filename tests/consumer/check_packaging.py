@@ -35,7 +35,8 @@ def project_version(root):
 def cmake_options(root):
     """Every option() and cache variable the project defines."""
     names = set()
-    for path in [root / "CMakeLists.txt", *root.glob("cmake/*.cmake"), *root.glob("*/CMakeLists.txt")]:
+    for path in [root / "CMakeLists.txt", *root.glob("cmake/*.cmake"), *root.glob("*/CMakeLists.txt"),
+                 *root.glob("bindings/*/CMakeLists.txt")]:
         text = path.read_text()
         names.update(re.findall(r"option\((\w+)", text))
         names.update(re.findall(r"set\((\w+)\s[^)]*\bCACHE\b", text))
@@ -62,6 +63,13 @@ def check_vcpkg(root, version, options, prefix, libdir):
     features = re.search(r"vcpkg_check_features\(.*?FEATURES(.*?)\)", portfile, re.S)
     mapped = dict(re.findall(r"(\w+)\s+(\w+)", features.group(1))) if features else {}
     check(mapped.get("postgres") == "HERMES_WITH_POSTGRES", "vcpkg: feature postgres does not set HERMES_WITH_POSTGRES")
+    python = manifest.get("features", {}).get("python", {})
+    check({"pybind11", "python3"} <= set(python.get("dependencies", [])),
+          "vcpkg: no feature python depending on pybind11 and python3")
+    check(mapped.get("python") == "HERMES_BUILD_PYTHON", "vcpkg: feature python does not set HERMES_BUILD_PYTHON")
+    check("-DHERMES_PYTHON_INSTALL_DIR=${PYTHON3_SITE}" in portfile,
+          "vcpkg: feature python does not install into the site-packages of vcpkg's Python")
+    check("-DHERMES_BUILD_PYTHON=OFF" not in portfile, "vcpkg: the module is switched off whatever the feature")
     for feature, name in mapped.items():
         check(feature in manifest.get("features", {}), f"vcpkg: the portfile maps {feature}, which vcpkg.json lacks")
         check(name in options, f"vcpkg: feature {feature} sets {name}, which the project does not define")

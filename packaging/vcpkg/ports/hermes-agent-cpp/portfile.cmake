@@ -20,11 +20,17 @@ else()
     set(c_shared OFF)
 endif()
 
-# Feature postgres: the PostgreSQL store, against vcpkg's libpq.
+# Feature postgres: the PostgreSQL store, against vcpkg's libpq. Feature python: the
+# module, built with vcpkg's pybind11 and Python and installed into that Python's
+# site-packages (PYTHON3_SITE, set by the python3 port).
 vcpkg_check_features(OUT_FEATURE_OPTIONS feature_options
     FEATURES
         postgres HERMES_WITH_POSTGRES
+        python HERMES_BUILD_PYTHON
 )
+if("python" IN_LIST FEATURES)
+    list(APPEND feature_options "-DHERMES_PYTHON_INSTALL_DIR=${PYTHON3_SITE}")
+endif()
 
 vcpkg_cmake_configure(
     SOURCE_PATH "${SOURCE_PATH}"
@@ -33,7 +39,6 @@ vcpkg_cmake_configure(
         -DHERMES_BUILD_TESTS=OFF
         -DHERMES_BUILD_EXAMPLES=OFF
         -DHERMES_BUILD_BENCHMARKS=OFF
-        -DHERMES_BUILD_PYTHON=OFF
         -DHERMES_C_SHARED=${c_shared}
 )
 vcpkg_cmake_install()
