@@ -57,12 +57,12 @@ extern "C" {
 /* ------------------------------------------------------------------ versions ---- */
 
 #define HERMES_C_VERSION_MAJOR 0
-#define HERMES_C_VERSION_MINOR 1
+#define HERMES_C_VERSION_MINOR 2
 #define HERMES_C_VERSION_PATCH 0
 /* Incremented on every incompatible change of this header. */
 #define HERMES_ABI_VERSION 1
 
-/* The library version, e.g. "0.1.0". Static storage; do not free. */
+/* The library version, e.g. "0.2.0". Static storage; do not free. */
 HERMES_C_API const char *hermes_version(void);
 /* The ABI version the library was built with. */
 HERMES_C_API uint32_t hermes_abi_version(void);

@@ -1,15 +1,15 @@
 #include "line_editor.hpp"
 
 #if HERMES_CLI_LINE_EDITING
-#include <editline/readline.h>
-#include <langinfo.h>
-#include <poll.h>
-#include <unistd.h>
+#  include <editline/readline.h>
+#  include <langinfo.h>
+#  include <poll.h>
+#  include <unistd.h>
 
-#include <clocale>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#  include <clocale>
+#  include <cstdio>
+#  include <cstdlib>
+#  include <cstring>
 
 namespace hermes_cli {
 namespace {

@@ -46,7 +46,7 @@ inline constexpr std::array<std::string_view, 7> kBuiltinToolsets = {
 inline constexpr std::array<std::string_view, 5> kDefaultToolsets = {
     "todo", "memory", "session_search", "skills", "clarify"};
 
-// kDefaultToolsets as AgentOptions::enabled_toolsets wants them.
+// kDefaultToolsets as AgentOptions::ToolUse::enabled_toolsets wants them.
 HERMES_API std::vector<std::string> default_toolsets();
 
 // Toolset presets defined by register_builtin_tools:

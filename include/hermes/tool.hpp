@@ -92,7 +92,7 @@ struct ToolSpec {
   std::string path_argument;
   std::size_t max_result_chars = 0;  // 0: the default result budget.
   // How long one call may run before the agent answers it with a timeout error and
-  // cancels it (see AgentOptions::tool_call_timeout). Unset: the agent's deadline, or none
+  // cancels it (see AgentOptions::ToolUse::call_timeout). Unset: the agent's deadline, or none
   // for an interactive tool (it waits on a person). Zero: no deadline. A tool that bounds
   // itself with a timeout argument of its own sets this above the largest it allows.
   std::optional<std::chrono::milliseconds> call_timeout;

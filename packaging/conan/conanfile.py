@@ -12,7 +12,7 @@ required_conan_version = ">=2.0"
 class HermesConan(ConanFile):
     # "hermes" on Conan Center is the Hermes JavaScript engine.
     name = "hermes-agent-cpp"
-    version = "0.1.0"
+    version = "0.2.0"
     description = "Embeddable agent runtime: tool-calling loop, context compression, session store"
     homepage = "https://github.com/hermes-runtime/hermes"
     url = "https://github.com/hermes-runtime/hermes"

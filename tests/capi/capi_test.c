@@ -35,7 +35,7 @@ static void test_versions(void) {
   CHECK(hermes_abi_version() == HERMES_ABI_VERSION);
   CHECK(hermes_abi_compatible(HERMES_ABI_VERSION));
   CHECK(!hermes_abi_compatible(HERMES_ABI_VERSION + 1));
-  CHECK(strcmp(hermes_version(), "0.1.0") == 0);
+  CHECK(strcmp(hermes_version(), "0.2.0") == 0);
   CHECK(strcmp(hermes_status_name(HERMES_ERR_INVALID_ARGUMENT), "invalid_argument") == 0);
   CHECK(strcmp(hermes_status_name(12345), "unknown") == 0);
 }

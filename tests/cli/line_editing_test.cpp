@@ -46,7 +46,8 @@ std::string last_user_message(const CliHarness& h) {
 
 }  // namespace
 
-TEST_CASE("Tab completes a slash command and a skill's name at the start of the line" * doctest::skip(kNoLineEditing)) {
+TEST_CASE("Tab completes a slash command and a skill's name at the start of the line" *
+          doctest::skip(kNoLineEditing)) {
   CliHarness h;
   const std::filesystem::path skill = std::filesystem::path(h.home.path()) / "skills/pdf-tools";
   std::filesystem::create_directories(skill);
@@ -66,7 +67,8 @@ TEST_CASE("Tab completes a slash command and a skill's name at the start of the 
   CHECK(h.server.request_count() == 0);
 }
 
-TEST_CASE("the up arrow recalls the lines typed before, those of an earlier run too" * doctest::skip(kNoLineEditing)) {
+TEST_CASE("the up arrow recalls the lines typed before, those of an earlier run too" *
+          doctest::skip(kNoLineEditing)) {
   CliHarness h;
   {
     PtySession first = start_chat(h);
@@ -90,7 +92,8 @@ TEST_CASE("the up arrow recalls the lines typed before, those of an earlier run 
   CHECK(second.wait_exit() == 0);
 }
 
-TEST_CASE("lines pasted at the prompt in one block are one message" * doctest::skip(kNoLineEditing)) {
+TEST_CASE("lines pasted at the prompt in one block are one message" *
+          doctest::skip(kNoLineEditing)) {
   CliHarness h;
   h.script("plain_answer.json");
   PtySession cli = start_chat(h);

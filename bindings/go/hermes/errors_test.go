@@ -13,7 +13,7 @@ import (
 // needs a model server.
 
 func TestTheLoadedLibraryMatchesThePackage(t *testing.T) {
-	if Version() != "0.1.0" {
+	if Version() != "0.2.0" {
 		t.Errorf("Version() = %q", Version())
 	}
 	if LibraryABIVersion() != ABIVersion || !ABICompatible() {

@@ -8,7 +8,7 @@ import "fmt"
 // ABIVersion is the version of the C ABI this package was written against.
 const ABIVersion = 1
 
-// Version is the version of the library actually loaded, e.g. "0.1.0".
+// Version is the version of the library actually loaded, e.g. "0.2.0".
 func Version() string { return C.GoString(C.hermes_version()) }
 
 // LibraryABIVersion is the ABI version of the library actually loaded.

@@ -43,7 +43,7 @@ use std::ffi::CStr;
 /// The version of the C ABI these bindings were written against.
 pub const ABI_VERSION: u32 = ffi::HERMES_ABI_VERSION;
 
-/// The version of the library actually loaded, e.g. "0.1.0".
+/// The version of the library actually loaded, e.g. "0.2.0".
 pub fn version() -> &'static str {
     // SAFETY: hermes_version returns a static NUL-terminated string.
     unsafe { CStr::from_ptr(ffi::hermes_version()) }

@@ -83,7 +83,10 @@ def configure_bundled_sources(root, work, env):
 def build_wheel(root, work, env):
     wheels = work / "wheels"
     shutil.rmtree(wheels, ignore_errors=True)
-    env = dict(env, HERMES_BUILD_DIR=str(work / "wheel-build"))
+    # A fresh build directory: one left by an sdist of another version names other sources.
+    build = work / "wheel-build"
+    shutil.rmtree(build, ignore_errors=True)
+    env = dict(env, HERMES_BUILD_DIR=str(build))
     if os.environ.get("HERMES_SDIST_FULL_BUILD") == "1":
         env.pop("HERMES_PREFIX", None)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps",
