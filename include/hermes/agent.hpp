@@ -99,6 +99,20 @@ struct HERMES_API AgentOptions {
     std::vector<ProviderConfig> fallback_providers;
   } failover;
 
+  // --- The answer ---
+  // A JSON Schema the final answer must match (an object schema; null: a text answer).
+  // It is sent the native way of each wire format: Chat Completions' response_format
+  // (json_schema, strict), Responses' text.format, and for Anthropic a tool named `name`
+  // the model must call to answer. The answer is checked on return; one that does not
+  // match is sent back with what is wrong, at most `max_repairs` times, after which the
+  // turn fails with exit_reason "output_schema_mismatch" and the raw text as the answer.
+  // The parsed answer is ConversationResult::output.
+  struct Output {
+    Json schema;
+    std::string name = "final_answer";  // The schema's name on the wire: [A-Za-z0-9_-]{1,64}.
+    int max_repairs = 2;
+  } output;
+
   // --- The loop ---
   int max_iterations = 90;  // Model calls per turn before the summary call.
   // Appended to the system prompt on every request; never stored.
@@ -273,6 +287,8 @@ struct HERMES_API ConversationResult {
   Usage usage;  // Summed over the turn's model calls.
   int64_t last_prompt_tokens = 0;
   double estimated_cost_usd = 0;
+  // The answer parsed as JSON when AgentOptions::output.schema is set and it matched.
+  std::optional<Json> output;
 
   Json to_json() const;
 };

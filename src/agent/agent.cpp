@@ -10,6 +10,7 @@
 #include "agent/provider_routing.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/settled_options.hpp"
+#include "agent/structured_output.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/private_files.hpp"
 #include "hermes/builtin_tools.hpp"
@@ -161,6 +162,7 @@ Status validate(const AgentOptions& o) {
         "failover.backoff: delays must not be negative and each max must be at least its base");
   }
   HERMES_RETURN_IF_ERROR(internal::check_provider_routing(o.request.provider_routing));
+  HERMES_RETURN_IF_ERROR(internal::check_output_options(o.output));
   if (o.tool_use.approvals.timeout.count() < 0) {
     return Status::invalid_argument("tool_use.approvals.timeout: must not be negative");
   }

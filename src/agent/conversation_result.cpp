@@ -35,6 +35,7 @@ Json ConversationResult::to_json() const {
   if (!failure_reason.empty()) j["failure_reason"] = failure_reason;
   if (!interrupt_message.empty()) j["interrupt_message"] = interrupt_message;
   if (!pending_steer.empty()) j["pending_steer"] = pending_steer;
+  if (output) j["output"] = *output;
   return j;
 }
 

@@ -6,6 +6,7 @@
 
 #include "agent/intent_ack.hpp"
 #include "agent/output_boost.hpp"
+#include "agent/structured_output.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/text_utils.hpp"
 
@@ -217,12 +218,44 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
   std::string answer =
       st_.continuation_parts.empty() ? visible : strip(join(st_.continuation_parts) + raw);
   if (auto transformed = core_.hooks.transform_llm_output(answer)) answer = std::move(*transformed);
+  if (!core_.options.output.schema.is_null() && !accept_structured_text(answer)) {
+    if (st_.failed) {
+      msg.content = answer;
+      append(std::move(msg));
+      flush();
+      st_.final_response = std::move(answer);
+      return false;
+    }
+    return true;  // Asked again.
+  }
   msg.content = answer;
   msg.finish_reason = finish;
   append(std::move(msg));
   flush();
   st_.final_response = std::move(answer);
   if (st_.exit_reason.empty()) st_.exit_reason = "text_response(finish_reason=" + finish + ")";
+  return false;
+}
+
+// A text answer checked against the output schema: true when it matches (the value is
+// kept). Otherwise it is sent back with what is wrong while repairs are left (false), and
+// then the turn fails (false, st_.failed set).
+bool TurnRunner::accept_structured_text(const std::string& answer) {
+  const AgentOptions::Output& output = core_.options.output;
+  CheckedAnswer checked = check_answer(answer, output.schema);
+  if (checked.value) {
+    st_.output = std::move(checked.value);
+    return true;
+  }
+  if (st_.output_repairs < output.max_repairs) {
+    ++st_.output_repairs;
+    status("warning",
+           "The answer does not match the output schema (" + checked.problem + "); asking again");
+    append(scaffold(Message::assistant(answer)));
+    append(scaffold(Message::user(repair_prompt(checked.problem))));
+    return false;
+  }
+  fail("output_schema_mismatch: " + checked.problem, "output_schema_mismatch");
   return false;
 }
 

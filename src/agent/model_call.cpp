@@ -6,6 +6,7 @@
 
 #include "agent/provider_routing.hpp"
 #include "agent/safe_callback.hpp"
+#include "agent/structured_output.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/text_utils.hpp"
 #include "context/compression_triggers.hpp"
@@ -101,6 +102,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
     // The service may have changed (a fallback): its own routing, or none.
     apply_provider_routing(core_.options.request.provider_routing, runtime.provider().info(),
                            request);
+    apply_output_schema(core_.options.output, runtime.provider().info().api_mode, request);
     ctx.api_key = runtime.api_key();
     st_.streamed_text.clear();
     safe_callback("thinking", cb.on_thinking, true);

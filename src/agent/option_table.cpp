@@ -49,6 +49,8 @@ std::string type_of() {
     return "strings";
   } else if constexpr (std::is_same_v<T, ApprovalMode>) {
     return "enum";
+  } else if constexpr (std::is_same_v<T, Json>) {
+    return "schema";
   } else {
     static_assert(std::is_same_v<T, std::vector<ProviderConfig>>);
     return "providers";
@@ -148,6 +150,10 @@ Result<T> from_value(std::string_view name, const Json& value) {
       out.push_back(item.get<std::string>());
     }
     return out;
+  } else if constexpr (std::is_same_v<T, Json>) {
+    if (!value.is_null() && !value.is_object())
+      return wrong_type(name, "a JSON Schema object or null", value);
+    return value;
   } else if constexpr (std::is_same_v<T, ApprovalMode>) {
     const auto mode =
         value.is_string() ? approval_mode_from_name(value.get<std::string>()) : std::nullopt;
@@ -306,6 +312,16 @@ std::vector<OptionEntry> build_table() {
       option("failover.fallback_providers",
              "Tried in order when the primary fails for good; the primary returns next turn.",
              [](O& o) { return &o.failover.fallback_providers; }));
+  // The answer.
+  t.push_back(option("output.schema",
+                     "A JSON Schema the final answer must match; null: a text answer.",
+                     [](O& o) { return &o.output.schema; }));
+  t.push_back(option("output.name",
+                     "The schema's name on the wire (the answer tool's, for Anthropic).",
+                     [](O& o) { return &o.output.name; }));
+  t.push_back(option(
+      "output.max_repairs", "Answers sent back for not matching the schema before the turn fails.",
+      [](O& o) { return &o.output.max_repairs; }, at_least(0)));
   // The loop.
   t.push_back(option(
       "max_iterations", "Model calls per turn before the summary call.",

@@ -10,6 +10,7 @@
 #include "agent/output_boost.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/steer.hpp"
+#include "agent/structured_output.hpp"
 #include "agent/tool_executor.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/json_text.hpp"
@@ -103,6 +104,16 @@ bool TurnRunner::run_tool_round(Message assistant) {
     st_.final_response = "Response truncated due to output length limit";
     st_.exit_reason = "truncated_tool_call";
     return false;
+  }
+  // With a schema on Anthropic the answer is a call of the output tool.
+  if (answers_by_tool(core_.options.output, core_.runtime->provider().info().api_mode)) {
+    const auto answer =
+        std::find_if(assistant.tool_calls.begin(), assistant.tool_calls.end(),
+                     [&](const ToolCall& c) { return c.name == core_.options.output.name; });
+    if (answer != assistant.tool_calls.end()) {
+      const ToolCall call = *answer;
+      return accept_output_call(std::move(assistant), call);
+    }
   }
   dedupe_calls(assistant.tool_calls, st_.executed_call_ids);
   cap_delegate_calls(assistant.tool_calls, core_.options.delegation.max_concurrent_children);
@@ -295,6 +306,42 @@ void TurnRunner::deliver_steer_after_tools() {
     append(steer_message(steer));
     flush();
   }
+}
+
+// The answer given as a call of the output tool: checked like a text answer. Every call of
+// the reply is answered, so that the transcript stays valid; the others are not run.
+bool TurnRunner::accept_output_call(Message assistant, const ToolCall& call) {
+  const AgentOptions::Output& output = core_.options.output;
+  CheckedAnswer checked = check_answer(call.arguments, output.schema);
+  const bool repair = !checked.value && st_.output_repairs < output.max_repairs;
+  append(assistant);
+  for (const ToolCall& c : assistant.tool_calls) {
+    std::string result;
+    if (c.id != call.id) {
+      result = "Not run: " + output.name + " ends the turn; call other tools before it.";
+    } else if (checked.value) {
+      result = "Answer recorded.";
+    } else {
+      result = "Error: " + repair_prompt(checked.problem);
+    }
+    append(Message::tool(c.id, c.name, result));
+  }
+  flush();
+  if (checked.value) {
+    st_.final_response = checked.value->dump();
+    st_.output = std::move(checked.value);
+    st_.exit_reason = "structured_output(" + output.name + ")";
+    return false;
+  }
+  if (repair) {
+    ++st_.output_repairs;
+    status("warning",
+           "The answer does not match the output schema (" + checked.problem + "); asking again");
+    return true;
+  }
+  st_.final_response = call.arguments;
+  fail("output_schema_mismatch: " + checked.problem, "output_schema_mismatch");
+  return false;
 }
 
 }  // namespace hermes::internal

@@ -106,6 +106,7 @@ void TurnRunner::finalize() {
 ConversationResult TurnRunner::build_result() {
   ConversationResult r;
   r.final_response = st_.final_response;
+  r.output = st_.output;
   r.last_reasoning = st_.last_reasoning;
   r.api_calls = st_.api_call_count;
   r.failed = st_.failed;

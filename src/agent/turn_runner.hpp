@@ -78,6 +78,8 @@ class TurnRunner {
 
   // final_response.cpp: the model answered in text. Returns false when the turn is over.
   bool accept_text_response(ProviderResponse& response);
+  bool accept_structured_text(const std::string& answer);
+  bool accept_output_call(Message assistant, const ToolCall& call);
   // An answer with no visible text: ask again, deliver what streamed (into `visible`),
   // or give up with the "(empty)" sentinel.
   enum class EmptyAnswer { kRetry, kDeliver, kGiveUp };

@@ -43,6 +43,8 @@ struct TurnState {
   std::string failure_reason;
   std::optional<ApiError> last_api_error;
   std::string last_reasoning;
+  std::optional<Json> output;  // The structured answer (AgentOptions::output).
+  int output_repairs = 0;      // Answers sent back for not matching the schema.
 
   // Usage of this turn.
   Usage usage;

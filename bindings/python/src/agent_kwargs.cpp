@@ -475,6 +475,17 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   }
   read_network(kw, o);
   kw.text("reasoning_effort", o.request.reasoning_effort);
+  // A JSON Schema dict, or a class (or instance) with model_json_schema(), as pydantic's.
+  if (py::object schema = kw.take("output_schema"); !schema.is_none()) {
+    if (py::hasattr(schema, "model_json_schema")) schema = schema.attr("model_json_schema")();
+    if (!py::isinstance<py::dict>(schema)) {
+      throw py::type_error(
+          "output_schema: expected a JSON Schema dict or a class with model_json_schema()");
+    }
+    o.output.schema = from_python(schema, "output_schema");
+  }
+  kw.text("output_name", o.output.name);
+  kw.integer("output_max_repairs", o.output.max_repairs);
   if (py::object fallbacks = kw.take("fallback_providers"); !fallbacks.is_none()) {
     for (auto entry : fallbacks)
       o.failover.fallback_providers.push_back(fallback_from_python(entry));

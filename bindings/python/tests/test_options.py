@@ -16,7 +16,8 @@ def leaf_names(document, prefix=""):
     names = set()
     for key, value in document.items():
         name = f"{prefix}.{key}" if prefix else key
-        names |= leaf_names(value, name) if isinstance(value, dict) else {name}
+        # An option whose value is an object (a schema) is a leaf.
+        names |= leaf_names(value, name) if isinstance(value, dict) and name != "output.schema" else {name}
     return names
 
 
