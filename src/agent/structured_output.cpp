@@ -9,11 +9,10 @@ namespace hermes::internal {
 namespace {
 
 bool valid_name(const std::string& name) {
-  return !name.empty() && name.size() <= 64 &&
-         std::all_of(name.begin(), name.end(), [](char c) {
-           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '_' || c == '-';
-         });
+  return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+  });
 }
 
 bool is_output_tool(const Json& tool, const std::string& name) {
@@ -23,8 +22,10 @@ bool is_output_tool(const Json& tool, const std::string& name) {
 
 // The text between a ```json (or ```) fence, when the whole answer is one fenced block.
 std::string_view unfenced(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
   if (text.size() < 6 || text.substr(0, 3) != "```" || text.substr(text.size() - 3) != "```") {
     return text;
   }
@@ -55,7 +56,8 @@ void apply_output_schema(const AgentOptions::Output& output, std::string_view ap
   if (output.schema.is_null()) return;
   // What an earlier attempt put on the request.
   if (request.extra_body.is_object()) {
-    for (const char* key : {"response_format", "text", "tool_choice"}) request.extra_body.erase(key);
+    for (const char* key : {"response_format", "text", "tool_choice"})
+      request.extra_body.erase(key);
   }
   if (request.tools.is_array()) {
     auto& tools = request.tools;
@@ -76,9 +78,11 @@ void apply_output_schema(const AgentOptions::Output& output, std::string_view ap
            {"parameters", output.schema}}}});
     request.extra_body["tool_choice"] = {{"type", "any"}};
   } else if (api_mode == kApiModeResponses) {
-    request.extra_body["text"] = {
-        {"format",
-         {{"type", "json_schema"}, {"name", output.name}, {"schema", output.schema}, {"strict", true}}}};
+    request.extra_body["text"] = {{"format",
+                                   {{"type", "json_schema"},
+                                    {"name", output.name},
+                                    {"schema", output.schema},
+                                    {"strict", true}}}};
   } else {
     request.extra_body["response_format"] = {
         {"type", "json_schema"},

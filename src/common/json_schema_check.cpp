@@ -59,7 +59,8 @@ Status check_node(const Json& root, const Json& s, const std::string& where, int
   if (auto it = s.find("$ref"); it != s.end()) {
     if (!it->is_string()) return bad(where + ".$ref", "must be a string");
     if (resolve(root, it->get<std::string>()) == nullptr) {
-      return bad(where + ".$ref", "'" + it->get<std::string>() + "' does not resolve in the schema");
+      return bad(where + ".$ref",
+                 "'" + it->get<std::string>() + "' does not resolve in the schema");
     }
   }
   if (auto it = s.find("type"); it != s.end()) {
@@ -86,10 +87,11 @@ Status check_node(const Json& root, const Json& s, const std::string& where, int
   }
   for (const char* key : {"anyOf", "oneOf", "allOf"}) {
     if (auto it = s.find(key); it != s.end()) {
-      if (!it->is_array() || it->empty()) return bad(where + "." + key, "must be a list of schemas");
+      if (!it->is_array() || it->empty())
+        return bad(where + "." + key, "must be a list of schemas");
       for (std::size_t i = 0; i < it->size(); ++i) {
-        HERMES_RETURN_IF_ERROR(
-            check_node(root, (*it)[i], where + "." + key + "[" + std::to_string(i) + "]", depth + 1));
+        HERMES_RETURN_IF_ERROR(check_node(
+            root, (*it)[i], where + "." + key + "[" + std::to_string(i) + "]", depth + 1));
       }
     }
   }
@@ -108,7 +110,8 @@ Status check_node(const Json& root, const Json& s, const std::string& where, int
     }
   }
   for (const char* key : {"minLength", "maxLength", "minItems", "maxItems"}) {
-    if (auto it = s.find(key); it != s.end() && !(it->is_number_integer() && it->get<int64_t>() >= 0)) {
+    if (auto it = s.find(key);
+        it != s.end() && !(it->is_number_integer() && it->get<int64_t>() >= 0)) {
       return bad(where + "." + key, "must be a whole number, 0 or more");
     }
   }
@@ -187,7 +190,8 @@ std::optional<std::string> violation(const Json& root, const Json& value, const 
     }
     if (auto it = s.find("items"); it != s.end()) {
       for (std::size_t i = 0; i < value.size(); ++i) {
-        if (auto v = violation(root, value[i], *it, path + "[" + std::to_string(i) + "]", depth + 1))
+        if (auto v =
+                violation(root, value[i], *it, path + "[" + std::to_string(i) + "]", depth + 1))
           return v;
       }
     }
@@ -251,8 +255,8 @@ Status check_schema(const Json& schema, const std::string& name) {
                                     std::string(schema.type_name()));
   }
   const auto type = schema.find("type");
-  const bool object_root = schema.contains("$ref") ||
-                           (type != schema.end() && type->is_string() && *type == "object");
+  const bool object_root =
+      schema.contains("$ref") || (type != schema.end() && type->is_string() && *type == "object");
   if (!object_root) {
     return Status::invalid_argument(
         name + ": the answer must be a JSON object: give \"type\": \"object\" at the top");

@@ -63,9 +63,10 @@ TEST_CASE("Chat Completions: response_format carries the schema, and one repair 
 
   auto requests = f.server.requests();
   REQUIRE(requests.size() == 2);
-  CHECK(requests[0].json()["response_format"] ==
-        Json{{"type", "json_schema"},
-             {"json_schema", {{"name", "city_answer"}, {"schema", kCitySchema}, {"strict", true}}}});
+  CHECK(
+      requests[0].json()["response_format"] ==
+      Json{{"type", "json_schema"},
+           {"json_schema", {{"name", "city_answer"}, {"schema", kCitySchema}, {"strict", true}}}});
   const std::string repair = last_user_text(requests[1].json());
   CHECK(repair.find("missing required property 'population'") != std::string::npos);
   CHECK(f.log.has_status("warning", "does not match the output schema"));
@@ -148,10 +149,10 @@ TEST_CASE("a schema that is not usable is refused before any call") {
   o.output.schema = Json::parse(R"({"type": "object", "properties": {"a": {"type": "strin"}}})");
   refused = Agent::create(o);
   REQUIRE_FALSE(refused.ok());
-  CHECK(refused.status().message() ==
-        "output.schema.properties.a.type: unknown type \"strin\"");
+  CHECK(refused.status().message() == "output.schema.properties.a.type: unknown type \"strin\"");
 
-  o.output.schema = Json::parse(R"({"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}})");
+  o.output.schema =
+      Json::parse(R"({"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}})");
   refused = Agent::create(o);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().message().find("does not resolve") != std::string::npos);

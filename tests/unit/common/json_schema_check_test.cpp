@@ -64,8 +64,9 @@ TEST_CASE("schemas are refused naming the place, and untrusted nesting is bounde
   CHECK(check_schema(Json::parse(R"({"type": "object"})"), "s").ok());
   CHECK(check_schema(Json::parse("[]"), "s").message() ==
         "s: must be a JSON Schema object, got array");
-  CHECK(check_schema(Json::parse(R"({"type": "array"})"), "s").message().find(
-            "s: the answer must be a JSON object") == 0);
+  CHECK(check_schema(Json::parse(R"({"type": "array"})"), "s")
+            .message()
+            .find("s: the answer must be a JSON object") == 0);
   CHECK(check_schema(Json::parse(R"({"type": "object", "required": "a"})"), "s").message() ==
         "s.required: must be a list of names");
   CHECK(check_schema(Json::parse(R"({"type": "object", "properties": {"a": {"minLength": -1}}})"),
