@@ -1,9 +1,9 @@
 #include "agent/structured_output.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "common/json_schema_check.hpp"
+#include "common/text_utils.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -22,17 +22,11 @@ bool is_output_tool(const Json& tool, const std::string& name) {
 
 // The text between a ```json (or ```) fence, when the whole answer is one fenced block.
 std::string_view unfenced(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-    text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-    text.remove_suffix(1);
-  if (text.size() < 6 || text.substr(0, 3) != "```" || text.substr(text.size() - 3) != "```") {
-    return text;
-  }
-  std::string_view inner = text.substr(3, text.size() - 6);
+  text = trim_ascii(text);
+  if (text.size() < 6 || !starts_with(text, "```") || !ends_with(text, "```")) return text;
+  const std::string_view inner = text.substr(3, text.size() - 6);
   const auto newline = inner.find('\n');
-  if (newline == std::string_view::npos) return text;
-  return inner.substr(newline + 1);
+  return newline == std::string_view::npos ? text : inner.substr(newline + 1);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "common/utf8.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -120,12 +122,6 @@ Status check_node(const Json& root, const Json& s, const std::string& where, int
 
 std::string at(const std::string& path, const std::string& key) {
   return path + "." + key;
-}
-
-std::size_t utf8_length(const std::string& text) {
-  std::size_t n = 0;
-  for (unsigned char c : text) n += (c & 0xC0) != 0x80;
-  return n;
 }
 
 std::optional<std::string> violation(const Json& root, const Json& value, const Json& s,
