@@ -30,4 +30,5 @@
 #include "hermes/todo.hpp"
 #include "hermes/token_estimate.hpp"
 #include "hermes/tool.hpp"
+#include "hermes/tracing.hpp"
 #include "hermes/version.hpp"
