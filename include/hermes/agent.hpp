@@ -33,6 +33,7 @@
 #include "hermes/skills.hpp"
 #include "hermes/status.hpp"
 #include "hermes/tool.hpp"
+#include "hermes/tracing.hpp"
 
 namespace hermes {
 
@@ -254,6 +255,9 @@ struct HERMES_API AgentOptions {
   Callbacks callbacks;
   // Plugin hooks, run in this order at their points of the turn.
   std::vector<std::shared_ptr<Hooks>> hooks;
+  // Spans and metrics of every turn, for OpenTelemetry or another tracing system
+  // (hermes/tracing.hpp; OtlpExporter in hermes/otlp_exporter.hpp sends them over OTLP).
+  TracingOptions tracing;
 
   // --- Deprecated: the names of the flat options of 0.1, kept for one release ---
   // Agent::create moves a value set here to its new place (an error when both are set

@@ -13,6 +13,7 @@
 #include "agent/structured_output.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/private_files.hpp"
+#include "common/tracer.hpp"
 #include "hermes/builtin_tools.hpp"
 #include "hermes/context_compressor.hpp"
 #include "hermes/home.hpp"
@@ -30,8 +31,19 @@ namespace internal {
 
 Status AgentCore::flush(const std::vector<Message>& messages) {
   if (!writer.enabled()) return {};
+  ActiveSpan span;
+  if (current_span() && writer.cursor() < messages.size()) {
+    span = ActiveSpan(
+        current_span(), "hermes.store.write", SpanKind::kInternal,
+        {{"db.operation.name", std::string("append_messages")},
+         {"gen_ai.conversation.id", session_id},
+         {"hermes.store.messages", static_cast<int64_t>(messages.size() - writer.cursor())}});
+  }
   Status s = writer.flush(messages);
-  if (!s.ok()) HERMES_LOG_WARN("could not persist session {}: {}", session_id, s.to_string());
+  if (!s.ok()) {
+    HERMES_LOG_WARN("could not persist session {}: {}", session_id, s.to_string());
+    span.set_error("store_error", s.message());
+  }
   return s;
 }
 
@@ -165,6 +177,11 @@ Status validate(const AgentOptions& o) {
   HERMES_RETURN_IF_ERROR(internal::check_output_options(o.output));
   if (o.tool_use.approvals.timeout.count() < 0) {
     return Status::invalid_argument("tool_use.approvals.timeout: must not be negative");
+  }
+  if (!o.tracing.traceparent.empty() && !SpanContext::from_traceparent(o.tracing.traceparent)) {
+    return Status::invalid_argument(
+        "tracing.traceparent: not a W3C traceparent (\"00-<32 hex>-<16 hex>-<2 hex>\"): " +
+        o.tracing.traceparent);
   }
   return {};
 }

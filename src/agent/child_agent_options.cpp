@@ -1,6 +1,7 @@
 #include "agent/child_agent_options.hpp"
 
 #include "agent/agent_core.hpp"
+#include "common/tracer.hpp"
 
 namespace hermes::internal {
 
@@ -16,6 +17,13 @@ AgentOptions child_agent_options(const AgentCore& core) {
   o.failover.backoff = parent.failover.backoff;
   o.skills = parent.skills;
   o.home = core.home;
+  // A child's turns join the trace of what started it (a delegate_task call); a child
+  // started outside any span (the background review) begins a trace of its own.
+  o.tracing.sink = parent.tracing.sink;
+  o.tracing.capture_content = parent.tracing.capture_content;
+  if (const SpanParent& here = current_span(); here && here.context.valid()) {
+    o.tracing.traceparent = here.context.traceparent();
+  }
 
   // Quiet and unrecorded: with no approval callback a dangerous command is denied rather
   // than put to a user who cannot see the child.

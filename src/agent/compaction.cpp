@@ -6,6 +6,7 @@
 #include "agent/compression_lease_guard.hpp"
 #include "agent/memory_provider_call.hpp"
 #include "agent/safe_callback.hpp"
+#include "common/tracer.hpp"
 #include "hermes/context_compressor.hpp"
 #include "hermes/session_store.hpp"
 #include "hermes/token_estimate.hpp"
@@ -82,8 +83,10 @@ void preserve_provider_notes(const AgentCore& core, const std::vector<Message>& 
 
 }  // namespace
 
-CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& messages,
-                                     const CompactionRequest& request) {
+namespace {
+
+CompactionOutcome compact(AgentCore& core, std::vector<Message>& messages,
+                          const CompactionRequest& request) {
   CompactionOutcome out;
   ContextEngine* engine = core.engine.get();
   if (engine == nullptr) {
@@ -194,6 +197,34 @@ CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& mess
         fmt::format("\xE2\x9A\xA0\xEF\xB8\x8F  Session compressed {} times \xE2\x80\x94 accuracy "
                     "may degrade.",
                     core.compression_count));
+  }
+  return out;
+}
+
+}  // namespace
+
+CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& messages,
+                                     const CompactionRequest& request) {
+  ActiveSpan span(current_span(), "hermes.compaction", SpanKind::kInternal,
+                  {{"hermes.compaction.reason", request.reason},
+                   {"hermes.compaction.messages_before", static_cast<int64_t>(messages.size())}});
+  CompactionOutcome out;
+  {
+    // The summary call and the commit's store writes hang under the compaction.
+    SpanScope scope(span.as_parent());
+    out = compact(core, messages, request);
+  }
+  if (span) {
+    span.set("hermes.compaction.compacted", out.compacted);
+    span.set("hermes.compaction.tokens_before", out.tokens_before);
+    if (out.compacted) {
+      span.set("hermes.compaction.messages_after", static_cast<int64_t>(out.messages_after));
+      span.set("hermes.compaction.tokens_after", out.tokens_after);
+    } else if (out.skipped) {
+      span.set("hermes.compaction.skipped", out.error);
+    } else {
+      span.set_error("compaction_failed", out.error);
+    }
   }
   return out;
 }

@@ -8,9 +8,11 @@
 #include "agent/safe_callback.hpp"
 #include "agent/structured_output.hpp"
 #include "agent/turn_runner.hpp"
+#include "common/genai_spans.hpp"
 #include "common/text_utils.hpp"
 #include "context/compression_triggers.hpp"
 #include "hermes/model_metadata.hpp"
+#include "hermes/redaction.hpp"
 #include "hermes/token_estimate.hpp"
 #include "providers/retry_policy.hpp"
 #include "safety/log.hpp"
@@ -92,6 +94,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
 
   const int max_attempts = std::max(1, core_.options.failover.max_retries);
   bool credential_refreshed = false;
+  int attempts = 0;  // Of this call, every provider and retry counted: the spans' numbers.
   for (int retry = 0;;) {
     if (st_.cancel.cancelled()) {
       st_.interrupted = true;
@@ -107,10 +110,15 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
     st_.streamed_text.clear();
     safe_callback("thinking", cb.on_thinking, true);
     core_.hooks.pre_api_request(request);
+    const ProviderInfo& provider = runtime.provider().info();
+    ActiveSpan attempt = start_model_call_span(current_span(), provider, request, ++attempts);
+    if (attempt && runtime.on_fallback()) attempt.set("hermes.fallback", true);
     const auto call_started = std::chrono::steady_clock::now();
     Result<ProviderResponse> result = runtime.provider().complete(request, ctx);
+    const auto took = std::chrono::steady_clock::now() - call_started;
     safe_callback("thinking", cb.on_thinking, false);
     if (result.ok()) {
+      end_model_call_span(attempt, provider, request, *result, took);
       runtime.note_success();
       core_.hooks.post_api_request(request, *result);
       return std::move(*result);
@@ -118,11 +126,14 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
 
     const Status& s = result.status();
     if (s.code() == StatusCode::kCancelled || st_.cancel.cancelled()) {
+      fail_model_call_span(attempt, provider, request, "cancelled", "interrupted", 0, took);
       note_model_wait_interrupted(st_, call_started);
       return std::nullopt;
     }
     if (s.api_error() == nullptr) {
       // Not a provider failure (a request that cannot be encoded): retrying cannot help.
+      fail_model_call_span(attempt, provider, request, "request_error",
+                           redact_sensitive_text(s.to_string()), 0, took);
       fail(s.to_string(), "request_error");
       return std::nullopt;
     }
@@ -132,6 +143,8 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
     classify_in_place(error, estimate_messages_tokens_rough(request.messages), context_length,
                       static_cast<int64_t>(request.messages.size()));
     core_.hooks.api_request_error(request, error);
+    fail_model_call_span(attempt, provider, request, failover_reason_name(error.reason),
+                         redact_sensitive_text(error.to_string()), error.http_status, took);
     if (error.reason == FailoverReason::kAuth) {
       if (credential_refreshed) {
         error.reason = FailoverReason::kAuthPermanent;  // A fresh credential did not help.

@@ -437,6 +437,13 @@ std::vector<OptionEntry> build_table() {
   t.push_back(option(
       "compression.lease_ttl_seconds", "How long a compaction lease lives without renewal.",
       [](O& o) { return &o.compression.lease_ttl_seconds; }, between(1, kMaxSeconds)));
+  // Tracing (the sink itself is set in code).
+  t.push_back(option("tracing.capture_content",
+                     "Put message text, tool arguments and results on spans, redacted.",
+                     [](O& o) { return &o.tracing.capture_content; }));
+  t.push_back(option("tracing.traceparent",
+                     "A W3C traceparent whose span becomes the parent of every turn span.",
+                     [](O& o) { return &o.tracing.traceparent; }));
   return t;
 }
 

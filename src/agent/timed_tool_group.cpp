@@ -45,9 +45,9 @@ struct Group {
   std::vector<std::optional<ToolRunResult>> results;
   // Of the calls under way: the start to finish them with when the deadline comes first.
   std::vector<std::optional<ToolCallStart>> starts;
-  std::size_t next = 0;              // The next call to start.
+  std::size_t next = 0;  // The next call to start.
   std::size_t finished = 0;
-  bool closed = false;               // Past the deadline: start nothing, settle nothing.
+  bool closed = false;  // Past the deadline: start nothing, settle nothing.
 };
 
 // Takes calls until none is left. Each is finished here unless the deadline came first.
@@ -61,10 +61,8 @@ void work(const std::shared_ptr<Group>& g) {
     }
     ToolInvocation& inv = g->calls[k];
     ToolRunResult result;
-    if (inv.preset_result) {
-      result = {*inv.preset_result, true, {}};
-    } else if (g->env.context.cancel.cancelled()) {
-      result = {cancelled_tool_text(inv.call.name), true, {}};
+    if (inv.preset_result || g->env.context.cancel.cancelled()) {
+      result = unrun_call(inv, g->env);
     } else {
       ToolCallStart start = begin_call(inv, g->env);
       {
@@ -72,7 +70,8 @@ void work(const std::shared_ptr<Group>& g) {
         if (g->closed) {
           // The deadline came while the call was being started: answered without it.
           lock.unlock();
-          finish_call(inv, start, {timed_out_tool_text(inv.call.name, g->timeout), true, {}}, g->env);
+          finish_call(inv, start, {timed_out_tool_text(inv.call.name, g->timeout), true, {}},
+                      g->env);
           return;
         }
         g->starts[k] = start;
@@ -152,6 +151,7 @@ std::vector<ToolRunResult> run_timed_group(std::vector<ToolInvocation>& calls,
     if (g->starts[k]) {
       HERMES_LOG_WARN("tool {} did not finish within {} ms; it is left to stop on its own",
                       inv.call.name, timeout.count());
+      if (const auto& span = g->starts[k]->span) span->finish(late.content, true, "timeout");
       out[k] = finish_call(inv, *g->starts[k], std::move(late), env);
     } else {
       out[k] = std::move(late);  // Never started: nothing to report but the answer.

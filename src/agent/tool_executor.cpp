@@ -88,16 +88,24 @@ std::chrono::milliseconds group_deadline(const std::vector<ToolInvocation>& call
 }
 
 ToolRunResult run_one(ToolInvocation& inv, const ToolBatchEnv& env) {
-  if (inv.preset_result) return {*inv.preset_result, true, {}};
-  if (env.context.cancel.cancelled()) return {cancelled_tool_text(inv.call.name), true, {}};
+  if (inv.preset_result || env.context.cancel.cancelled()) return unrun_call(inv, env);
   ToolCallStart start = begin_call(inv, env);
   return finish_call(inv, start, execute_call(inv, start), env);
 }
 
 }  // namespace
 
+ToolRunResult unrun_call(const ToolInvocation& inv, const ToolBatchEnv& env) {
+  if (!inv.preset_result) return {cancelled_tool_text(inv.call.name), true, {}};
+  if (env.trace)
+    ToolSpan(env.trace, inv.call, inv.arguments)
+        .finish(*inv.preset_result, true, "invalid_tool_call");
+  return {*inv.preset_result, true, {}};
+}
+
 ToolCallStart begin_call(ToolInvocation& inv, const ToolBatchEnv& env) {
   ToolCallStart start;
+  if (env.trace) start.span = std::make_shared<ToolSpan>(env.trace, inv.call, inv.arguments);
   start.context = env.context;
   start.context.tool_call_id = inv.call.id;
   start.context.tool_name = inv.call.name;
@@ -121,6 +129,8 @@ ToolCallStart begin_call(ToolInvocation& inv, const ToolBatchEnv& env) {
 
 ToolRunResult execute_call(const ToolInvocation& inv, ToolCallStart& start) {
   if (start.blocked) return {error_json(*start.blocked), true, {}};
+  // What the handler does (an MCP request, a sub-agent's turn) hangs under the call.
+  SpanScope scope(start.span ? start.span->parent() : SpanParent{});
   return invoke_tool(*inv.spec, inv.arguments, start.context);
 }
 
@@ -142,6 +152,10 @@ ToolRunResult finish_call(const ToolInvocation& inv, const ToolCallStart& start,
   done.is_error = result.is_error;
   done.result = result.content;
   if (env.callbacks) safe_callback("tool_progress", env.callbacks->on_tool_progress, done);
+  if (start.span) {
+    start.span->finish(result.content, result.is_error,
+                       start.blocked ? "blocked_by_hook" : "tool_error");
+  }
   return result;
 }
 

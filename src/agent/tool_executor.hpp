@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "agent/hook_runner.hpp"
+#include "agent/turn_trace.hpp"
 #include "hermes/callbacks.hpp"
 #include "hermes/message.hpp"
 #include "hermes/tool.hpp"
@@ -55,6 +56,7 @@ struct ToolBatchEnv {
   // Counts the workers of calls with a deadline, which may outlive the batch; required
   // when a deadline is set (the agent waits for them before it goes away).
   std::shared_ptr<ToolWorkers> workers;
+  SpanParent trace;  // Where the calls' spans hang (the step's span), when tracing.
 };
 
 // One call in three phases, so a call with a deadline can be finished by whichever of its
@@ -66,11 +68,17 @@ struct ToolCallStart {
   ToolProgress progress;
   std::optional<std::string> blocked;  // The hook's veto message.
   std::chrono::steady_clock::time_point t0;
+  std::shared_ptr<ToolSpan> span;  // Null when not tracing.
 };
 ToolCallStart begin_call(ToolInvocation& inv, const ToolBatchEnv& env);
 ToolRunResult execute_call(const ToolInvocation& inv, ToolCallStart& start);
 ToolRunResult finish_call(const ToolInvocation& inv, const ToolCallStart& start,
                           ToolRunResult result, const ToolBatchEnv& env);
+
+// The answer of a call that is not run: its preset error, or the cancellation text when
+// the turn was interrupted before it started. A preset error is still a tool call the
+// model made, so it gets its span.
+ToolRunResult unrun_call(const ToolInvocation& inv, const ToolBatchEnv& env);
 
 // "Error executing tool '{name}': timed out after {seconds:.1f}s"
 std::string timed_out_tool_text(const std::string& name, std::chrono::milliseconds after);

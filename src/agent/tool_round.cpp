@@ -147,8 +147,11 @@ bool TurnRunner::run_tool_round(Message assistant) {
                                   preview, st_.invalid_tool_rounds, kMaxInvalidToolRounds));
     append(assistant);
     for (const auto& call : assistant.tool_calls) {
-      append(
-          Message::tool(call.id, call.name, invalid_tool_name_error(call.name, st_.offered_tools)));
+      std::string error = invalid_tool_name_error(call.name, st_.offered_tools);
+      if (current_span()) {
+        ToolSpan(current_span(), call, Json::object()).finish(error, true, "invalid_tool_call");
+      }
+      append(Message::tool(call.id, call.name, std::move(error)));
     }
     flush();
     return true;
@@ -237,6 +240,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
   env.workers = core_.tool_workers;
   env.callbacks = &cb;
   env.hooks = &core_.hooks;
+  env.trace = current_span();
   // Oversized results are spilled to a file under <home> and replaced by a preview; the
   // batch as a whole stays within the per-turn budget (results are flushed as they come,
   // so each takes what is left of it).

@@ -13,11 +13,19 @@ TurnRunner::TurnRunner(AgentCore& core, TurnInput input)
     : core_(core), input_(std::move(input)), st_(core.options.max_iterations) {}
 
 ConversationResult TurnRunner::run() {
-  prologue();
-  while (step()) {
+  trace_.begin(core_.options.tracing, input_.user_message);
+  ConversationResult result;
+  {
+    SpanScope turn_scope(trace_.parent());
+    prologue();
+    trace_.identify(core_.session_id, st_.turn_id, core_.runtime->provider().info(),
+                    core_.runtime->model());
+    while (step()) {
+    }
+    finalize();
+    result = build_result();
   }
-  finalize();
-  ConversationResult result = build_result();
+  trace_.end(result);
   after_turn(result);
   return result;
 }
@@ -34,6 +42,7 @@ bool TurnRunner::step() {
     return false;
   }
   ++st_.api_call_count;
+  StepSpan step_span(trace_.parent(), st_.api_call_count);
   safe_callback("step", core_.options.callbacks.on_step, st_.api_call_count, st_.previous_tools);
   st_.previous_tools.clear();
 
@@ -74,7 +83,9 @@ void TurnRunner::append(Message message) {
   st_.messages.push_back(std::move(message));
 }
 
-void TurnRunner::flush() { (void)core_.flush(st_.messages); }
+void TurnRunner::flush() {
+  (void)core_.flush(st_.messages);
+}
 
 void TurnRunner::fail(std::string error, std::string exit_reason) {
   st_.failed = true;

@@ -11,6 +11,7 @@
 
 #include "agent/agent_core.hpp"
 #include "agent/turn_state.hpp"
+#include "agent/turn_trace.hpp"
 
 namespace hermes::internal {
 
@@ -104,6 +105,7 @@ class TurnRunner {
   AgentCore& core_;
   TurnInput input_;
   TurnState st_;
+  TurnTrace trace_;
 };
 
 }  // namespace hermes::internal

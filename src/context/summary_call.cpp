@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <chrono>
 #include <initializer_list>
 
+#include "common/genai_spans.hpp"
 #include "common/text_utils.hpp"
 #include "context/summary_prompt.hpp"
 #include "context/text_cut.hpp"
 #include "hermes/api_error.hpp"
+#include "hermes/redaction.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -97,12 +100,21 @@ Attempt ask(Provider& provider, const std::string& model, const std::string& pro
   request.messages.push_back(Message::user(prompt));
   request.stream = false;
   CallContext context;
+  ActiveSpan span =
+      start_model_call_span(current_span(), provider.info(), request, 1, "compaction_summary");
+  const auto started = std::chrono::steady_clock::now();
   auto response = provider.complete(request, context);
+  const auto took = std::chrono::steady_clock::now() - started;
   if (!response.ok()) {
     const Status& status = response.status();
     const ApiError* api = status.api_error();
-    return {std::nullopt, classify_status(status), api ? api->to_string() : status.to_string()};
+    std::string error = api ? api->to_string() : status.to_string();
+    fail_model_call_span(span, provider.info(), request,
+                         summary_failure_name(classify_status(status)),
+                         redact_sensitive_text(error), api ? api->http_status : 0, took);
+    return {std::nullopt, classify_status(status), std::move(error)};
   }
+  end_model_call_span(span, provider.info(), request, *response, took);
   std::string body;
   const SummaryFailure verdict =
       judge_summary_text(response->message.content, response->message.finish_reason, body);

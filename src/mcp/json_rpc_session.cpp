@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "common/json_text.hpp"
+#include "common/tracer.hpp"
 #include "safety/log.hpp"
 
 namespace hermes::internal {
@@ -99,13 +100,35 @@ Result<Json> JsonRpcSession::call(const std::string& method, Json params,
     if (!params.is_object()) params = Json::object();
     params["_meta"]["progressToken"] = id;
   }
+  // A request made inside a traced tool call (or turn) is a client span of its own,
+  // named the MCP conventions' way: "tools/call <tool>".
+  ActiveSpan span;
+  if (current_span()) {
+    std::string target;
+    if (params.is_object() && params.contains("name") && params["name"].is_string()) {
+      target = params["name"].get<std::string>();
+    }
+    span = ActiveSpan(current_span(), target.empty() ? method : method + " " + target,
+                      SpanKind::kClient,
+                      {{"mcp.method.name", method},
+                       {"jsonrpc.request.id", std::to_string(id)},
+                       {"hermes.mcp.server", label_}});
+    if (!target.empty()) span.set("gen_ai.tool.name", target);
+  }
   Json request{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
   if (!params.is_null()) request["params"] = std::move(params);
   if (Status sent = send_(request); !sent.ok()) {
     take_pending(id);
+    span.set_error("transport_error", sent.message());
     return sent;
   }
-  return wait(id, pending, method, options);
+  Result<Json> answer = wait(id, pending, method, options);
+  if (!answer.ok()) {
+    span.set_error(
+        answer.status().code() == StatusCode::kDeadlineExceeded ? "timeout" : "mcp_error",
+        answer.status().message());
+  }
+  return answer;
 }
 
 Result<Json> JsonRpcSession::wait(int64_t id, const std::shared_ptr<Pending>& pending,
