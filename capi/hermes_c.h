@@ -319,6 +319,19 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_reasoning_callback(
 HERMES_C_API hermes_status_t hermes_agent_options_set_step_callback(
     hermes_agent_options_t *options, hermes_event_fn callback, void *user_data, hermes_destroy_fn destroy);
 
+/* Spans and metrics of every turn (see hermes/tracing.hpp for the span tree and the
+ * attributes). `event_json` is {"event": "span_start"|"span_end", "span": {"trace_id",
+ * "span_id", "parent_span_id", "name", "kind", "start_time_unix_nano",
+ * "end_time_unix_nano", "status", "status_message", "attributes": {...}}} or {"event":
+ * "metric", "metric": {"name", "kind": "counter"|"histogram", "unit", "value",
+ * "time_unix_nano", "attributes": {...}}}. Called from the turn's thread and from tool
+ * workers, possibly at once: keep it thread-safe and quick. `span_start` is only sent
+ * when `with_span_start` is non-zero. Message text is on spans only with the option
+ * tracing.capture_content (see hermes_agent_options_set_json). */
+HERMES_C_API hermes_status_t hermes_agent_options_set_trace_callback(
+    hermes_agent_options_t *options, hermes_event_fn callback, int with_span_start, void *user_data,
+    hermes_destroy_fn destroy);
+
 /* The answer to a question the model asked (clarify tool), valid during the callback. */
 typedef struct hermes_answer_t hermes_answer_t;
 /* Sets the answer (copied). Not calling it means nobody answered. */

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "hermes/export.hpp"
+#include "hermes/json.hpp"
 
 namespace hermes {
 
@@ -125,6 +126,15 @@ class HERMES_API TraceSink {
   // Delivers what is buffered, waiting at most `timeout`.
   virtual void flush(std::chrono::milliseconds timeout);
 };
+
+// A span as JSON, the form the C and Python callbacks receive: {"trace_id", "span_id",
+// "parent_span_id" ("" for a root), "name", "kind" ("internal"|"client"),
+// "start_time_unix_nano", "end_time_unix_nano" (0 while running), "status"
+// ("unset"|"ok"|"error"), "status_message", "attributes": {key: value}}.
+HERMES_API Json span_to_json(const SpanData& span);
+// A measurement as JSON: {"name", "kind" ("counter"|"histogram"), "unit", "value",
+// "time_unix_nano", "attributes": {key: value}}.
+HERMES_API Json metric_to_json(const MetricRecord& metric);
 
 struct TracingOptions {
   std::shared_ptr<TraceSink> sink;  // Null: no spans, no metrics, no cost.

@@ -81,6 +81,55 @@ std::optional<SpanContext> SpanContext::from_traceparent(std::string_view value)
   return context;
 }
 
+namespace {
+
+Json attributes_json(const std::vector<Attribute>& attributes) {
+  Json out = Json::object();
+  for (const auto& attribute : attributes) {
+    std::visit([&](const auto& value) { out[attribute.key] = value; }, attribute.value);
+  }
+  return out;
+}
+
+const char* status_name(SpanStatusCode code) {
+  switch (code) {
+    case SpanStatusCode::kOk:
+      return "ok";
+    case SpanStatusCode::kError:
+      return "error";
+    default:
+      return "unset";
+  }
+}
+
+}  // namespace
+
+Json span_to_json(const SpanData& span) {
+  return Json{
+      {"trace_id", span.context.trace_id.hex()},
+      {"span_id", span.context.span_id.hex()},
+      {"parent_span_id", span.parent_span_id.valid() ? span.parent_span_id.hex() : ""},
+      {"name", span.name},
+      {"kind", span.kind == SpanKind::kClient ? "client" : "internal"},
+      {"start_time_unix_nano", span.start_time_unix_nano},
+      {"end_time_unix_nano", span.end_time_unix_nano},
+      {"status", status_name(span.status)},
+      {"status_message", span.status_message},
+      {"attributes", attributes_json(span.attributes)},
+  };
+}
+
+Json metric_to_json(const MetricRecord& metric) {
+  return Json{
+      {"name", std::string(metric.name)},
+      {"kind", metric.kind == MetricKind::kHistogram ? "histogram" : "counter"},
+      {"unit", std::string(metric.unit)},
+      {"value", metric.value},
+      {"time_unix_nano", metric.time_unix_nano},
+      {"attributes", attributes_json(metric.attributes)},
+  };
+}
+
 const AttributeValue* SpanData::find(std::string_view key) const {
   for (const auto& attribute : attributes) {
     if (attribute.key == key) return &attribute.value;

@@ -232,6 +232,58 @@ static void test_retry_backoff(const char *home) {
   hermes_agent_options_free(options);
 }
 
+static int turn_spans = 0;
+static int failed_attempts = 0;
+static int good_attempts = 0;
+static int span_starts = 0;
+static int model_call_metrics = 0;
+static void on_trace(const char *event_json, void *user_data) {
+  (void)user_data;
+  if (strstr(event_json, "\"event\":\"span_start\"") != NULL) ++span_starts;
+  if (strstr(event_json, "\"event\":\"span_end\"") != NULL) {
+    if (strstr(event_json, "\"name\":\"invoke_agent hermes\"") != NULL) ++turn_spans;
+    if (strstr(event_json, "\"name\":\"chat host-model\"") != NULL) {
+      if (strstr(event_json, "\"status\":\"error\"") != NULL &&
+          strstr(event_json, "\"http.response.status_code\":503") != NULL) {
+        ++failed_attempts;
+      } else if (strstr(event_json, "\"status\":\"unset\"") != NULL) {
+        ++good_attempts;
+      }
+    }
+  }
+  if (strstr(event_json, "\"event\":\"metric\"") != NULL &&
+      strstr(event_json, "\"name\":\"hermes.model_calls\"") != NULL) {
+    ++model_call_metrics;
+  }
+}
+
+/* The trace callback sees the turn, the failed attempt and its retry, and the metrics. */
+static void test_trace_callback(const char *home) {
+  hermes_error_t *error = NULL;
+  hermes_agent_t *agent = NULL;
+  char *text = NULL;
+  hermes_agent_options_t *options = hermes_agent_options_new();
+  busy_model_calls = 0;
+  CHECK(hermes_agent_options_set_provider_callback(options, "host", "host-model", busy_once_model, NULL, NULL) == HERMES_OK);
+  CHECK(hermes_agent_options_set_home(options, home) == HERMES_OK);
+  CHECK(hermes_agent_options_set_persist_sessions(options, 0) == HERMES_OK);
+  CHECK(hermes_agent_options_set_retry_backoff_ms(options, HERMES_BACKOFF_BASE, 0) == HERMES_OK);
+  CHECK(hermes_agent_options_set_retry_backoff_ms(options, HERMES_BACKOFF_MAX, 0) == HERMES_OK);
+  CHECK(hermes_agent_options_set_trace_callback(options, on_trace, 0, NULL, NULL) == HERMES_OK);
+  CHECK(hermes_agent_new(options, &agent, &error) == HERMES_OK);
+  CHECK(hermes_agent_chat(agent, "hello", &text, &error) == HERMES_OK);
+  CHECK(turn_spans == 1);
+  CHECK(failed_attempts == 1);
+  CHECK(good_attempts == 1);
+  CHECK(span_starts == 0);
+  CHECK(model_call_metrics == 2);
+  CHECK(hermes_agent_options_set_trace_callback(NULL, on_trace, 0, NULL, NULL) == HERMES_ERR_INVALID_ARGUMENT);
+  hermes_free(text);
+  hermes_error_free(error);
+  hermes_agent_free(agent);
+  hermes_agent_options_free(options);
+}
+
 /* Answers, noting whether the system prompt carried the project's AGENTS.md and the
  * host's platform hint. */
 static int saw_project_rules = 0;
@@ -462,6 +514,7 @@ int main(void) {
   test_provider_error_ends_the_turn(home);
   test_auth_refresh(home);
   test_retry_backoff(home);
+  test_trace_callback(home);
   test_context_dir(home);
   test_store(store);
   test_utilities(home);
