@@ -117,8 +117,7 @@ class HERMES_API OtlpExporter : public TraceSink {
   //   OTEL_EXPORTER_OTLP_METRICS_HEADERS     "k=v,k2=v2", values URL-decoded
   //   OTEL_SERVICE_NAME                      service.name (over OTEL_RESOURCE_ATTRIBUTES')
   //   OTEL_RESOURCE_ATTRIBUTES               "k=v,k2=v2", values URL-decoded
-  //   OTEL_EXPORTER_OTLP_TIMEOUT (and _TRACES_/_METRICS_), OTEL_BSP_SCHEDULE_DELAY,
-  //   OTEL_BSP_EXPORT_TIMEOUT, OTEL_METRIC_EXPORT_INTERVAL
+  //   OTEL_EXPORTER_OTLP_TIMEOUT, OTEL_BSP_SCHEDULE_DELAY, OTEL_METRIC_EXPORT_INTERVAL
   //                                          milliseconds
   //   OTEL_BSP_MAX_QUEUE_SIZE, OTEL_BSP_MAX_EXPORT_BATCH_SIZE
   //   OTEL_EXPORTER_OTLP_PROTOCOL (and _TRACES_/_METRICS_)
