@@ -40,7 +40,8 @@ The model service is --provider's, or the first whose key is set:
 {providers}
 Trajectories are written with secrets masked,
 to a file only the user can read. Exit status: 0 when every prompt completed,
-1 when a prompt failed or an input line was skipped, 2 for a usage error.
+1 when a prompt failed or an input line was skipped, 2 for a usage error. With
+OTEL_EXPORTER_OTLP_ENDPOINT set, spans and metrics go to that OpenTelemetry collector.
 )";
 
 // kUsage with the table of model services in its place.
