@@ -23,10 +23,12 @@
 // metric_export_interval, on flush() and on shutdown().
 //
 // Limits: attribute strings longer than 64 KiB are cut (at a character boundary), a span
-// keeps its first 128 attributes (the rest are counted in droppedAttributesCount), and a
-// metric keeps at most 2000 attribute sets; later sets are folded into one series with
-// the attribute otel.metric.overflow=true, as the OpenTelemetry SDK does. Spans that are
-// not sampled, or whose ids are invalid, are not exported.
+// keeps its first 128 attributes (the rest are counted in droppedAttributesCount), the
+// queue holds at most 64 MiB of spans (beyond, spans are dropped as for a full queue) and
+// a request at most about 4 MiB of them (a batch is split), and a metric keeps at most
+// 2000 attribute sets; later sets are folded into one series with the attribute
+// otel.metric.overflow=true, as the OpenTelemetry SDK does. Spans that are not sampled,
+// or whose ids are invalid, are not exported.
 #pragma once
 
 #include <chrono>

@@ -91,25 +91,29 @@ std::vector<double> histogram_bounds(std::string_view name, std::string_view uni
 bool MetricAggregator::record(const MetricRecord& record) {
   if (!std::isfinite(record.value)) return false;
   if (record.kind == MetricKind::kCounter && record.value < 0) return false;
-  auto it = metrics_.find(record.name);
+  const std::string_view name = record.name.substr(0, kMaxNameBytes);
+  auto it = metrics_.find(name);
   if (it == metrics_.end()) {
     if (metrics_.size() >= kMaxMetrics) return false;
     Metric metric;
-    metric.series.name = std::string(record.name.substr(0, kMaxNameBytes));
+    metric.series.name = std::string(name);
     metric.series.unit = std::string(record.unit.substr(0, kMaxNameBytes));
     metric.series.description = std::string(record.description.substr(0, kMaxNameBytes));
     metric.series.kind = record.kind;
     if (record.kind == MetricKind::kHistogram) {
       metric.series.bounds = histogram_bounds(record.name, record.unit);
     }
-    it = metrics_.emplace(std::string(record.name), std::move(metric)).first;
+    it = metrics_.emplace(std::string(name), std::move(metric)).first;
   } else if (it->second.series.kind != record.kind) {
     return false;
   }
   Metric& metric = it->second;
   std::vector<Attribute> attributes;
-  attributes.reserve(record.attributes.size());
-  for (const Attribute& attribute : record.attributes) {
+  // As many as a span keeps; measurements carry two or three.
+  const std::size_t kept = std::min(record.attributes.size(), kMaxSpanAttributes);
+  attributes.reserve(kept);
+  for (std::size_t i = 0; i < kept; ++i) {
+    const Attribute& attribute = record.attributes[i];
     attributes.push_back({attribute.key.substr(0, kMaxNameBytes), bounded_value(attribute.value)});
   }
   std::string key = attribute_set_key(attributes);

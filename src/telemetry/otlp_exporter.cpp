@@ -30,6 +30,12 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 constexpr std::chrono::milliseconds kRetryDelay{1000};
 // A receiver's answer is a small ExportServiceResponse; anything larger is not read.
 constexpr std::size_t kMaxResponseBytes = std::size_t{1} << 20;
+// What the queue may hold in all: 2048 spans of a few KiB fit many times over, 2048 spans
+// of 128 attributes of 64 KiB would not fit in memory.
+constexpr std::size_t kMaxQueuedBytes = std::size_t{64} << 20;
+// A request is cut at about this size, below the OpenTelemetry Collector's default
+// limit on a request body (20 MiB) and far below any proxy's.
+constexpr std::size_t kMaxBatchBytes = std::size_t{4} << 20;
 
 int64_t unix_nanos_now() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -108,6 +114,7 @@ struct OtlpExporter::Impl {
   std::condition_variable wake;  // The thread waits on it for work.
   std::condition_variable done;  // flush() and shutdown() wait on it.
   std::deque<internal::QueuedSpan> queue;
+  std::size_t queued_bytes = 0;
   bool stopping = false;  // No more spans; the thread drains the queue and ends.
   bool finished = false;  // The thread has ended.
   uint64_t flush_requested = 0;
@@ -206,11 +213,16 @@ void OtlpExporter::Impl::run() {
     // On a timer or a flush everything queued now goes; otherwise the full batches.
     std::size_t to_send = spans_due ? queue.size() : queue.size() - queue.size() % batch_size;
     while (to_send > 0) {
-      const std::size_t n = std::min(to_send, batch_size);
-      std::vector<internal::QueuedSpan> batch(std::make_move_iterator(queue.begin()),
-                                              std::make_move_iterator(queue.begin() + n));
-      queue.erase(queue.begin(), queue.begin() + n);
-      to_send -= n;
+      std::vector<internal::QueuedSpan> batch;
+      std::size_t batch_bytes = 0;
+      while (to_send > 0 && batch.size() < batch_size &&
+             (batch.empty() || batch_bytes + queue.front().bytes <= kMaxBatchBytes)) {
+        batch_bytes += queue.front().bytes;
+        batch.push_back(std::move(queue.front()));
+        queue.pop_front();
+        --to_send;
+      }
+      queued_bytes -= batch_bytes;
       lock.unlock();
       export_spans(std::move(batch));
       lock.lock();
@@ -296,10 +308,12 @@ void OtlpExporter::on_end(const SpanData& span) {
   }
   internal::QueuedSpan copy = internal::bounded_copy(span);
   std::lock_guard<std::mutex> lock(impl_->mu);
-  if (impl_->stopping || impl_->queue.size() >= impl_->options.max_queue_size) {
+  if (impl_->stopping || impl_->queue.size() >= impl_->options.max_queue_size ||
+      impl_->queued_bytes + copy.bytes > kMaxQueuedBytes) {
     ++impl_->span_stats.spans_dropped;
     return;
   }
+  impl_->queued_bytes += copy.bytes;
   impl_->queue.push_back(std::move(copy));
   ++impl_->span_stats.spans_queued;
   if (impl_->queue.size() >= impl_->options.max_export_batch_size) impl_->wake.notify_one();

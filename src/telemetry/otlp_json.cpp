@@ -192,6 +192,14 @@ QueuedSpan bounded_copy(const SpanData& span) {
     copy.attributes.push_back({cut(attribute.key, kMaxNameBytes), bounded_value(attribute.value)});
   }
   out.dropped_attributes = static_cast<uint32_t>(span.attributes.size() - kept);
+  out.bytes = 256 + copy.name.size() + copy.status_message.size();
+  for (const Attribute& attribute : copy.attributes) {
+    out.bytes += 48 + attribute.key.size();
+    if (const auto* s = std::get_if<std::string>(&attribute.value)) out.bytes += s->size();
+    if (const auto* list = std::get_if<std::vector<std::string>>(&attribute.value)) {
+      for (const std::string& item : *list) out.bytes += 24 + item.size();
+    }
+  }
   return out;
 }
 

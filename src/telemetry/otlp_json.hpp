@@ -25,6 +25,7 @@ inline constexpr std::size_t kMaxNameBytes = std::size_t{4} << 10;
 struct QueuedSpan {
   SpanData span;
   uint32_t dropped_attributes = 0;
+  std::size_t bytes = 0;  // About what it holds, and what its JSON takes.
 };
 
 // A copy of `span` within the limits. Its cost is bounded by the limits too, whatever

@@ -387,3 +387,38 @@ TEST_CASE("create refuses options it cannot honour, naming the problem") {
   CHECK((*exporter)->traces_url().empty());
   CHECK((*exporter)->metrics_url() == "https://metrics.example/otlp/v1/metrics");
 }
+
+TEST_CASE("large spans are sent in requests of a few MiB, not one huge body") {
+  MockServer server;
+  server.set_default(accepted());
+  OtlpExporterOptions options = options_for(server);
+  options.export_metrics = false;
+  auto exporter = start(options);
+  SpanData big = make_span("big", 1, 1);
+  big.attributes = {{"gen_ai.input.messages", std::string(64 * 1024, 'x')}};
+  for (int i = 1; i <= 100; ++i) {
+    big.context.span_id.bytes[7] = static_cast<uint8_t>(i);
+    exporter->on_end(big);
+  }
+  exporter->flush(30s);
+  CHECK(server.request_count() == 2);
+  for (const auto& request : server.requests()) CHECK(request.body.size() < (5u << 20));
+  CHECK(recorded_spans(server).size() == 100);
+}
+
+TEST_CASE("the queue is bounded in bytes too: big spans are dropped before memory runs out") {
+  MockServer server;
+  server.set_default(hung());
+  OtlpExporterOptions options = options_for(server);
+  options.export_metrics = false;
+  options.max_export_batch_size = 2048;
+  auto exporter = start(options);
+  SpanData big = make_span("big", 1, 1);
+  big.attributes = {{"a", std::string(64 * 1024, 'x')}, {"b", std::string(64 * 1024, 'y')}};
+  for (int i = 0; i < 1000; ++i) exporter->on_end(big);
+  const auto stats = exporter->stats();
+  CHECK(stats.spans_dropped > 0);
+  CHECK(stats.spans_queued + stats.spans_dropped == 1000);
+  CHECK(stats.spans_queued * 128 * 1024 <= (64u << 20));
+  exporter->shutdown(500ms);
+}
