@@ -1,6 +1,8 @@
 // hermes-batch — runs a file of prompts through fresh agents and writes trajectories.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -9,6 +11,7 @@
 #include "hermes/hermes.hpp"
 #include "provider_choice.hpp"
 #include "provider_presets.hpp"
+#include "tracing_sink.hpp"
 
 namespace {
 
@@ -37,7 +40,8 @@ The model service is --provider's, or the first whose key is set:
 {providers}
 Trajectories are written with secrets masked,
 to a file only the user can read. Exit status: 0 when every prompt completed,
-1 when a prompt failed or an input line was skipped, 2 for a usage error.
+1 when a prompt failed or an input line was skipped, 2 for a usage error. With
+OTEL_EXPORTER_OTLP_ENDPOINT set, spans and metrics go to that OpenTelemetry collector.
 )";
 
 // kUsage with the table of model services in its place.
@@ -156,7 +160,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   config.agent.tools = tools;
+  const std::shared_ptr<hermes::TraceSink> sink =
+      hermes_cli::tracing_sink_from_environment("hermes-batch");
+  // TODO(tracing): config.agent.tracing.sink = sink;
   hermes_batch::BatchSummary summary = hermes_batch::run_batch(config);
+  if (sink) sink->flush(std::chrono::seconds(5));
   if (!summary.input_readable) return 2;
   if (!summary.output_writable) {
     std::fprintf(stderr, "hermes-batch: cannot write %s\n", config.output.c_str());

@@ -50,7 +50,8 @@ providers (name, API key variable, base URL):
 Without --provider the first key set picks the provider, in the order above
 (with none set, --base-url alone talks to a server that needs no key). A
 preset's base URL, wire format and model can each be overridden. In a chat,
-/help lists the commands.
+/help lists the commands. With OTEL_EXPORTER_OTLP_ENDPOINT set, spans and metrics
+go to that OpenTelemetry collector (OTLP/HTTP JSON; the OTEL_* variables apply).
 )";
   return text;
 }

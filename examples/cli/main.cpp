@@ -9,6 +9,7 @@
 #include "session_listing.hpp"
 #include "settings.hpp"
 #include "terminal.hpp"
+#include "tracing_sink.hpp"
 
 namespace {
 
@@ -61,6 +62,9 @@ int main(int argc, char** argv) {
 
   // Before any thread starts: every thread must inherit the blocked SIGINT.
   hermes_cli::InputEvents events;
+  settings.trace_sink = hermes_cli::tracing_sink_from_environment("hermes");
+  // Declared before the chat: it flushes after the agent is gone.
+  hermes_cli::FlushAtExit flush_traces(settings.trace_sink);
   Terminal terminal(settings.quiet);
   hermes_cli::ChatSession chat(settings, terminal, events);
   if (hermes::Status s = chat.open(cli.resume, !cli.query.has_value()); !s.ok()) return report(s);

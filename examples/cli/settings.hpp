@@ -30,6 +30,8 @@ struct Settings {
   std::string reasoning_effort;
   hermes::ApprovalOptions approvals;
   hermes::SkillsOptions skills;
+  // Where spans and metrics go (OTEL_* variables, tracing_sink.hpp); null: nowhere.
+  std::shared_ptr<hermes::TraceSink> trace_sink;
   // Problems met while reading the configuration, for the user to see.
   std::vector<std::string> warnings;
   // The config file cannot be read as one (not JSON, not an object), with the fix: the

@@ -18,6 +18,7 @@
 #include "hermes/message.hpp"
 #include "hermes/message_utils.hpp"
 #include "hermes/model_metadata.hpp"
+#include "hermes/otlp_exporter.hpp"
 #include "hermes/postgres_store.hpp"
 #include "hermes/provider.hpp"
 #include "hermes/redaction.hpp"

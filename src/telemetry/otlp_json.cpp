@@ -1,0 +1,254 @@
+#include "telemetry/otlp_json.hpp"
+
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "common/utf8.hpp"
+#include "hermes/json.hpp"
+#include "hermes/version.hpp"
+
+namespace hermes::internal {
+namespace {
+
+std::string cut(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  return std::string(text.substr(0, utf8_prefix_length(text, max_bytes)));
+}
+
+// Strict JSON encoders (and so every collector) reject invalid UTF-8.
+std::string text(std::string_view value) {
+  return sanitize_utf8(value);
+}
+
+// int64/uint64/fixed64 fields are strings in the protobuf JSON mapping: a JavaScript
+// number cannot hold them.
+std::string decimal(int64_t value) {
+  return std::to_string(value);
+}
+std::string decimal(uint64_t value) {
+  return std::to_string(value);
+}
+
+Json number(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+  return value;
+}
+
+Json any_value(const AttributeValue& value) {
+  return std::visit(
+      [](const auto& v) -> Json {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          return {{"stringValue", text(v)}};
+        } else if constexpr (std::is_same_v<T, int64_t>) {
+          return {{"intValue", decimal(v)}};
+        } else if constexpr (std::is_same_v<T, double>) {
+          return {{"doubleValue", number(v)}};
+        } else if constexpr (std::is_same_v<T, bool>) {
+          return {{"boolValue", v}};
+        } else {
+          Json values = Json::array();
+          for (const std::string& item : v) values.push_back({{"stringValue", text(item)}});
+          return {{"arrayValue", {{"values", std::move(values)}}}};
+        }
+      },
+      value);
+}
+
+Json attributes_json(const std::vector<Attribute>& attributes) {
+  Json out = Json::array();
+  for (const Attribute& attribute : attributes) {
+    out.push_back({{"key", text(attribute.key)}, {"value", any_value(attribute.value)}});
+  }
+  return out;
+}
+
+Json scope_json() {
+  return {{"name", "hermes"}, {"version", HERMES_VERSION_STRING}};
+}
+
+Json resource_json(const std::vector<Attribute>& resource) {
+  return {{"attributes", attributes_json(resource)}};
+}
+
+// SpanKind in trace.proto: UNSPECIFIED 0, INTERNAL 1, SERVER 2, CLIENT 3.
+int kind_number(SpanKind kind) {
+  return kind == SpanKind::kClient ? 3 : 1;
+}
+
+// Status.StatusCode: UNSET 0, OK 1, ERROR 2.
+int status_number(SpanStatusCode code) {
+  switch (code) {
+    case SpanStatusCode::kOk:
+      return 1;
+    case SpanStatusCode::kError:
+      return 2;
+    case SpanStatusCode::kUnset:
+      break;
+  }
+  return 0;
+}
+
+Json span_json(const QueuedSpan& queued) {
+  const SpanData& span = queued.span;
+  Json out = {
+      {"traceId", span.context.trace_id.hex()},
+      {"spanId", span.context.span_id.hex()},
+      {"name", text(span.name)},
+      {"kind", kind_number(span.kind)},
+      {"startTimeUnixNano", decimal(span.start_time_unix_nano)},
+      {"endTimeUnixNano", decimal(span.end_time_unix_nano)},
+      {"attributes", attributes_json(span.attributes)},
+  };
+  if (span.parent_span_id.valid()) out["parentSpanId"] = span.parent_span_id.hex();
+  if (queued.dropped_attributes > 0) out["droppedAttributesCount"] = queued.dropped_attributes;
+  Json status = {{"code", status_number(span.status)}};
+  if (!span.status_message.empty()) status["message"] = text(span.status_message);
+  out["status"] = std::move(status);
+  return out;
+}
+
+Json sum_json(const MetricSeries& series, const std::string& start, const std::string& now) {
+  Json points = Json::array();
+  for (const MetricPoint& point : series.points) {
+    points.push_back({{"attributes", attributes_json(point.attributes)},
+                      {"startTimeUnixNano", start},
+                      {"timeUnixNano", now},
+                      {"asDouble", number(point.sum)}});
+  }
+  // AggregationTemporality: DELTA 1, CUMULATIVE 2.
+  return {{"dataPoints", std::move(points)}, {"aggregationTemporality", 2}, {"isMonotonic", true}};
+}
+
+Json histogram_json(const MetricSeries& series, const std::string& start, const std::string& now) {
+  Json points = Json::array();
+  for (const MetricPoint& point : series.points) {
+    Json buckets = Json::array();
+    for (uint64_t count : point.bucket_counts) buckets.push_back(decimal(count));
+    Json bounds = Json::array();
+    for (double bound : series.bounds) bounds.push_back(number(bound));
+    Json out = {{"attributes", attributes_json(point.attributes)},
+                {"startTimeUnixNano", start},
+                {"timeUnixNano", now},
+                {"count", decimal(point.count)},
+                {"sum", number(point.sum)},
+                {"bucketCounts", std::move(buckets)},
+                {"explicitBounds", std::move(bounds)}};
+    if (point.count > 0) {
+      out["min"] = number(point.min);
+      out["max"] = number(point.max);
+    }
+    points.push_back(std::move(out));
+  }
+  return {{"dataPoints", std::move(points)}, {"aggregationTemporality", 2}};
+}
+
+std::string dump(const Json& body) {
+  // Every string was repaired already; `replace` is the guard should one slip through.
+  return body.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace
+
+AttributeValue bounded_value(const AttributeValue& value) {
+  if (const auto* s = std::get_if<std::string>(&value)) {
+    return cut(*s, kMaxAttributeValueBytes);
+  }
+  if (const auto* list = std::get_if<std::vector<std::string>>(&value)) {
+    std::vector<std::string> out;
+    out.reserve(list->size());
+    // The whole array within one value's budget: a list of many long strings is cut too.
+    std::size_t budget = kMaxAttributeValueBytes;
+    for (const std::string& item : *list) {
+      if (budget == 0) break;
+      out.push_back(cut(item, budget));
+      budget -= out.back().size();
+    }
+    return out;
+  }
+  return value;
+}
+
+QueuedSpan bounded_copy(const SpanData& span) {
+  QueuedSpan out;
+  SpanData& copy = out.span;
+  copy.context = span.context;
+  copy.parent_span_id = span.parent_span_id;
+  copy.name = cut(span.name, kMaxNameBytes);
+  copy.kind = span.kind;
+  copy.start_time_unix_nano = span.start_time_unix_nano;
+  copy.end_time_unix_nano = span.end_time_unix_nano;
+  copy.status = span.status;
+  copy.status_message = cut(span.status_message, kMaxAttributeValueBytes);
+  const std::size_t kept = std::min(span.attributes.size(), kMaxSpanAttributes);
+  copy.attributes.reserve(kept);
+  for (std::size_t i = 0; i < kept; ++i) {
+    const Attribute& attribute = span.attributes[i];
+    copy.attributes.push_back({cut(attribute.key, kMaxNameBytes), bounded_value(attribute.value)});
+  }
+  out.dropped_attributes = static_cast<uint32_t>(span.attributes.size() - kept);
+  out.bytes = 256 + copy.name.size() + copy.status_message.size();
+  for (const Attribute& attribute : copy.attributes) {
+    out.bytes += 48 + attribute.key.size();
+    if (const auto* s = std::get_if<std::string>(&attribute.value)) out.bytes += s->size();
+    if (const auto* list = std::get_if<std::vector<std::string>>(&attribute.value)) {
+      for (const std::string& item : *list) out.bytes += 24 + item.size();
+    }
+  }
+  return out;
+}
+
+std::vector<Attribute> make_resource(const std::string& service_name,
+                                     const std::vector<Attribute>& extra) {
+  std::vector<Attribute> out;
+  bool named = false;
+  for (const Attribute& attribute : extra) named = named || attribute.key == "service.name";
+  if (!named) out.push_back({"service.name", cut(service_name, kMaxAttributeValueBytes)});
+  for (const Attribute& attribute : extra) {
+    out.push_back({cut(attribute.key, kMaxNameBytes), bounded_value(attribute.value)});
+  }
+  out.push_back({"telemetry.sdk.name", std::string("hermes")});
+  out.push_back({"telemetry.sdk.language", std::string("cpp")});
+  out.push_back({"telemetry.sdk.version", std::string(HERMES_VERSION_STRING)});
+  return out;
+}
+
+std::string encode_traces(const std::vector<Attribute>& resource,
+                          const std::vector<QueuedSpan>& spans) {
+  Json list = Json::array();
+  for (const QueuedSpan& span : spans) list.push_back(span_json(span));
+  Json scope_spans = Json::array({{{"scope", scope_json()}, {"spans", std::move(list)}}});
+  Json resource_spans = Json::array(
+      {{{"resource", resource_json(resource)}, {"scopeSpans", std::move(scope_spans)}}});
+  return dump({{"resourceSpans", std::move(resource_spans)}});
+}
+
+std::string encode_metrics(const std::vector<Attribute>& resource,
+                           const std::vector<MetricSeries>& metrics, int64_t start_unix_nano,
+                           int64_t now_unix_nano) {
+  const std::string start = decimal(start_unix_nano);
+  const std::string now = decimal(now_unix_nano);
+  Json list = Json::array();
+  for (const MetricSeries& series : metrics) {
+    Json metric = {{"name", text(series.name)}};
+    if (!series.unit.empty()) metric["unit"] = text(series.unit);
+    if (!series.description.empty()) metric["description"] = text(series.description);
+    if (series.kind == MetricKind::kCounter) {
+      metric["sum"] = sum_json(series, start, now);
+    } else {
+      metric["histogram"] = histogram_json(series, start, now);
+    }
+    list.push_back(std::move(metric));
+  }
+  Json scope_metrics = Json::array({{{"scope", scope_json()}, {"metrics", std::move(list)}}});
+  Json resource_metrics = Json::array(
+      {{{"resource", resource_json(resource)}, {"scopeMetrics", std::move(scope_metrics)}}});
+  return dump({{"resourceMetrics", std::move(resource_metrics)}});
+}
+
+}  // namespace hermes::internal
