@@ -35,9 +35,10 @@ class CallbackTraceSink : public hermes::TraceSink {
 
 extern "C" {
 
-hermes_status_t hermes_agent_options_set_trace_callback(hermes_agent_options_t* o, hermes_event_fn fn,
-                                                       int with_span_start, void* user_data,
-                                                       hermes_destroy_fn destroy) {
+hermes_status_t hermes_agent_options_set_trace_callback(hermes_agent_options_t* o,
+                                                        hermes_event_fn fn, int with_span_start,
+                                                        void* user_data,
+                                                        hermes_destroy_fn destroy) {
   if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
   if (fn == nullptr) {
     o->options.tracing.sink = nullptr;

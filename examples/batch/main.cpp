@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
   config.agent.tools = tools;
   const std::shared_ptr<hermes::TraceSink> sink =
       hermes_cli::tracing_sink_from_environment("hermes-batch");
-  // TODO(tracing): config.agent.tracing.sink = sink;
+  config.agent.tracing.sink = sink;
   hermes_batch::BatchSummary summary = hermes_batch::run_batch(config);
   if (sink) sink->flush(std::chrono::seconds(5));
   if (!summary.input_readable) return 2;

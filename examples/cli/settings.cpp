@@ -119,7 +119,7 @@ hermes::AgentOptions make_agent_options(const Settings& settings) {
   o.max_iterations = settings.max_iterations;
   o.request.stream = settings.stream;
   o.request.reasoning_effort = settings.reasoning_effort;
-  // TODO(tracing): o.tracing.sink = settings.trace_sink;
+  o.tracing.sink = settings.trace_sink;
   return o;
 }
 
