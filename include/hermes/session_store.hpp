@@ -179,6 +179,17 @@ class HERMES_API SessionStore {
   // Adds usage to the session's totals.
   virtual Status record_usage(const std::string& session_id, const UsageDelta& delta) = 0;
 
+  // Appends `messages` and adds each of `usage` to the session's totals in one
+  // transaction: all of it or none, one commit. This is what an agent writes at each
+  // point a step must be durable (see TranscriptWriter). Returns the ids given to the new
+  // rows, in order; either list may be empty. The SQLite, PostgreSQL and memory stores do
+  // it in one transaction. This default, for other backends, calls append_messages and
+  // then record_usage: when usage fails after the messages went in, the usage is dropped
+  // (logged) and the call succeeds, so a retry never stores the messages twice.
+  virtual Result<std::vector<int64_t>> append_step(const std::string& session_id,
+                                                   const std::vector<Message>& messages,
+                                                   const std::vector<UsageDelta>& usage);
+
   // Stores the system prompt the session was started with.
   virtual Status set_system_prompt(const std::string& session_id, const std::string& prompt) = 0;
 
@@ -334,11 +345,16 @@ HERMES_API Result<std::string> export_session_jsonl(SessionStore& store,
                                                     std::size_t max_messages = 20000);
 
 // Appends the new part of a growing transcript to a store: each call writes the
-// messages after the cursor (skipping scaffolding) in one transaction and then advances
-// the cursor, so repeating a flush writes nothing twice and a failed flush is retried
-// whole by the next one. When the session was closed by compression elsewhere (another
-// process rotated it), the writer adopts the live compression tip and writes there,
-// once; session_id() then names the tip.
+// messages after the cursor (skipping scaffolding), with the usage added since the last
+// flush, in one transaction (SessionStore::append_step) and then advances the cursor, so
+// repeating a flush writes nothing twice and a failed flush is retried whole by the next
+// one. A flush is a commit, and with the SQLite store an fsync: the
+// caller flushes only where the conversation must be durable (an agent: the user message
+// before the first model call, a step's tool calls before they run, a step's results and
+// answer once it ends), and between flushes lets messages and usage gather. When the
+// session was closed by compression elsewhere (another process rotated it), the writer
+// adopts the live compression tip and writes there, once; session_id() then names the
+// tip.
 //
 // Thread-safety: not thread-safe; one writer per transcript.
 class HERMES_API TranscriptWriter {
@@ -348,8 +364,15 @@ class HERMES_API TranscriptWriter {
                    std::size_t already_stored = 0)
       : store_(std::move(store)), session_id_(std::move(session_id)), cursor_(already_stored) {}
 
-  // Writes transcript[cursor:] and moves the cursor to transcript.size().
+  // Writes transcript[cursor:] and the pending usage, and moves the cursor to
+  // transcript.size(). Writes nothing (no transaction) when neither has anything new.
   Status flush(const std::vector<Message>& transcript);
+
+  // Adds `delta` to the session's totals with the next flush, in its transaction. Pending
+  // usage follows the writer to the session reset() points it at.
+  void add_usage(UsageDelta delta) {
+    if (store_ != nullptr) usage_.push_back(std::move(delta));
+  }
 
   // Points the writer at another session (compression rotation, /new), with `cursor`
   // messages of the transcript counting as already stored there.
@@ -366,6 +389,7 @@ class HERMES_API TranscriptWriter {
   std::shared_ptr<SessionStore> store_;
   std::string session_id_;
   std::size_t cursor_ = 0;
+  std::vector<UsageDelta> usage_;  // Added since the last successful flush.
 };
 
 // Options of the SQLite store.

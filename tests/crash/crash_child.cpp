@@ -66,7 +66,10 @@ bool has_tool_calls(const std::vector<Message>& messages) {
 void observe_write(const StoreWrite& write) {
   if (!write.committed) return event("write");
   event("commit");
-  if (write.method == "append_messages" && has_tool_calls(*write.messages)) event("tool_row");
+  if ((write.method == "append_messages" || write.method == "append_step") &&
+      has_tool_calls(*write.messages)) {
+    event("tool_row");
+  }
   if (write.method == "rotate_for_compression") event("rotation");
 }
 
@@ -87,7 +90,8 @@ int fail(const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 || !parse_kill_point(argv[2])) return fail("usage: crash_child <home> <kill point>");
+  if (argc != 3 || !parse_kill_point(argv[2]))
+    return fail("usage: crash_child <home> <kill point>");
   std::string home = argv[1];
   g_progress_path = home + "/progress";
 
