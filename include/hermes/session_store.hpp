@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -348,7 +349,7 @@ HERMES_API Result<std::string> export_session_jsonl(SessionStore& store,
 // messages after the cursor (skipping scaffolding), with the usage added since the last
 // flush, in one transaction (SessionStore::append_step) and then advances the cursor, so
 // repeating a flush writes nothing twice and a failed flush is retried whole by the next
-// one. A flush is a commit, and with the SQLite store an fsync: the
+// one. A flush is a commit, and with the SQLite store's Durability::kFull an fsync: the
 // caller flushes only where the conversation must be durable (an agent: the user message
 // before the first model call, a step's tool calls before they run, a step's results and
 // answer once it ends), and between flushes lets messages and usage gather. When the
@@ -392,6 +393,26 @@ class HERMES_API TranscriptWriter {
   std::vector<UsageDelta> usage_;  // Added since the last successful flush.
 };
 
+// When a commit of the SQLite store is on disk. Both are safe against a crash of the
+// process (a kill, an abort): a commit that returned is never lost and the file is never
+// left damaged. They differ on a power loss or an operating-system crash.
+enum class Durability {
+  // Every commit waits for the disk (fsync; WAL with PRAGMA synchronous=FULL): a commit
+  // that returned survives a power loss. The default, as upstream Hermes runs.
+  kFull,
+  // Commits do not wait for the disk (WAL with PRAGMA synchronous=NORMAL): the write-ahead
+  // log is synced at checkpoints only, so a power loss may take the last commits back
+  // (whole transactions, never part of one; the file stays consistent). Several times
+  // cheaper per commit on a disk that syncs slowly. On Apple platforms, whose fsync does
+  // not order writes, the store keeps kFull (as upstream does) and logs why.
+  kNormal,
+};
+
+// "full", "normal".
+HERMES_API std::string_view durability_name(Durability durability);
+// The durability of that name (case-insensitive), or nullopt.
+HERMES_API std::optional<Durability> durability_from_name(std::string_view name);
+
 // Options of the SQLite store.
 struct SqliteStoreOptions {
   // Maintain the trigram index for CJK and substring search (about 5x the insert cost).
@@ -401,6 +422,9 @@ struct SqliteStoreOptions {
   // Read-only connections that reads borrow instead of waiting for the writer, used
   // once the file is confirmed to be in WAL mode; 0 makes every read use the writer.
   int read_connections = 4;
+  // When a commit is on disk (see Durability). A setting of this connection, not of the
+  // file: processes sharing one database may choose differently.
+  Durability durability = Durability::kFull;
 };
 
 // Opens (creating if needed, mode 0600) the SQLite store at `path`. A file that is not a

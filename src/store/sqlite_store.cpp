@@ -105,8 +105,9 @@ Status inspect(SqliteDatabase& db, SchemaProbe& probe, Capabilities& caps) {
 
 // Creates or upgrades the schema in one write transaction. The file is probed again inside
 // it: another process may have initialised it since the first look.
-Status install(SqliteDatabase& db, const FtsInstallOptions& options, int read_connections) {
-  HERMES_RETURN_IF_ERROR(db.enable_write_ahead_log(read_connections));
+Status install(SqliteDatabase& db, const FtsInstallOptions& options, int read_connections,
+               Durability durability) {
+  HERMES_RETURN_IF_ERROR(db.enable_write_ahead_log(read_connections, durability));
   return db.write([&](Connection& c) -> Status {
     auto probe = probe_schema(c, db.path());
     if (!probe.ok()) return probe.status();
@@ -148,7 +149,7 @@ Result<std::shared_ptr<SessionStore>> SqliteStore::open(const std::string& path,
   if (status.ok() && options.read_only) status = check_read_only_schema(path, probe);
   if (status.ok() && !options.read_only) {
     status = install(**db, {caps.fts5, caps.trigram_tokenizer, options.trigram_index},
-                     options.read_connections);
+                     options.read_connections, options.durability);
     if (status.ok()) status = inspect(**db, probe, caps);  // See what the install left.
   }
   if (!status.ok()) return open_failed(path, status);
