@@ -1,9 +1,8 @@
 // The SQLite store's durability levels and its one commit per step.
-#include "store/sqlite_database.hpp"
-
 #include <doctest/doctest.h>
 
 #include "hermes/session_store.hpp"
+#include "store/sqlite_database.hpp"
 #include "support/temp_dir.hpp"
 #include "support/wal_commits.hpp"
 #include "unit/store/store_backends.hpp"
