@@ -137,6 +137,19 @@ hermes_status_t hermes_agent_options_set_persist_sessions(hermes_agent_options_t
   return HERMES_OK;
 }
 
+hermes_status_t hermes_agent_options_set_durability(hermes_agent_options_t* o,
+                                                    const char* durability) {
+  if (o == nullptr) return HERMES_ERR_INVALID_ARGUMENT;
+  if (durability == nullptr) {
+    o->options.persistence.durability = hermes::Durability::kFull;
+    return HERMES_OK;
+  }
+  auto parsed = hermes::durability_from_name(durability);
+  if (!parsed) return HERMES_ERR_INVALID_ARGUMENT;
+  o->options.persistence.durability = *parsed;
+  return HERMES_OK;
+}
+
 hermes_status_t hermes_agent_options_set_max_retries(hermes_agent_options_t* o, int32_t n) {
   if (o == nullptr || n < 1) return HERMES_ERR_INVALID_ARGUMENT;
   o->options.failover.max_retries = n;

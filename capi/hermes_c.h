@@ -199,6 +199,10 @@ HERMES_C_API hermes_status_t hermes_agent_options_set_temperature(hermes_agent_o
 HERMES_C_API hermes_status_t hermes_agent_options_set_stream(hermes_agent_options_t *options, int stream);
 /* 0: keep nothing on disk (no session store). */
 HERMES_C_API hermes_status_t hermes_agent_options_set_persist_sessions(hermes_agent_options_t *options, int persist);
+/* When the commits of <home>/state.db reach the disk: "full" (the default) waits for the
+ * disk at every commit; "normal" survives a crash of the process, but a power loss may take
+ * the last commits back. NULL resets to "full"; another name is HERMES_ERR_INVALID_ARGUMENT. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_durability(hermes_agent_options_t *options, const char *durability);
 HERMES_C_API hermes_status_t hermes_agent_options_set_max_retries(hermes_agent_options_t *options, int32_t max_retries);
 
 /* Timeouts in milliseconds; 0 disables a limit. */

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -66,6 +67,7 @@ struct Workload {
   int steps = 8;
   bool stream = true;
   bool store = false;
+  Durability durability = Durability::kFull;  // Of the store, when on.
   int history_size = 0;
   Json history_json;
   std::unique_ptr<testing::TempDir> home;
@@ -79,6 +81,9 @@ Result<Workload> read_workload(const Args& args) {
   w.stream = arg(args, "stream", "1") == "1";
   w.store = arg(args, "store", "0") == "1";
   if (w.server.empty()) return Status::invalid_argument("--server is required");
+  std::optional<Durability> durability = durability_from_name(arg(args, "durability", "full"));
+  if (!durability) return Status::invalid_argument("--durability must be full or normal");
+  w.durability = *durability;
   if (w.steps < 1) return Status::invalid_argument("--steps must be at least 1");
   std::string history_path = arg(args, "history");
   if (history_path.empty()) {
@@ -98,11 +103,20 @@ Result<Workload> read_workload(const Args& args) {
   w.setup.tools = std::make_shared<ToolRegistry>();
   if (Status s = w.setup.tools->register_tool(add_tool()); !s.ok()) return s;
   if (w.store) {
-    auto store = open_sqlite_store(w.home->path() + "/state.db");
+    SqliteStoreOptions store_options;
+    store_options.durability = w.durability;
+    auto store = open_sqlite_store(w.home->path() + "/state.db", store_options);
     if (!store.ok()) return store.status();
     w.setup.store = std::move(store).value();
   }
   return w;
+}
+
+// The contender's name in the results: the store's durability shows when it is not the
+// default.
+std::string hermes_contender_name(const Workload& w) {
+  if (!w.store) return "hermes_cpp";
+  return w.durability == Durability::kFull ? "hermes_cpp_store" : "hermes_cpp_store_normal";
 }
 
 Json run_line(const Workload& w, const std::string& contender, const Elapsed& elapsed,
@@ -150,7 +164,7 @@ Status run_sequential_mode(const Args& args) {
   const bool floor = arg(args, "mode") == "floor";
   const int conversations = int_arg(args, "conversations", 10);
   const int runs = int_arg(args, "runs", 1);
-  std::string contender = floor ? "floor" : (w->store ? "hermes_cpp_store" : "hermes_cpp");
+  std::string contender = floor ? "floor" : hermes_contender_name(*w);
   ConversationBodies bodies;
   if (floor) {
     Result<ConversationBodies> captured = floor_bodies(*w);
@@ -180,7 +194,7 @@ Status run_concurrent_mode(const Args& args) {
   const int lanes = int_arg(args, "lanes", 200);
   const int conversations = int_arg(args, "conversations", 2);
   const int runs = int_arg(args, "runs", 1);
-  std::string contender = floor ? "floor" : (w->store ? "hermes_cpp_store" : "hermes_cpp");
+  std::string contender = floor ? "floor" : hermes_contender_name(*w);
   ConversationBodies bodies;
   if (floor) {
     Result<ConversationBodies> captured = floor_bodies(*w);
@@ -269,6 +283,7 @@ Status run_tiny_mode(const Args& args) {
         run_sequential_mode(with({{"mode", "floor"}})),
         run_sequential_mode(with({{"mode", "hermes"}})),
         run_sequential_mode(with({{"mode", "hermes"}, {"store", "1"}})),
+        run_sequential_mode(with({{"mode", "hermes"}, {"store", "1"}, {"durability", "normal"}})),
         run_concurrent_mode(with({{"contender", "floor"}, {"lanes", "4"}})),
         run_concurrent_mode(with({{"contender", "hermes"}, {"lanes", "4"}})),
         run_idle_mode(with({{"agents", "3"}})),

@@ -19,6 +19,7 @@ CONTENDERS = [
     ("floor", "floor (libcurl only)"),
     ("hermes_cpp", "hermes C++"),
     ("hermes_cpp_store", "hermes C++, SQLite store"),
+    ("hermes_cpp_store_normal", "hermes C++, SQLite store, durability normal"),
     ("hermes_py", "hermes Python"),
     ("hermes_py_store", "hermes Python, SQLite store"),
     ("vercel_ai", "Vercel AI SDK"),

@@ -210,6 +210,13 @@ struct HERMES_API AgentOptions {
     // next turn. Without a store (not enabled and none given) the new session takes this
     // id.
     std::string session_id;
+    // When the commits of the SQLite store opened at <home>/state.db reach the disk (see
+    // Durability; a given `store` keeps its own setting). Either way the agent commits
+    // once per point a step must be durable: the user message before the first model call,
+    // a step's tool calls before they run, its results (or its answer) once it ends.
+    // kFull waits for the disk at each; kNormal does not, and on a power loss (never on a
+    // crash of the process) may lose the last steps.
+    Durability durability = Durability::kFull;
   } persistence;
   // Where the conversation takes place: recorded on the session row, and it picks the
   // platform hint of the system prompt ("telegram", "slack", "email", "sms", "cron", ...

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -179,6 +180,17 @@ class HERMES_API SessionStore {
   // Adds usage to the session's totals.
   virtual Status record_usage(const std::string& session_id, const UsageDelta& delta) = 0;
 
+  // Appends `messages` and adds each of `usage` to the session's totals in one
+  // transaction: all of it or none, one commit. This is what an agent writes at each
+  // point a step must be durable (see TranscriptWriter). Returns the ids given to the new
+  // rows, in order; either list may be empty. The SQLite, PostgreSQL and memory stores do
+  // it in one transaction. This default, for other backends, calls append_messages and
+  // then record_usage: when usage fails after the messages went in, the usage is dropped
+  // (logged) and the call succeeds, so a retry never stores the messages twice.
+  virtual Result<std::vector<int64_t>> append_step(const std::string& session_id,
+                                                   const std::vector<Message>& messages,
+                                                   const std::vector<UsageDelta>& usage);
+
   // Stores the system prompt the session was started with.
   virtual Status set_system_prompt(const std::string& session_id, const std::string& prompt) = 0;
 
@@ -334,11 +346,16 @@ HERMES_API Result<std::string> export_session_jsonl(SessionStore& store,
                                                     std::size_t max_messages = 20000);
 
 // Appends the new part of a growing transcript to a store: each call writes the
-// messages after the cursor (skipping scaffolding) in one transaction and then advances
-// the cursor, so repeating a flush writes nothing twice and a failed flush is retried
-// whole by the next one. When the session was closed by compression elsewhere (another
-// process rotated it), the writer adopts the live compression tip and writes there,
-// once; session_id() then names the tip.
+// messages after the cursor (skipping scaffolding), with the usage added since the last
+// flush, in one transaction (SessionStore::append_step) and then advances the cursor, so
+// repeating a flush writes nothing twice and a failed flush is retried whole by the next
+// one. A flush is a commit, and with the SQLite store's Durability::kFull an fsync: the
+// caller flushes only where the conversation must be durable (an agent: the user message
+// before the first model call, a step's tool calls before they run, a step's results and
+// answer once it ends), and between flushes lets messages and usage gather. When the
+// session was closed by compression elsewhere (another process rotated it), the writer
+// adopts the live compression tip and writes there, once; session_id() then names the
+// tip.
 //
 // Thread-safety: not thread-safe; one writer per transcript.
 class HERMES_API TranscriptWriter {
@@ -348,8 +365,15 @@ class HERMES_API TranscriptWriter {
                    std::size_t already_stored = 0)
       : store_(std::move(store)), session_id_(std::move(session_id)), cursor_(already_stored) {}
 
-  // Writes transcript[cursor:] and moves the cursor to transcript.size().
+  // Writes transcript[cursor:] and the pending usage, and moves the cursor to
+  // transcript.size(). Writes nothing (no transaction) when neither has anything new.
   Status flush(const std::vector<Message>& transcript);
+
+  // Adds `delta` to the session's totals with the next flush, in its transaction. Pending
+  // usage follows the writer to the session reset() points it at.
+  void add_usage(UsageDelta delta) {
+    if (store_ != nullptr) usage_.push_back(std::move(delta));
+  }
 
   // Points the writer at another session (compression rotation, /new), with `cursor`
   // messages of the transcript counting as already stored there.
@@ -366,7 +390,28 @@ class HERMES_API TranscriptWriter {
   std::shared_ptr<SessionStore> store_;
   std::string session_id_;
   std::size_t cursor_ = 0;
+  std::vector<UsageDelta> usage_;  // Added since the last successful flush.
 };
+
+// When a commit of the SQLite store is on disk. Both are safe against a crash of the
+// process (a kill, an abort): a commit that returned is never lost and the file is never
+// left damaged. They differ on a power loss or an operating-system crash.
+enum class Durability {
+  // Every commit waits for the disk (fsync; WAL with PRAGMA synchronous=FULL): a commit
+  // that returned survives a power loss. The default, as upstream Hermes runs.
+  kFull,
+  // Commits do not wait for the disk (WAL with PRAGMA synchronous=NORMAL): the write-ahead
+  // log is synced at checkpoints only, so a power loss may take the last commits back
+  // (whole transactions, never part of one; the file stays consistent). Several times
+  // cheaper per commit on a disk that syncs slowly. On Apple platforms, whose fsync does
+  // not order writes, the store keeps kFull (as upstream does) and logs why.
+  kNormal,
+};
+
+// "full", "normal".
+HERMES_API std::string_view durability_name(Durability durability);
+// The durability of that name (case-insensitive), or nullopt.
+HERMES_API std::optional<Durability> durability_from_name(std::string_view name);
 
 // Options of the SQLite store.
 struct SqliteStoreOptions {
@@ -377,6 +422,9 @@ struct SqliteStoreOptions {
   // Read-only connections that reads borrow instead of waiting for the writer, used
   // once the file is confirmed to be in WAL mode; 0 makes every read use the writer.
   int read_connections = 4;
+  // When a commit is on disk (see Durability). A setting of this connection, not of the
+  // file: processes sharing one database may choose differently.
+  Durability durability = Durability::kFull;
 };
 
 // Opens (creating if needed, mode 0600) the SQLite store at `path`. A file that is not a

@@ -277,7 +277,9 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
   if (options.persistence.store) {
     impl->store = options.persistence.store;
   } else if (options.persistence.enabled) {
-    auto store = open_sqlite_store(default_state_db_path(impl->home));
+    SqliteStoreOptions sqlite;
+    sqlite.durability = options.persistence.durability;
+    auto store = open_sqlite_store(default_state_db_path(impl->home), sqlite);
     if (!store.ok()) return store.status();
     impl->store = std::move(*store);
   }

@@ -373,9 +373,8 @@ void TurnRunner::record_usage(const ProviderResponse& response) {
     delta.billing_provider = info.name;
     delta.billing_base_url = info.base_url;
     delta.cost_status = "unknown";
-    if (Status s = core_.store->record_usage(core_.session_id, delta); !s.ok()) {
-      HERMES_LOG_WARN("could not record usage: {}", s.to_string());
-    }
+    // Written with the step's next flush, in its transaction.
+    core_.writer.add_usage(std::move(delta));
   }
 }
 

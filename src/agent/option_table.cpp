@@ -47,7 +47,7 @@ std::string type_of() {
     return "seconds";
   } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
     return "strings";
-  } else if constexpr (std::is_same_v<T, ApprovalMode>) {
+  } else if constexpr (std::is_same_v<T, ApprovalMode> || std::is_same_v<T, Durability>) {
     return "enum";
   } else if constexpr (std::is_same_v<T, Json>) {
     return "schema";
@@ -67,6 +67,8 @@ Json to_value(const T& value) {
     return Json(static_cast<double>(value.count()) / 1000.0);
   } else if constexpr (std::is_same_v<T, ApprovalMode>) {
     return std::string(approval_mode_name(value));
+  } else if constexpr (std::is_same_v<T, Durability>) {
+    return std::string(durability_name(value));
   } else if constexpr (std::is_same_v<T, std::vector<ProviderConfig>>) {
     Json list = Json::array();
     for (const ProviderConfig& p : value) {
@@ -162,6 +164,12 @@ Result<T> from_value(std::string_view name, const Json& value) {
                                       ": expected one of manual, smart, off, ask, allowlist");
     }
     return *mode;
+  } else if constexpr (std::is_same_v<T, Durability>) {
+    const auto durability =
+        value.is_string() ? durability_from_name(value.get<std::string>()) : std::nullopt;
+    if (!durability)
+      return Status::invalid_argument(std::string(name) + ": expected full or normal");
+    return *durability;
   } else {
     if (!value.is_array()) return wrong_type(name, "a list of providers", value);
     T out;
@@ -210,6 +218,8 @@ OptionEntry option(std::string name, std::string doc, Access access, OptionBound
   entry.bounds = bounds;
   if constexpr (std::is_same_v<T, ApprovalMode>) {
     entry.values = {"manual", "smart", "off", "ask", "allowlist"};
+  } else if constexpr (std::is_same_v<T, Durability>) {
+    entry.values = {"full", "normal"};
   }
   entry.get = [access](const AgentOptions& options) {
     return to_value(*access(const_cast<AgentOptions&>(options)));
@@ -402,6 +412,10 @@ std::vector<OptionEntry> build_table() {
                      [](O& o) { return &o.persistence.enabled; }));
   t.push_back(option("persistence.session_id", "Resume this session.",
                      [](O& o) { return &o.persistence.session_id; }));
+  t.push_back(option("persistence.durability",
+                     "state.db's commits: full waits for the disk; normal survives a crash of "
+                     "the process, not a power loss.",
+                     [](O& o) { return &o.persistence.durability; }));
   t.push_back(option("source",
                      "Where the conversation takes place (cli, telegram, slack, cron, ...).",
                      [](O& o) { return &o.source; }));

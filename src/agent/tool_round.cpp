@@ -242,7 +242,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
   env.hooks = &core_.hooks;
   env.trace = current_span();
   // Oversized results are spilled to a file under <home> and replaced by a preview; the
-  // batch as a whole stays within the per-turn budget (results are flushed as they come,
+  // batch as a whole stays within the per-turn budget (results are appended as they come,
   // so each takes what is left of it).
   const ResultBudget budget =
       ResultBudget::for_context(core_.engine ? core_.engine->context_length() : int64_t{256000});
@@ -261,7 +261,6 @@ bool TurnRunner::run_tool_round(Message assistant) {
     note_tool_result(inv.call, result.content);
     st_.previous_tools.push_back({inv.call.name, inv.call.arguments, result.content});
     append(Message::tool(inv.call.id, inv.call.name, std::move(result.content)));
-    flush();
   });
 
   if (st_.cancel.cancelled()) {
@@ -270,6 +269,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
     return false;
   }
   deliver_steer_after_tools();
+  flush();  // The step's results, and any steer, in one transaction.
   post_tool_compaction();
   return true;
 }
@@ -308,7 +308,6 @@ void TurnRunner::note_tool_result(const ToolCall& call, const std::string& resul
 void TurnRunner::deliver_steer_after_tools() {
   if (std::string steer = core_.control.take_steer(); !steer.empty()) {
     append(steer_message(steer));
-    flush();
   }
 }
 

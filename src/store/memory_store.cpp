@@ -192,18 +192,30 @@ Status MemoryStore::delete_session(const std::string& session_id) {
 
 Result<std::vector<int64_t>> MemoryStore::append_messages(const std::string& session_id,
                                                           const std::vector<Message>& messages) {
+  return append_step(session_id, messages, {});
+}
+
+Result<std::vector<int64_t>> MemoryStore::append_step(const std::string& session_id,
+                                                      const std::vector<Message>& messages,
+                                                      const std::vector<UsageDelta>& usage) {
   auto rows = encode_batch(messages);
   if (!rows.ok()) return rows.status();
-  if (rows->empty()) return std::vector<int64_t>();
+  if (rows->empty() && usage.empty()) return std::vector<int64_t>();
   assign_timestamps(*rows, unix_now());
   std::lock_guard lock(mutex_);
-  HERMES_RETURN_IF_ERROR(check_appendable(session_id));
+  // Every check before the first change: all of the step or none of it.
+  if (rows->empty()) {
+    if (find(session_id) == nullptr) return session_not_found(session_id);
+  } else {
+    HERMES_RETURN_IF_ERROR(check_appendable(session_id));
+  }
   Record& record = *find(session_id);
   std::vector<int64_t> ids;
   for (auto& row : *rows) {
     ids.push_back(next_message_id_);
     append_row(record, std::move(row));
   }
+  for (const UsageDelta& delta : usage) apply_usage_delta(record.info, delta);
   return ids;
 }
 

@@ -56,25 +56,38 @@ Status check_load_size(PgConnection& c, const std::vector<SessionInfo>& chain,
 
 Result<std::vector<int64_t>> PostgresStore::append_messages(const std::string& session_id,
                                                             const std::vector<Message>& messages) {
+  if (messages.empty()) return std::vector<int64_t>();
+  return append_step(session_id, messages, {});
+}
+
+// The messages, their counters and the usage in one transaction: one commit per step.
+Result<std::vector<int64_t>> PostgresStore::append_step(const std::string& session_id,
+                                                        const std::vector<Message>& messages,
+                                                        const std::vector<UsageDelta>& usage) {
   int64_t tool_calls = 0;
   auto rows = encode_batch(messages, &tool_calls);
   if (!rows.ok()) return rows.status();
-  if (rows->empty()) return std::vector<int64_t>();
+  if (rows->empty() && usage.empty()) return std::vector<int64_t>();
   assign_timestamps(*rows, unix_now());
   std::vector<int64_t> ids;
   Status status = pool_->transaction([&](PgConnection& c) -> Status {
-    HERMES_RETURN_IF_ERROR(pg_lock_appendable(c, session_id));
-    auto inserted = pg_insert_messages(c, session_id, *rows);
-    if (!inserted.ok()) return inserted.status();
-    ids = std::move(*inserted);
-    PgParams p;
-    p.add(static_cast<int64_t>(rows->size())).add(tool_calls).add(session_id);
-    return c
-        .exec(
-            "UPDATE sessions SET message_count = message_count + $1, "
-            "tool_call_count = tool_call_count + $2 WHERE id = $3",
-            p)
-        .status();
+    ids.clear();
+    if (!rows->empty()) {
+      HERMES_RETURN_IF_ERROR(pg_lock_appendable(c, session_id));
+      auto inserted = pg_insert_messages(c, session_id, *rows);
+      if (!inserted.ok()) return inserted.status();
+      ids = std::move(*inserted);
+      PgParams p;
+      p.add(static_cast<int64_t>(rows->size())).add(tool_calls).add(session_id);
+      HERMES_RETURN_IF_ERROR(c.exec("UPDATE sessions SET message_count = message_count + $1, "
+                                    "tool_call_count = tool_call_count + $2 WHERE id = $3",
+                                    p)
+                                 .status());
+    }
+    for (const UsageDelta& delta : usage) {
+      HERMES_RETURN_IF_ERROR(pg_add_usage(c, session_id, delta));
+    }
+    return {};
   });
   if (!status.ok()) return status;
   return ids;

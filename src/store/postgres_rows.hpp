@@ -35,6 +35,8 @@ Status pg_store_system_prompt(PgConnection& c, const std::string& id, const std:
 Result<std::optional<std::string>> pg_title_holder(PgConnection& c, const std::string& title,
                                                    const std::string& except);
 Result<std::string> pg_next_lineage_title(PgConnection& c, const std::string& parent_title);
+// Adds `delta` to the session's usage totals; NotFound when there is no such session.
+Status pg_add_usage(PgConnection& c, const std::string& session_id, const UsageDelta& delta);
 
 // SELECT list of a message row ("m." columns), read by pg_message_row().
 extern const std::string_view kPgMessageColumnsSql;

@@ -163,26 +163,7 @@ Status PostgresStore::delete_session(const std::string& session_id) {
 }
 
 Status PostgresStore::record_usage(const std::string& session_id, const UsageDelta& d) {
-  return pool_->transaction([&](PgConnection& c) -> Status {
-    PgParams p;
-    p.add(d.usage.input_tokens).add(d.usage.output_tokens).add(d.usage.cache_read_tokens);
-    p.add(d.usage.cache_write_tokens).add(d.usage.reasoning_tokens).add(d.api_calls);
-    p.add(d.estimated_cost_usd).add_or_null(d.cost_status).add_or_null(d.cost_source);
-    p.add_or_null(d.billing_provider).add_or_null(d.billing_base_url).add_or_null(d.model);
-    p.add(session_id);
-    auto updated = c.exec(
-        "UPDATE sessions SET input_tokens = input_tokens + $1, output_tokens = output_tokens + $2, "
-        "cache_read_tokens = cache_read_tokens + $3, cache_write_tokens = cache_write_tokens + $4, "
-        "reasoning_tokens = reasoning_tokens + $5, api_call_count = api_call_count + $6, "
-        "estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + $7, "
-        "cost_status = COALESCE($8, cost_status), cost_source = COALESCE($9, cost_source), "
-        "billing_provider = COALESCE(NULLIF(billing_provider, ''), $10), "
-        "billing_base_url = COALESCE(NULLIF(billing_base_url, ''), $11), "
-        "model = COALESCE(NULLIF(model, ''), $12) WHERE id = $13",
-        p);
-    if (!updated.ok()) return updated.status();
-    return updated->affected() > 0 ? Status() : session_not_found(session_id);
-  });
+  return pool_->transaction([&](PgConnection& c) { return pg_add_usage(c, session_id, d); });
 }
 
 Status PostgresStore::set_system_prompt(const std::string& session_id, const std::string& prompt) {

@@ -48,6 +48,9 @@ class PostgresStore final : public SessionStore,
   // postgres_messages.cpp
   Result<std::vector<int64_t>> append_messages(const std::string& session_id,
                                                const std::vector<Message>& messages) override;
+  Result<std::vector<int64_t>> append_step(const std::string& session_id,
+                                           const std::vector<Message>& messages,
+                                           const std::vector<UsageDelta>& usage) override;
   Result<std::vector<Message>> load_messages(const std::string& session_id,
                                              const LoadOptions& options) override;
   Result<std::vector<StoredMessage>> read_messages(const std::string& session_id,

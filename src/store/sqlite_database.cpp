@@ -38,6 +38,24 @@ bool wal_unsupported(const Status& status) {
          m.find("not authorized") != std::string::npos;
 }
 
+// The PRAGMA that makes the writer's commits as durable as asked. Set explicitly even for
+// kFull, which is SQLite's usual default: a build may default WAL connections to NORMAL.
+const char* synchronous_pragma(Durability durability, bool wal, const std::string& path) {
+  if (durability != Durability::kNormal) return "PRAGMA synchronous=FULL";
+  if (!wal) {
+    HERMES_LOG_WARN("{}: durability normal needs WAL; keeping full", path);
+    return "PRAGMA synchronous=FULL";
+  }
+#ifdef __APPLE__
+  // Darwin's fsync does not order writes: with NORMAL a checkpoint racing the end of the
+  // process can leave half-written pages (upstream keeps FULL there for that reason).
+  HERMES_LOG_WARN("{}: durability normal is not safe on this platform; keeping full", path);
+  return "PRAGMA synchronous=FULL";
+#else
+  return "PRAGMA synchronous=NORMAL";
+#endif
+}
+
 }  // namespace
 
 Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& path,
@@ -53,19 +71,22 @@ Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& 
       new SqliteDatabase(path, std::move(*connection), read_only));
 }
 
-Status SqliteDatabase::enable_write_ahead_log(int read_connections) {
+Status SqliteDatabase::enable_write_ahead_log(int read_connections, Durability durability) {
   std::lock_guard lock(mutex_);
   auto mode = connection_->query_text("PRAGMA journal_mode=WAL");
+  if (!mode.ok() && !wal_unsupported(mode.status())) return mode.status();
+  const bool wal = mode.ok() && mode->value_or("") == "wal";
   if (mode.ok()) {
-    if (mode->value_or("") == "wal" && read_connections > 0 && !read_only_) {
+    if (wal && read_connections > 0 && !read_only_) {
       read_pool_ = std::make_unique<SqliteReadPool>(path_, read_connections);
     }
-    return {};
+  } else {
+    HERMES_LOG_WARN("{}: WAL is not supported here ({}); using the DELETE journal", path_,
+                    mode.status().message());
+    HERMES_RETURN_IF_ERROR(connection_->query_text("PRAGMA journal_mode=DELETE").status());
   }
-  if (!wal_unsupported(mode.status())) return mode.status();
-  HERMES_LOG_WARN("{}: WAL is not supported here ({}); using the DELETE journal", path_,
-                  mode.status().message());
-  return connection_->query_text("PRAGMA journal_mode=DELETE").status();
+  if (read_only_) return {};
+  return connection_->exec(synchronous_pragma(durability, wal, path_));
 }
 
 Status SqliteDatabase::attempt(Connection& connection, const char* begin_sql,

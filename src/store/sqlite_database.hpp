@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "hermes/session_store.hpp"
 #include "hermes/status.hpp"
 #include "store/sqlite_connection.hpp"
 #include "store/sqlite_read_pool.hpp"
@@ -40,7 +41,12 @@ class SqliteDatabase {
   // Switches the file to WAL, or to DELETE where WAL cannot work (network file systems).
   // Call only once the file is known to be a state database. When WAL is confirmed and
   // `read_connections` > 0, reads move to a pool of that many read-only connections.
-  Status enable_write_ahead_log(int read_connections = 0);
+  // `durability` sets when the writer's commits reach the disk (PRAGMA synchronous, a
+  // setting of this connection); kNormal applies in WAL mode only, since with the DELETE
+  // journal a power loss at the wrong moment could damage the file rather than lose a
+  // commit.
+  Status enable_write_ahead_log(int read_connections = 0,
+                                Durability durability = Durability::kFull);
 
   // Runs `body` inside BEGIN IMMEDIATE ... COMMIT, replaying the whole transaction with a
   // random back-off while the database is busy, for at most `patience`.

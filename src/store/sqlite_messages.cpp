@@ -46,20 +46,37 @@ Status check_load_size(Connection& c, const std::vector<SessionInfo>& chain,
 
 Result<std::vector<int64_t>> SqliteStore::append_messages(const std::string& session_id,
                                                           const std::vector<Message>& messages) {
+  if (messages.empty()) return std::vector<int64_t>();
+  return append_step(session_id, messages, {});
+}
+
+// The messages, their counters and the usage in one transaction: one commit, so one
+// fsync under Durability::kFull, whatever a step holds.
+Result<std::vector<int64_t>> SqliteStore::append_step(const std::string& session_id,
+                                                      const std::vector<Message>& messages,
+                                                      const std::vector<UsageDelta>& usage) {
   int64_t tool_calls = 0;
   auto rows = encode_batch(messages, &tool_calls);
   if (!rows.ok()) return rows.status();
-  if (rows->empty()) return std::vector<int64_t>();
+  if (rows->empty() && usage.empty()) return std::vector<int64_t>();
   assign_timestamps(*rows, unix_now());
 
   std::vector<int64_t> ids;
   Status status = db_->write(
       [&](Connection& c) -> Status {
-        HERMES_RETURN_IF_ERROR(check_appendable(c, session_id));
-        auto inserted = insert_message_rows(c, session_id, *rows);
-        if (!inserted.ok()) return inserted.status();
-        ids = std::move(*inserted);
-        return bump_counters(c, session_id, static_cast<int64_t>(rows->size()), tool_calls);
+        ids.clear();
+        if (!rows->empty()) {
+          HERMES_RETURN_IF_ERROR(check_appendable(c, session_id));
+          auto inserted = insert_message_rows(c, session_id, *rows);
+          if (!inserted.ok()) return inserted.status();
+          ids = std::move(*inserted);
+          HERMES_RETURN_IF_ERROR(
+              bump_counters(c, session_id, static_cast<int64_t>(rows->size()), tool_calls));
+        }
+        for (const UsageDelta& delta : usage) {
+          HERMES_RETURN_IF_ERROR(add_usage(c, session_id, delta));
+        }
+        return {};
       },
       kTranscriptWritePatience);
   if (!status.ok()) return status;

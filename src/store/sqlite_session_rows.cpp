@@ -4,10 +4,11 @@
 #include <set>
 
 #include "common/json_text.hpp"
+#include "common/sha256.hpp"
 #include "common/utf8.hpp"
 #include "store/session_lineage.hpp"
 #include "store/session_title.hpp"
-#include "common/sha256.hpp"
+#include "store/store_errors.hpp"
 #include "store/usage_accounting.hpp"
 
 namespace hermes::store {
@@ -196,6 +197,46 @@ Result<std::string> next_lineage_title(Connection& db, const std::string& parent
     used.push_back(stmt->text(0));
   }
   return next_title_in_lineage(parent_title, used);
+}
+
+namespace {
+
+constexpr std::string_view kRecordUsageSql = R"sql(
+UPDATE sessions SET
+  input_tokens = COALESCE(input_tokens, 0) + ?1,
+  output_tokens = COALESCE(output_tokens, 0) + ?2,
+  cache_read_tokens = COALESCE(cache_read_tokens, 0) + ?3,
+  cache_write_tokens = COALESCE(cache_write_tokens, 0) + ?4,
+  reasoning_tokens = COALESCE(reasoning_tokens, 0) + ?5,
+  api_call_count = COALESCE(api_call_count, 0) + ?6,
+  estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + ?7,
+  cost_status = COALESCE(?8, cost_status),
+  cost_source = COALESCE(?9, cost_source),
+  billing_provider = COALESCE(NULLIF(billing_provider, ''), ?10),
+  billing_base_url = COALESCE(NULLIF(billing_base_url, ''), ?11),
+  model = COALESCE(NULLIF(model, ''), ?12)
+WHERE id = ?13)sql";
+
+}  // namespace
+
+Status add_usage(Connection& db, const std::string& session_id, const UsageDelta& d) {
+  auto stmt = db.prepare(kRecordUsageSql);
+  if (!stmt.ok()) return stmt.status();
+  stmt->bind(1, d.usage.input_tokens)
+      .bind(2, d.usage.output_tokens)
+      .bind(3, d.usage.cache_read_tokens)
+      .bind(4, d.usage.cache_write_tokens)
+      .bind(5, d.usage.reasoning_tokens)
+      .bind(6, d.api_calls)
+      .bind(7, d.estimated_cost_usd)
+      .bind_or_null(8, d.cost_status)
+      .bind_or_null(9, d.cost_source)
+      .bind_or_null(10, d.billing_provider)
+      .bind_or_null(11, d.billing_base_url)
+      .bind_or_null(12, d.model)
+      .bind(13, session_id);
+  HERMES_RETURN_IF_ERROR(stmt->run());
+  return db.changes() > 0 ? Status() : session_not_found(session_id);
 }
 
 }  // namespace hermes::store

@@ -35,6 +35,9 @@ Status insert_session(Connection& db, const SessionInfo& info,
 Status store_system_prompt(Connection& db, const std::string& session_id,
                            const std::string& prompt);
 
+// Adds `delta` to the session's usage totals; NotFound when there is no such session.
+Status add_usage(Connection& db, const std::string& session_id, const UsageDelta& delta);
+
 // The sessions whose parent is `parent_id`.
 Result<std::vector<SessionInfo>> child_sessions(Connection& db, const std::string& parent_id);
 

@@ -34,22 +34,6 @@ constexpr std::string_view kListedAsRootSql = R"sql((
              AND s.session_key IS NOT NULL AND s.session_key <> ''
              AND s.session_key = p.session_key)))sql";
 
-constexpr std::string_view kRecordUsageSql = R"sql(
-UPDATE sessions SET
-  input_tokens = COALESCE(input_tokens, 0) + ?1,
-  output_tokens = COALESCE(output_tokens, 0) + ?2,
-  cache_read_tokens = COALESCE(cache_read_tokens, 0) + ?3,
-  cache_write_tokens = COALESCE(cache_write_tokens, 0) + ?4,
-  reasoning_tokens = COALESCE(reasoning_tokens, 0) + ?5,
-  api_call_count = COALESCE(api_call_count, 0) + ?6,
-  estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + ?7,
-  cost_status = COALESCE(?8, cost_status),
-  cost_source = COALESCE(?9, cost_source),
-  billing_provider = COALESCE(NULLIF(billing_provider, ''), ?10),
-  billing_base_url = COALESCE(NULLIF(billing_base_url, ''), ?11),
-  model = COALESCE(NULLIF(model, ''), ?12)
-WHERE id = ?13)sql";
-
 Status require_session(Connection& db, const std::string& id) {
   auto exists = session_exists(db, id);
   if (!exists.ok()) return exists.status();
@@ -121,8 +105,9 @@ Status inspect(SqliteDatabase& db, SchemaProbe& probe, Capabilities& caps) {
 
 // Creates or upgrades the schema in one write transaction. The file is probed again inside
 // it: another process may have initialised it since the first look.
-Status install(SqliteDatabase& db, const FtsInstallOptions& options, int read_connections) {
-  HERMES_RETURN_IF_ERROR(db.enable_write_ahead_log(read_connections));
+Status install(SqliteDatabase& db, const FtsInstallOptions& options, int read_connections,
+               Durability durability) {
+  HERMES_RETURN_IF_ERROR(db.enable_write_ahead_log(read_connections, durability));
   return db.write([&](Connection& c) -> Status {
     auto probe = probe_schema(c, db.path());
     if (!probe.ok()) return probe.status();
@@ -164,7 +149,7 @@ Result<std::shared_ptr<SessionStore>> SqliteStore::open(const std::string& path,
   if (status.ok() && options.read_only) status = check_read_only_schema(path, probe);
   if (status.ok() && !options.read_only) {
     status = install(**db, {caps.fts5, caps.trigram_tokenizer, options.trigram_index},
-                     options.read_connections);
+                     options.read_connections, options.durability);
     if (status.ok()) status = inspect(**db, probe, caps);  // See what the install left.
   }
   if (!status.ok()) return open_failed(path, status);
@@ -277,25 +262,7 @@ Status SqliteStore::delete_session(const std::string& session_id) {
 }
 
 Status SqliteStore::record_usage(const std::string& session_id, const UsageDelta& d) {
-  return db_->write([&](Connection& c) -> Status {
-    auto stmt = c.prepare(kRecordUsageSql);
-    if (!stmt.ok()) return stmt.status();
-    stmt->bind(1, d.usage.input_tokens)
-        .bind(2, d.usage.output_tokens)
-        .bind(3, d.usage.cache_read_tokens)
-        .bind(4, d.usage.cache_write_tokens)
-        .bind(5, d.usage.reasoning_tokens)
-        .bind(6, d.api_calls)
-        .bind(7, d.estimated_cost_usd)
-        .bind_or_null(8, d.cost_status)
-        .bind_or_null(9, d.cost_source)
-        .bind_or_null(10, d.billing_provider)
-        .bind_or_null(11, d.billing_base_url)
-        .bind_or_null(12, d.model)
-        .bind(13, session_id);
-    HERMES_RETURN_IF_ERROR(stmt->run());
-    return c.changes() > 0 ? Status() : session_not_found(session_id);
-  });
+  return db_->write([&](Connection& c) -> Status { return add_usage(c, session_id, d); });
 }
 
 Status SqliteStore::set_system_prompt(const std::string& session_id, const std::string& prompt) {

@@ -38,6 +38,9 @@ class SqliteStore final : public SessionStore,
   Status delete_session(const std::string& session_id) override;
   Result<std::vector<int64_t>> append_messages(const std::string& session_id,
                                                const std::vector<Message>& messages) override;
+  Result<std::vector<int64_t>> append_step(const std::string& session_id,
+                                           const std::vector<Message>& messages,
+                                           const std::vector<UsageDelta>& usage) override;
   Result<std::vector<Message>> load_messages(const std::string& session_id,
                                              const LoadOptions& options) override;
   Result<std::vector<SearchHit>> search(const std::string& query,

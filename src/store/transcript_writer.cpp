@@ -1,3 +1,4 @@
+// TranscriptWriter: a growing transcript appended to a store, one transaction per flush.
 #include "hermes/session_store.hpp"
 #include "safety/log.hpp"
 
@@ -30,26 +31,26 @@ Status TranscriptWriter::flush(const std::vector<Message>& transcript) {
     HERMES_LOG_WARN("session {}: transcript shorter ({}) than the stored prefix ({})", session_id_,
                     transcript.size(), cursor_);
     cursor_ = transcript.size();
-    return {};
   }
   std::vector<Message> pending;
   pending.reserve(transcript.size() - cursor_);
   for (std::size_t i = cursor_; i < transcript.size(); ++i) {
     if (!transcript[i].scaffolding) pending.push_back(transcript[i]);
   }
-  if (!pending.empty()) {
-    auto ids = store_->append_messages(session_id_, pending);
+  if (!pending.empty() || !usage_.empty()) {
+    auto ids = store_->append_step(session_id_, pending, usage_);
     if (!ids.ok() && ids.status().code() == StatusCode::kFailedPrecondition) {
       auto tip = live_compression_tip(*store_, session_id_);
       if (tip.ok() && !tip->empty()) {
         HERMES_LOG_WARN("session {} was closed by compression; continuing in {}", session_id_,
                         *tip);
         session_id_ = std::move(*tip);
-        ids = store_->append_messages(session_id_, pending);
+        ids = store_->append_step(session_id_, pending, usage_);
       }
     }
-    // The cursor stays put on failure, so the next flush writes the same messages again.
+    // The cursor and the usage stay put on failure, so the next flush writes them again.
     if (!ids.ok()) return ids.status();
+    usage_.clear();
   }
   cursor_ = transcript.size();
   return {};

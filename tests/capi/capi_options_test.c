@@ -129,6 +129,23 @@ static void setters_and_document_share_fields(void) {
   hermes_agent_options_free(options);
 }
 
+static void durability_is_full_normal_or_refused(void) {
+  hermes_agent_options_t* options = hermes_agent_options_new();
+  char* out = options_json(options);
+  CHECK(out != NULL && strstr(out, "\"durability\":\"full\"") != NULL);
+  hermes_free(out);
+  CHECK(hermes_agent_options_set_durability(options, "normal") == HERMES_OK);
+  out = options_json(options);
+  CHECK(out != NULL && strstr(out, "\"durability\":\"normal\"") != NULL);
+  hermes_free(out);
+  CHECK(hermes_agent_options_set_durability(options, "eventually") == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(hermes_agent_options_set_durability(options, NULL) == HERMES_OK);
+  out = options_json(options);
+  CHECK(out != NULL && strstr(out, "\"durability\":\"full\"") != NULL);
+  hermes_free(out);
+  hermes_agent_options_free(options);
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: capi_options_test FIXTURES_DIR\n");
@@ -137,6 +154,7 @@ int main(int argc, char** argv) {
   every_option_reads_back(argv[1]);
   a_bad_document_changes_nothing();
   setters_and_document_share_fields();
+  durability_is_full_normal_or_refused();
   if (failures != 0) fprintf(stderr, "%d check(s) failed\n", failures);
   return failures == 0 ? 0 : 1;
 }

@@ -2,8 +2,9 @@
 // a compaction) against an in-process mock model server, persisted to
 // <home>/state.db.
 //
-//   crash_child <home> <kill point>
+//   crash_child <home> <kill point> [full|normal]
 //
+// The last argument is the store's durability (full by default).
 // A kill point "<event>:<n>" makes the program SIGKILL itself at the n-th event:
 //   delta        a streamed text delta reaches the host
 //   tool         a tool handler runs
@@ -25,6 +26,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "crash/crash_conversation.hpp"
@@ -66,7 +68,10 @@ bool has_tool_calls(const std::vector<Message>& messages) {
 void observe_write(const StoreWrite& write) {
   if (!write.committed) return event("write");
   event("commit");
-  if (write.method == "append_messages" && has_tool_calls(*write.messages)) event("tool_row");
+  if ((write.method == "append_messages" || write.method == "append_step") &&
+      has_tool_calls(*write.messages)) {
+    event("tool_row");
+  }
   if (write.method == "rotate_for_compression") event("rotation");
 }
 
@@ -87,7 +92,10 @@ int fail(const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 || !parse_kill_point(argv[2])) return fail("usage: crash_child <home> <kill point>");
+  std::optional<Durability> durability =
+      argc == 4 ? durability_from_name(argv[3]) : std::optional(Durability::kFull);
+  if (argc < 3 || argc > 4 || !parse_kill_point(argv[2]) || !durability)
+    return fail("usage: crash_child <home> <kill point> [full|normal]");
   std::string home = argv[1];
   g_progress_path = home + "/progress";
 
@@ -100,7 +108,9 @@ int main(int argc, char** argv) {
     if (crash::is_summary_request(request)) event("summary");
   });
 
-  auto sqlite = open_sqlite_store(home + "/state.db");
+  SqliteStoreOptions store_options;
+  store_options.durability = *durability;
+  auto sqlite = open_sqlite_store(home + "/state.db", store_options);
   if (!sqlite.ok()) return fail(sqlite.status().to_string());
   auto store = std::make_shared<ObservedStore>(*sqlite, observe_write);
   AgentOptions options = crash::conversation_options(server, home, store);

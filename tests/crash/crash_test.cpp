@@ -4,7 +4,9 @@
 // are there, a compaction is either fully applied or not at all, and the conversation
 // resumes with every tool call answered and completes a follow-up turn.
 //
-// HERMES_CRASH_RANDOM_KILLS (default 60) and HERMES_CRASH_SEED change the random part.
+// The harness runs once per durability of the SQLite store: normal (no fsync at commit)
+// must lose nothing to a killed process either. HERMES_CRASH_RANDOM_KILLS (default 60)
+// and HERMES_CRASH_SEED change the random part.
 #include <doctest/doctest.h>
 #include <signal.h>
 #include <spawn.h>
@@ -76,10 +78,11 @@ Progress read_progress(const std::string& home) {
   return p;
 }
 
-pid_t spawn_child(const std::string& home, const std::string& point) {
+pid_t spawn_child(const std::string& home, const std::string& point,
+                  const std::string& durability) {
   std::string program = HERMES_CRASH_CHILD;
   char* argv[] = {program.data(), const_cast<char*>(home.c_str()), const_cast<char*>(point.c_str()),
-                  nullptr};
+                  const_cast<char*>(durability.c_str()), nullptr};
   pid_t pid = 0;
   if (posix_spawn(&pid, program.c_str(), nullptr, nullptr, argv, environ) != 0) return -1;
   return pid;
@@ -267,13 +270,14 @@ int env_int(const char* name, int fallback) {
   return v && *v ? std::atoi(v) : fallback;
 }
 
-}  // namespace
-
-TEST_CASE("a conversation killed at any point resumes from its store intact") {
+// Kills the conversation at every named point and at random moments, with the store at
+// `durability`, and checks each store left behind.
+void kill_everywhere(const std::string& durability) {
+  g_reached = {};
   // Calibration: the whole conversation, unkilled, gives the event totals and the time.
   TempDir calibration;
   auto started = std::chrono::steady_clock::now();
-  pid_t pid = spawn_child(calibration.path(), "none");
+  pid_t pid = spawn_child(calibration.path(), "none", durability);
   REQUIRE(pid > 0);
   REQUIRE(wait_child(pid) == "exited");
   auto duration = std::chrono::steady_clock::now() - started;
@@ -290,7 +294,7 @@ TEST_CASE("a conversation killed at any point resumes from its store intact") {
     for (int n = 1; n <= count; ++n) {
       TempDir home;
       std::string point = event + ":" + std::to_string(n);
-      pid_t child = spawn_child(home.path(), point);
+      pid_t child = spawn_child(home.path(), point, durability);
       REQUIRE(child > 0);
       std::string ended = wait_child(child);
       std::string error =
@@ -307,7 +311,7 @@ TEST_CASE("a conversation killed at any point resumes from its store intact") {
   int random_kills = env_int("HERMES_CRASH_RANDOM_KILLS", 60);
   for (int i = 0; i < random_kills; ++i) {
     TempDir home;
-    pid_t child = spawn_child(home.path(), "none");
+    pid_t child = spawn_child(home.path(), "none", durability);
     REQUIRE(child > 0);
     long long us = delay(rng);
     std::this_thread::sleep_for(std::chrono::microseconds(us));
@@ -317,11 +321,11 @@ TEST_CASE("a conversation killed at any point resumes from its store intact") {
   }
 
   std::printf(
-      "crash harness: %d kill points tried, %d passed (%d deterministic: %d passed; "
-      "%d random, seed %u, over %lld ms: %d passed)\n",
-      deterministic.tried + random.tried, deterministic.passed + random.passed, deterministic.tried,
-      deterministic.passed, random.tried, seed, static_cast<long long>(span.count() / 1000),
-      random.passed);
+      "crash harness (durability %s): %d kill points tried, %d passed (%d deterministic: %d "
+      "passed; %d random, seed %u, over %lld ms: %d passed)\n",
+      durability.c_str(), deterministic.tried + random.tried, deterministic.passed + random.passed,
+      deterministic.tried, deterministic.passed, random.tried, seed,
+      static_cast<long long>(span.count() / 1000), random.passed);
   std::printf(
       "  %d kills left tool calls without results (repaired on resume), %d found the "
       "compaction applied\n",
@@ -330,4 +334,14 @@ TEST_CASE("a conversation killed at any point resumes from its store intact") {
   for (const auto& f : random.failures) std::printf("  FAILED %s\n", f.c_str());
   CHECK(deterministic.failures.empty());
   CHECK(random.failures.empty());
+}
+
+}  // namespace
+
+TEST_CASE("a conversation killed at any point resumes from its store intact") {
+  kill_everywhere("full");
+}
+
+TEST_CASE("with durability normal, a killed conversation loses nothing either") {
+  kill_everywhere("normal");
 }

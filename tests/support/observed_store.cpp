@@ -29,6 +29,13 @@ Result<std::vector<int64_t>> ObservedStore::append_messages(const std::string& s
                   [&] { return inner_->append_messages(session_id, messages); });
 }
 
+Result<std::vector<int64_t>> ObservedStore::append_step(const std::string& session_id,
+                                                        const std::vector<Message>& messages,
+                                                        const std::vector<UsageDelta>& usage) {
+  return observed("append_step", &messages,
+                  [&] { return inner_->append_step(session_id, messages, usage); });
+}
+
 Result<std::vector<Message>> ObservedStore::load_messages(const std::string& session_id,
                                                           const LoadOptions& options) {
   return inner_->load_messages(session_id, options);

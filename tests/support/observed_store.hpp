@@ -17,7 +17,7 @@ namespace hermes::testing {
 
 // One write to the store: the method's name, and the messages it carries (if any).
 struct StoreWrite {
-  std::string_view method;  // "append_messages", "rotate_for_compression", ...
+  std::string_view method;  // "append_step", "rotate_for_compression", ...
   const std::vector<Message>* messages = nullptr;
   bool committed = false;  // False: about to be called; true: it returned ok.
 };
@@ -39,6 +39,9 @@ class ObservedStore : public SessionStore,
   Status delete_session(const std::string& session_id) override;
   Result<std::vector<int64_t>> append_messages(const std::string& session_id,
                                                const std::vector<Message>& messages) override;
+  Result<std::vector<int64_t>> append_step(const std::string& session_id,
+                                           const std::vector<Message>& messages,
+                                           const std::vector<UsageDelta>& usage) override;
   Result<std::vector<Message>> load_messages(const std::string& session_id,
                                              const LoadOptions& options) override;
   Result<std::vector<SearchHit>> search(const std::string& query,

@@ -167,6 +167,15 @@ func WithPersistSessions(on bool) Option {
 	}
 }
 
+// WithDurability sets when the commits of <home>/state.db reach the disk: "full" (the
+// default) waits for the disk at every commit; "normal" survives a crash of the process,
+// but a power loss may take the last commits back.
+func WithDurability(durability string) Option {
+	return stringOption("durability", durability, func(o *C.hermes_agent_options_t, v *C.char) C.hermes_status_t {
+		return C.hermes_agent_options_set_durability(o, v)
+	})
+}
+
 // WithMaxRetries sets the attempts per model call on retryable failures (at least 1).
 func WithMaxRetries(n int) Option {
 	return func(o *options) error {

@@ -63,3 +63,15 @@ func TestSettersAndTheDocumentReachTheSameFields(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestDurabilityIsFullNormalOrRefused(t *testing.T) {
+	back, err := OptionsJSON(WithDurability("normal"))
+	if err != nil || !strings.Contains(back, `"durability":"normal"`) {
+		t.Fatalf("got %v %s", err, back)
+	}
+	var herr *Error
+	if _, err := OptionsJSON(WithDurability("eventually")); !errors.As(err, &herr) ||
+		herr.Code != StatusInvalidArgument {
+		t.Fatalf("got %v", err)
+	}
+}

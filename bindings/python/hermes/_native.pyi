@@ -106,6 +106,7 @@ ApprovalAnswer = Literal["deny", "once", "session", "always"]
 # commands still never run); ask: ask about every command; allowlist: ask unless every
 # program the command runs is in allowed_commands and it is not dangerous.
 ApprovalMode = Literal["manual", "smart", "off", "ask", "allowlist"]
+Durability = Literal["full", "normal"]
 
 class ConversationResult(TypedDict, total=False):
     """What run_conversation() returns (the upstream runtime's result keys)."""
@@ -352,6 +353,7 @@ class Agent:
         session_id: Optional[str] = None,
         persist_sessions: bool = True,
         session_store: Optional[SessionStore] = None,
+        durability: Durability = "full",
         skills: Optional[SkillsSettings] = None,
         stream: bool = True,
         max_tokens: Optional[int] = None,

@@ -461,6 +461,15 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   kw.strings("disabled_toolsets", o.tool_use.disabled_toolsets);
   kw.text("session_id", o.persistence.session_id);
   kw.flag("persist_sessions", o.persistence.enabled);
+  std::optional<std::string> durability;
+  kw.text("durability", durability);
+  if (durability) {
+    auto parsed = durability_from_name(*durability);
+    if (!parsed) {
+      throw py::value_error("durability: expected 'full' or 'normal', got '" + *durability + "'");
+    }
+    o.persistence.durability = *parsed;
+  }
   if (py::object store = kw.take("session_store"); !store.is_none()) {
     o.persistence.store = session_store_from_python(store);
   }

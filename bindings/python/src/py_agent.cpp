@@ -266,7 +266,9 @@ that answer 401 (open url in a browser, return the URL it was sent back to);
 mcp_status() reports their connections. options: the options document (a dict, or its
 JSON text) as hermes.describe_options() lists it, nested as {"compression":
 {"threshold_percent": 0.7}}; keyword arguments given beside it win. Sessions: home, session_id (resume it),
-persist_sessions, session_store (a hermes.SessionStore to share). context_dir: the
+persist_sessions, session_store (a hermes.SessionStore to share), durability ("full", the
+default: every commit of <home>/state.db waits for the disk; "normal": commits survive a
+crash of the process but a power loss may take the last ones back). context_dir: the
 project directory whose context files (.hermes.md, AGENTS.md, CLAUDE.md, .cursorrules)
 join the system prompt; None loads none. source: where the conversation takes place
 ("cli", "telegram", "email", "sms", "cron", ...), recorded on the session and picking the

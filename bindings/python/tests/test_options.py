@@ -64,3 +64,11 @@ def test_a_bad_document_names_the_option(tmp_path):
         hermes.Agent(options=["model"])
     with pytest.raises(TypeError, match="missing required keyword argument 'model'"):
         hermes.Agent(options={"home": str(tmp_path)})
+
+
+def test_durability_is_a_keyword_and_an_option(tmp_path):
+    base = {"model": "m", "home": str(tmp_path), "persist_sessions": False}
+    assert hermes.Agent(**base).options["persistence"]["durability"] == "full"
+    assert hermes.Agent(**base, durability="normal").options["persistence"]["durability"] == "normal"
+    with pytest.raises(ValueError, match="durability: expected 'full' or 'normal'"):
+        hermes.Agent(**base, durability="eventually")

@@ -212,6 +212,10 @@ extern "C" {
         options: *mut hermes_agent_options_t,
         persist: c_int,
     ) -> hermes_status_t;
+    pub fn hermes_agent_options_set_durability(
+        options: *mut hermes_agent_options_t,
+        durability: *const c_char,
+    ) -> hermes_status_t;
     pub fn hermes_agent_options_set_max_retries(
         options: *mut hermes_agent_options_t,
         max_retries: i32,

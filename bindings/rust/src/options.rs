@@ -151,6 +151,10 @@ impl AgentOptions {
         set_context_dir => hermes_agent_options_set_context_dir, "context_dir";
         /// Resume this stored session.
         set_session_id => hermes_agent_options_set_session_id, "session_id";
+        /// When the commits of <home>/state.db reach the disk: "full" (the default) waits
+        /// for the disk at every commit; "normal" survives a crash of the process, but a
+        /// power loss may take the last commits back.
+        set_durability => hermes_agent_options_set_durability, "durability";
         /// Where the conversation takes place (stored with the session), e.g. "cli",
         /// "telegram", "email": it also picks the system prompt's hint on what renders there.
         set_source => hermes_agent_options_set_source, "source";

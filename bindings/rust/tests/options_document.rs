@@ -73,3 +73,13 @@ fn setters_and_the_document_reach_the_same_fields() -> hermes::Result<()> {
     assert!(hermes::describe_options()?.contains("\"name\":\"compression.threshold_percent\""));
     Ok(())
 }
+
+#[test]
+fn durability_is_full_normal_or_refused() -> hermes::Result<()> {
+    let mut options = AgentOptions::new()?;
+    assert!(options.to_json()?.contains("\"durability\":\"full\""));
+    options.set_durability("normal")?;
+    assert!(options.to_json()?.contains("\"durability\":\"normal\""));
+    assert_eq!(options.set_durability("eventually").err().map(|e| e.code()), Some(ErrorCode::InvalidArgument));
+    Ok(())
+}
