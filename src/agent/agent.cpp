@@ -35,7 +35,7 @@ Status AgentCore::flush(const std::vector<Message>& messages) {
   if (current_span() && writer.cursor() < messages.size()) {
     span = ActiveSpan(
         current_span(), "hermes.store.write", SpanKind::kInternal,
-        {{"db.operation.name", std::string("append_messages")},
+        {{"db.operation.name", std::string("append_step")},
          {"gen_ai.conversation.id", session_id},
          {"hermes.store.messages", static_cast<int64_t>(messages.size() - writer.cursor())}});
   }
