@@ -1,7 +1,7 @@
 """Type stubs of hermes._native, the native part of the hermes package."""
 from os import PathLike
 from types import TracebackType
-from typing import (Any, Callable, Dict, Iterator, Literal, Mapping, Optional, Sequence, Tuple, TypedDict,
+from typing import (Any, Callable, Dict, Iterator, Literal, Mapping, Optional, Protocol, Sequence, Tuple, TypedDict,
                     Union)
 
 __version__: str
@@ -107,6 +107,53 @@ ApprovalAnswer = Literal["deny", "once", "session", "always"]
 # program the command runs is in allowed_commands and it is not dangerous.
 ApprovalMode = Literal["manual", "smart", "off", "ask", "allowlist"]
 Durability = Literal["full", "normal"]
+
+class SpanDict(TypedDict):
+    trace_id: str  # 32 hex digits.
+    span_id: str  # 16 hex digits.
+    parent_span_id: str  # "" for a root span.
+    name: str  # "invoke_agent hermes", "hermes.step", "chat <model>", "execute_tool <name>", ...
+    kind: Literal["internal", "client"]
+    start_time_unix_nano: int
+    end_time_unix_nano: int  # 0 in on_start.
+    status: Literal["unset", "ok", "error"]
+    status_message: str
+    attributes: dict[str, Any]  # GenAI semantic-convention attributes.
+
+class MetricDict(TypedDict):
+    name: str  # gen_ai.client.token.usage, gen_ai.client.operation.duration, hermes.*
+    kind: Literal["counter", "histogram"]
+    unit: str
+    value: float
+    time_unix_nano: int
+    attributes: dict[str, Any]
+
+class TraceSinkLike(Protocol):
+    """Receives spans (and optionally span starts and metrics) from any thread."""
+    def on_end(self, span: SpanDict) -> Any: ...
+
+class OtlpExporter:
+    """Sends spans and metrics to an OpenTelemetry collector over OTLP/HTTP (JSON)."""
+    def __init__(
+        self,
+        endpoint: str,
+        *,
+        service_name: str = "hermes",
+        headers: Mapping[str, str] = ...,
+        schedule_delay: float = 5.0,
+        export_timeout: float = 10.0,
+        metric_export_interval: float = 60.0,
+    ) -> None: ...
+    @staticmethod
+    def from_environment() -> Optional["OtlpExporter"]:
+        """The exporter OTEL_EXPORTER_OTLP_ENDPOINT and friends describe, or None."""
+    def flush(self, timeout: float = 5.0) -> None: ...
+    def shutdown(self, timeout: float = 5.0) -> None: ...
+    def stats(self) -> dict[str, int]: ...
+    @property
+    def traces_url(self) -> str: ...
+    @property
+    def metrics_url(self) -> str: ...
 
 class ConversationResult(TypedDict, total=False):
     """What run_conversation() returns (the upstream runtime's result keys)."""
@@ -394,6 +441,9 @@ class Agent:
         approval_timeout: float = 300,
         auth_refresh_callback: Optional[Callable[[dict[str, Any]], Optional[str]]] = None,
         hooks: Optional[Sequence[object]] = None,
+        trace_sink: Union[OtlpExporter, TraceSinkLike, None] = None,
+        trace_capture_content: bool = False,
+        traceparent: str = "",
         tool_use_enforcement: Optional[bool] = None,
         source: str = "cli",
         platform_hint: Optional[str] = None,

@@ -19,6 +19,7 @@
 #include "py_common.hpp"
 #include "py_hooks.hpp"
 #include "py_memory_provider.hpp"
+#include "py_tracing.hpp"
 
 namespace py = pybind11;
 
@@ -506,6 +507,11 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
     add_memory_provider_tools(memory, o);
   }
   o.callbacks = make_callbacks(read_callbacks(kw), std::move(tap));
+  if (py::object sink = kw.take("trace_sink"); !sink.is_none()) {
+    o.tracing.sink = trace_sink_from_python(sink);
+  }
+  kw.flag("trace_capture_content", o.tracing.capture_content);
+  kw.text("traceparent", o.tracing.traceparent);
   if (py::object plugins = kw.take("hooks"); !plugins.is_none())
     o.hooks = hooks_from_python(plugins);
   py::object servers = kw.take("mcp_servers");

@@ -1,6 +1,6 @@
 // The native part of the `hermes` Python package.
-#include "py_common.hpp"
 #include "hermes/version.hpp"
+#include "py_common.hpp"
 
 namespace py = pybind11;
 
@@ -37,9 +37,9 @@ void register_exceptions(py::module_& m) {
   // Also a ValueError, as Python's own bad arguments are: `except ValueError` catches a bad
   // argument whether a keyword check or the library itself found it.
   const int invalid = -static_cast<int>(StatusCode::kInvalidArgument);
-  c.by_code[invalid] = make_class(m, "InvalidArgumentError",
-                                  py::make_tuple(c.base, py::handle(PyExc_ValueError)),
-                                  "A bad argument; the message names it.");
+  c.by_code[invalid] =
+      make_class(m, "InvalidArgumentError", py::make_tuple(c.base, py::handle(PyExc_ValueError)),
+                 "A bad argument; the message names it.");
   add(StatusCode::kNotFound, "NotFoundError", "A session, tool or file does not exist.");
   add(StatusCode::kApiError, "ApiError", "The model provider failed.");
   add(StatusCode::kCancelled, "CancelledError", "The turn was interrupted.");
@@ -69,4 +69,5 @@ PYBIND11_MODULE(_native, m) {
   hermes::python::register_message_utils(m);
   hermes::python::register_context_compressor(m);
   hermes::python::register_skills(m);
+  hermes::python::register_tracing(m);
 }

@@ -70,5 +70,6 @@ void register_utilities(pybind11::module_& m);
 void register_message_utils(pybind11::module_& m);
 void register_context_compressor(pybind11::module_& m);
 void register_skills(pybind11::module_& m);
+void register_tracing(pybind11::module_& m);
 
 }  // namespace hermes::python
