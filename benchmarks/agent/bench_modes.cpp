@@ -12,6 +12,7 @@
 
 #include "floor_client.hpp"
 #include "hermes/message.hpp"
+#include "hermes/otlp_exporter.hpp"
 #include "hermes_contender.hpp"
 #include "measure.hpp"
 #include "parse_throughput.hpp"
@@ -68,6 +69,10 @@ struct Workload {
   bool stream = true;
   bool store = false;
   Durability durability = Durability::kFull;  // Of the store, when on.
+  // Tracing on, with the OTLP exporter sending to a receiver in this process (it answers
+  // every POST with {} and records nothing): the cost of spans, metrics and their export.
+  bool tracing = false;
+  std::unique_ptr<testing::MockServer> otlp_receiver;
   int history_size = 0;
   Json history_json;
   std::unique_ptr<testing::TempDir> home;
@@ -84,6 +89,7 @@ Result<Workload> read_workload(const Args& args) {
   std::optional<Durability> durability = durability_from_name(arg(args, "durability", "full"));
   if (!durability) return Status::invalid_argument("--durability must be full or normal");
   w.durability = *durability;
+  w.tracing = arg(args, "tracing", "0") == "1";
   if (w.steps < 1) return Status::invalid_argument("--steps must be at least 1");
   std::string history_path = arg(args, "history");
   if (history_path.empty()) {
@@ -109,12 +115,25 @@ Result<Workload> read_workload(const Args& args) {
     if (!store.ok()) return store.status();
     w.setup.store = std::move(store).value();
   }
+  if (w.tracing) {
+    w.otlp_receiver = std::make_unique<testing::MockServer>();
+    w.otlp_receiver->set_recording(false);
+    testing::MockResponse accepted;
+    accepted.body = "{}";
+    w.otlp_receiver->set_default(accepted);
+    OtlpExporterOptions exporter;
+    exporter.endpoint = w.otlp_receiver->url();
+    auto sink = OtlpExporter::create(exporter);
+    if (!sink.ok()) return sink.status();
+    w.setup.trace_sink = std::move(sink).value();
+  }
   return w;
 }
 
 // The contender's name in the results: the store's durability shows when it is not the
 // default.
 std::string hermes_contender_name(const Workload& w) {
+  if (w.tracing) return w.store ? "hermes_cpp_store_traced" : "hermes_cpp_traced";
   if (!w.store) return "hermes_cpp";
   return w.durability == Durability::kFull ? "hermes_cpp_store" : "hermes_cpp_store_normal";
 }
@@ -284,6 +303,7 @@ Status run_tiny_mode(const Args& args) {
         run_sequential_mode(with({{"mode", "hermes"}})),
         run_sequential_mode(with({{"mode", "hermes"}, {"store", "1"}})),
         run_sequential_mode(with({{"mode", "hermes"}, {"store", "1"}, {"durability", "normal"}})),
+        run_sequential_mode(with({{"mode", "hermes"}, {"tracing", "1"}})),
         run_concurrent_mode(with({{"contender", "floor"}, {"lanes", "4"}})),
         run_concurrent_mode(with({{"contender", "hermes"}, {"lanes", "4"}})),
         run_idle_mode(with({{"agents", "3"}})),

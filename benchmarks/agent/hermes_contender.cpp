@@ -24,6 +24,7 @@ AgentOptions bench_agent_options(const HermesSetup& setup, const std::string& ba
   // a default agent: its checks run at every step, but the largest history (about 200k
   // tokens) stays below the threshold (half the window), so it never fires.
   options.compression.context_length = 1'000'000;
+  options.tracing.sink = setup.trace_sink;
   return options;
 }
 

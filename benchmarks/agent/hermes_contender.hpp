@@ -10,6 +10,7 @@
 #include "hermes/json.hpp"
 #include "hermes/session_store.hpp"
 #include "hermes/status.hpp"
+#include "hermes/tracing.hpp"
 #include "support/mock_server.hpp"
 
 namespace hermes::bench {
@@ -18,9 +19,10 @@ namespace hermes::bench {
 struct HermesSetup {
   std::string home;  // A scratch hermes home.
   bool stream = true;
-  std::shared_ptr<SessionStore> store;  // Null: persistence off.
-  std::vector<Message> history;         // Carried into each conversation.
-  std::shared_ptr<ToolRegistry> tools;  // Holds `add` only.
+  std::shared_ptr<SessionStore> store;    // Null: persistence off.
+  std::vector<Message> history;           // Carried into each conversation.
+  std::shared_ptr<ToolRegistry> tools;    // Holds `add` only.
+  std::shared_ptr<TraceSink> trace_sink;  // Null: tracing off.
 };
 
 // The agent options of one conversation against `base_url` (a mock server

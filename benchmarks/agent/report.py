@@ -20,6 +20,7 @@ CONTENDERS = [
     ("hermes_cpp", "hermes C++"),
     ("hermes_cpp_store", "hermes C++, SQLite store"),
     ("hermes_cpp_store_normal", "hermes C++, SQLite store, durability normal"),
+    ("hermes_cpp_traced", "hermes C++, tracing to an OTLP receiver"),
     ("hermes_py", "hermes Python"),
     ("hermes_py_store", "hermes Python, SQLite store"),
     ("vercel_ai", "Vercel AI SDK"),
@@ -199,6 +200,31 @@ def overhead_table(r, targets):
     return "\n".join(rows)
 
 
+def tracing_table(r, targets):
+    """Tracing on with the OTLP exporter attached, against tracing off, round by round."""
+    rows = ["| Prior messages | Streaming | Wall per step, traced − untraced | Share of a step "
+            "| CPU per step, traced − untraced | Share of CPU |", "|---|---|---|---|---|---|"]
+    for history in HISTORIES:
+        for stream in (True, False):
+            plain = r.values("hermes_cpp", history, stream, "wall_per_step_us")
+            over = r.ratios("hermes_cpp_traced", history, stream, "wall_per_step_us",
+                            other="hermes_cpp", diff=True)
+            if not plain or not over:
+                continue
+            share = statistics.median(over) / statistics.median(plain)
+            plain_cpu = r.values("hermes_cpp", history, stream, "cpu_per_step_us")
+            over_cpu = r.ratios("hermes_cpp_traced", history, stream, "cpu_per_step_us",
+                                other="hermes_cpp", diff=True)
+            cpu_share = statistics.median(over_cpu) / statistics.median(plain_cpu)
+            if history == 100:
+                targets.append((f"Tracing overhead < 5% of a step at 100 messages "
+                                f"({'streaming' if stream else 'not streaming'})",
+                                f"{share:.1%}", verdict(share < 0.05)))
+            rows.append(f"| {history:,} | {'on' if stream else 'off'} | {fmt_spread(over)} "
+                        f"| {share:.1%} | {fmt_spread(over_cpu)} | {cpu_share:.1%} |")
+    return "\n".join(rows)
+
+
 def peer_table(r, targets):
     rows = ["| Prior messages | Streaming | Best peer (CPU) | hermes CPU / peer CPU | "
             "Best peer (wall) | hermes wall / peer wall |", "|---|---|---|---|---|---|"]
@@ -293,6 +319,8 @@ def section(r, meta):
         parts += [f"### Per step, streaming {'on' if stream else 'off'}", "",
                   per_step_table(r, stream), ""]
     parts += ["### hermes overhead over the floor", "", overhead_table(r, targets), ""]
+    parts += ["### Tracing overhead (spans and metrics exported over OTLP/HTTP)", "",
+              tracing_table(r, targets), ""]
     parts += ["### hermes C++ against the best peer", "", peer_table(r, targets), ""]
     parts += ["### Memory: 1,000 idle agents", "", memory_section(r, targets), ""]
     parts += ["### 200 concurrent conversations in one process", "",
