@@ -200,6 +200,22 @@ void add_thinking(const ProviderRequest& request, std::string_view model, Json& 
   body["max_tokens"] = std::max(body["max_tokens"].get<int64_t>(), budget + 4096);
 }
 
+// With extended thinking on, Anthropic accepts only tool_choice "auto" or "none": one that
+// forces a tool ("any", "tool") is answered 400. A forced choice (the structured-output
+// answer tool) becomes "auto"; the model is still told to answer with the tool, and an
+// answer given otherwise goes through the schema check like any text answer.
+void keep_tool_choice_thinking_compatible(Json& body) {
+  const auto thinking = body.find("thinking");
+  if (thinking == body.end() || !thinking->is_object() ||
+      thinking->value("type", "") == "disabled") {
+    return;
+  }
+  const auto choice = body.find("tool_choice");
+  if (choice == body.end() || !choice->is_object()) return;
+  const std::string type = choice->value("type", "");
+  if (type == "any" || type == "tool") *choice = {{"type", "auto"}};
+}
+
 Status check_anthropic_request(const ProviderRequest& request, std::string_view model) {
   HERMES_RETURN_IF_ERROR(check_request(request, model));
   for (std::size_t i = 0; i < request.messages.size(); ++i) {
@@ -267,6 +283,7 @@ Result<Json> build_anthropic_request(const ProviderRequest& request,
       body[it.key()] = it.value();
     }
   }
+  keep_tool_choice_thinking_compatible(body);
   return body;
 }
 

@@ -305,6 +305,30 @@ TEST_CASE("thinking parameters follow the model's thinking mode") {
   CHECK(anthropic_body(request, native()).at("thinking").at("budget_tokens") == 32000);
 }
 
+TEST_CASE("a forced tool choice becomes auto while thinking is on, and stays without it") {
+  ProviderRequest request;
+  request.messages = {Message::user("q")};
+  request.tools = Json::parse(
+      R"([{"type":"function","function":{"name":"final_answer","parameters":{"type":"object"}}}])");
+  request.extra_body = {{"tool_choice", {{"type", "any"}}}};
+  request.model = "claude-sonnet-4-5";
+  request.reasoning_effort = "high";
+  Json thinking = anthropic_body(request, native());
+  REQUIRE(thinking.contains("thinking"));
+  CHECK(thinking.at("tool_choice") == Json{{"type", "auto"}});
+
+  request.extra_body = {{"tool_choice", {{"type", "tool"}, {"name", "final_answer"}}}};
+  request.model = "claude-opus-4-6";  // Adaptive thinking: the same rule.
+  CHECK(anthropic_body(request, native()).at("tool_choice") == Json{{"type", "auto"}});
+
+  request.extra_body = {{"tool_choice", {{"type", "any"}}}};
+  request.reasoning_effort = "";  // No thinking: the forced choice is sent as asked.
+  CHECK(anthropic_body(request, native()).at("tool_choice") == Json{{"type", "any"}});
+  request.model = "claude-opus-4-7";
+  request.reasoning_effort = "none";  // Thinking disabled explicitly: also kept.
+  CHECK(anthropic_body(request, native()).at("tool_choice") == Json{{"type", "any"}});
+}
+
 TEST_CASE("thinking is turned off when the last tool turn has no thinking to replay") {
   ProviderRequest request;
   request.model = "claude-sonnet-4-5";
