@@ -16,6 +16,24 @@ hermes_status_t hermes_agent_options_set_json(hermes_agent_options_t* options, c
   });
 }
 
+hermes_status_t hermes_agent_options_set_output_schema(hermes_agent_options_t* options,
+                                                       const char* schema_json, const char* name,
+                                                       hermes_error_t** out_error) {
+  return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
+    if (options == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "options: NULL", out_error);
+    hermes::AgentOptions::Output output;
+    if (schema_json != nullptr) {
+      auto schema = hermes::capi::parse_argument(schema_json, "schema_json");
+      if (!schema.ok()) return report(schema.status(), out_error);
+      output.schema = std::move(*schema);
+    }
+    if (name != nullptr) output.name = name;
+    output.max_repairs = options->options.output.max_repairs;
+    options->options.output = std::move(output);
+    return HERMES_OK;
+  });
+}
+
 hermes_status_t hermes_agent_options_get_json(const hermes_agent_options_t* options,
                                               char** out_json, hermes_error_t** out_error) {
   return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {

@@ -170,6 +170,15 @@ HERMES_C_API hermes_status_t hermes_agent_options_get_json(const hermes_agent_op
  * "type": "boolean", "default": true, "doc": "..."} (with "minimum", "maximum" and
  * "values" where they apply). Free *out_json with hermes_free. */
 HERMES_C_API hermes_status_t hermes_agent_options_describe(char **out_json, hermes_error_t **out_error);
+/* A JSON Schema the final answer must match (see AgentOptions::output in hermes/agent.hpp):
+ * the result JSON's "output" then holds the parsed answer. `name` is the schema's name on
+ * the wire (NULL: "final_answer"). A NULL or "null" schema turns structured output off. A
+ * schema that is not JSON is HERMES_ERR_INVALID_ARGUMENT here; one the checker cannot use
+ * (not an object schema, an unknown type, an unresolvable $ref) is refused by
+ * hermes_agent_new. */
+HERMES_C_API hermes_status_t hermes_agent_options_set_output_schema(hermes_agent_options_t *options,
+                                                                    const char *schema_json, const char *name,
+                                                                    hermes_error_t **out_error);
 
 /* String setters copy their argument; NULL resets to the default. */
 HERMES_C_API hermes_status_t hermes_agent_options_set_model(hermes_agent_options_t *options, const char *model);

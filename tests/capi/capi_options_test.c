@@ -146,6 +146,31 @@ static void durability_is_full_normal_or_refused(void) {
   hermes_agent_options_free(options);
 }
 
+static void output_schema_is_set_and_cleared(void) {
+  hermes_agent_options_t* options = hermes_agent_options_new();
+  hermes_error_t* error = NULL;
+  char* out = NULL;
+  CHECK(hermes_agent_options_set_output_schema(options, "{\"type\":\"object\"}", "city", &error) == HERMES_OK);
+  out = options_json(options);
+  CHECK(out != NULL && strstr(out, "\"schema\":{\"type\":\"object\"}") != NULL);
+  CHECK(out != NULL && strstr(out, "\"name\":\"city\"") != NULL);
+  hermes_free(out);
+  CHECK(hermes_agent_options_set_output_schema(options, "{not json", NULL, &error) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(error != NULL && strstr(hermes_error_message(error), "schema_json") != NULL);
+  hermes_error_free(error);
+  error = NULL;
+  out = options_json(options);  /* The refused call changed nothing. */
+  CHECK(out != NULL && strstr(out, "\"name\":\"city\"") != NULL);
+  hermes_free(out);
+  CHECK(hermes_agent_options_set_output_schema(options, NULL, NULL, &error) == HERMES_OK);
+  out = options_json(options);
+  CHECK(out != NULL && strstr(out, "\"schema\":null") != NULL);
+  CHECK(out != NULL && strstr(out, "\"name\":\"final_answer\"") != NULL);
+  hermes_free(out);
+  CHECK(hermes_agent_options_set_output_schema(NULL, NULL, NULL, NULL) == HERMES_ERR_INVALID_ARGUMENT);
+  hermes_agent_options_free(options);
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: capi_options_test FIXTURES_DIR\n");
@@ -155,6 +180,7 @@ int main(int argc, char** argv) {
   a_bad_document_changes_nothing();
   setters_and_document_share_fields();
   durability_is_full_normal_or_refused();
+  output_schema_is_set_and_cleared();
   if (failures != 0) fprintf(stderr, "%d check(s) failed\n", failures);
   return failures == 0 ? 0 : 1;
 }

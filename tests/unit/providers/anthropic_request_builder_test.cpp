@@ -119,8 +119,8 @@ TEST_CASE("a thinking prefill is not sent to the Messages API") {
   dialect.prompt_caching = false;
   Message prefill = Message::assistant("");
   prefill.reasoning = "The capital of Peru is Lima.";
-  const auto conversation =
-      convert_to_anthropic({Message::user("Capital of Peru?"), prefill}, dialect, "claude-sonnet-4-5");
+  const auto conversation = convert_to_anthropic({Message::user("Capital of Peru?"), prefill},
+                                                 dialect, "claude-sonnet-4-5");
   CHECK(conversation.messages ==
         Json::array({{{"role", "user"}, {"content", "Capital of Peru?"}}}));
 }
