@@ -8,7 +8,8 @@ extern "C" {
 hermes_status_t hermes_agent_new(const hermes_agent_options_t* options, hermes_agent_t** out_agent,
                                  hermes_error_t** out_error) {
   return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
-    if (out_agent == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "out_agent: NULL", out_error);
+    if (out_agent == nullptr)
+      return report(HERMES_ERR_INVALID_ARGUMENT, "out_agent: NULL", out_error);
     *out_agent = nullptr;
     if (options == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "options: NULL", out_error);
     auto tap = std::make_shared<hermes::capi::EventTap>();
@@ -21,7 +22,9 @@ hermes_status_t hermes_agent_new(const hermes_agent_options_t* options, hermes_a
   });
 }
 
-void hermes_agent_free(hermes_agent_t* agent) { delete agent; }
+void hermes_agent_free(hermes_agent_t* agent) {
+  delete agent;
+}
 
 void hermes_agent_freep(hermes_agent_t** agent) {
   if (agent == nullptr) return;
@@ -35,11 +38,13 @@ hermes_status_t hermes_agent_chat(hermes_agent_t* agent, const char* message, ch
     if (out_text != nullptr) *out_text = nullptr;
     if (agent == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "agent: NULL", out_error);
     if (message == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "message: NULL", out_error);
-    if (out_text == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "out_text: NULL", out_error);
+    if (out_text == nullptr)
+      return report(HERMES_ERR_INVALID_ARGUMENT, "out_text: NULL", out_error);
     auto answer = agent->agent->chat(message);
     if (!answer.ok()) return report(answer.status(), out_error);
     *out_text = hermes::capi::copy_string(*answer);
-    return *out_text ? HERMES_OK : report(HERMES_ERR_RESOURCE_EXHAUSTED, "out of memory", out_error);
+    return *out_text ? HERMES_OK
+                     : report(HERMES_ERR_RESOURCE_EXHAUSTED, "out of memory", out_error);
   });
 }
 
@@ -50,17 +55,20 @@ hermes_status_t hermes_agent_run_conversation(hermes_agent_t* agent, const char*
   return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
     if (out_result_json != nullptr) *out_result_json = nullptr;
     if (agent == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "agent: NULL", out_error);
-    if (user_message == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "user_message: NULL", out_error);
+    if (user_message == nullptr)
+      return report(HERMES_ERR_INVALID_ARGUMENT, "user_message: NULL", out_error);
     if (out_result_json == nullptr) {
       return report(HERMES_ERR_INVALID_ARGUMENT, "out_result_json: NULL", out_error);
     }
     std::optional<std::vector<hermes::Message>> history;
     if (history_json != nullptr) {
       auto parsed = hermes::capi::from_json_text(history_json);
-      if (!parsed) return report(HERMES_ERR_INVALID_ARGUMENT, "history_json: not valid JSON", out_error);
+      if (!parsed)
+        return report(HERMES_ERR_INVALID_ARGUMENT, "history_json: not valid JSON", out_error);
       auto messages = hermes::messages_from_json(*parsed);
       if (!messages.ok()) {
-        return report(HERMES_ERR_INVALID_ARGUMENT, "history_json: " + messages.status().message(), out_error);
+        return report(HERMES_ERR_INVALID_ARGUMENT, "history_json: " + messages.status().message(),
+                      out_error);
       }
       history = std::move(*messages);
     }
@@ -69,7 +77,28 @@ hermes_status_t hermes_agent_run_conversation(hermes_agent_t* agent, const char*
     auto result = agent->agent->run_conversation(user_message, system, history,
                                                  task_id != nullptr ? task_id : "");
     *out_result_json = hermes::capi::copy_string(hermes::capi::to_json_text(result.to_json()));
-    return *out_result_json ? HERMES_OK : report(HERMES_ERR_RESOURCE_EXHAUSTED, "out of memory", out_error);
+    return *out_result_json ? HERMES_OK
+                            : report(HERMES_ERR_RESOURCE_EXHAUSTED, "out of memory", out_error);
+  });
+}
+
+hermes_status_t hermes_agent_run_turn(hermes_agent_t* agent, const char* turn_json,
+                                      char** out_result_json, hermes_error_t** out_error) {
+  return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
+    if (out_result_json != nullptr) *out_result_json = nullptr;
+    if (agent == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "agent: NULL", out_error);
+    if (out_result_json == nullptr) {
+      return report(HERMES_ERR_INVALID_ARGUMENT, "out_result_json: NULL", out_error);
+    }
+    auto document = hermes::capi::parse_argument(turn_json, "turn_json");
+    if (!document.ok()) return report(document.status(), out_error);
+    std::string user_message;
+    auto turn = hermes::capi::turn_options_from_json(*document, user_message);
+    if (!turn.ok()) return report(turn.status(), out_error);
+    auto result = agent->agent->run_conversation(user_message, *turn);
+    *out_result_json = hermes::capi::copy_string(hermes::capi::to_json_text(result.to_json()));
+    return *out_result_json ? HERMES_OK
+                            : report(HERMES_ERR_RESOURCE_EXHAUSTED, "out of memory", out_error);
   });
 }
 
@@ -81,7 +110,8 @@ void hermes_agent_interrupt(hermes_agent_t* agent, const char* message) {
   }
 }
 
-hermes_status_t hermes_agent_steer(hermes_agent_t* agent, const char* text, hermes_error_t** out_error) {
+hermes_status_t hermes_agent_steer(hermes_agent_t* agent, const char* text,
+                                   hermes_error_t** out_error) {
   return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
     if (agent == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "agent: NULL", out_error);
     if (text == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "text: NULL", out_error);
@@ -101,10 +131,12 @@ hermes_status_t hermes_agent_session_id(hermes_agent_t* agent, char** out_sessio
   });
 }
 
-void hermes_agent_cancel(hermes_agent_t* agent) { hermes_agent_interrupt(agent, nullptr); }
+void hermes_agent_cancel(hermes_agent_t* agent) {
+  hermes_agent_interrupt(agent, nullptr);
+}
 
-hermes_status_t hermes_agent_compress(hermes_agent_t* agent, const char* focus, char** out_result_json,
-                                      hermes_error_t** out_error) {
+hermes_status_t hermes_agent_compress(hermes_agent_t* agent, const char* focus,
+                                      char** out_result_json, hermes_error_t** out_error) {
   return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
     if (out_result_json != nullptr) *out_result_json = nullptr;
     if (agent == nullptr || out_result_json == nullptr) {
@@ -123,13 +155,15 @@ hermes_status_t hermes_agent_compress(hermes_agent_t* agent, const char* focus, 
   });
 }
 
-hermes_status_t hermes_agent_history(hermes_agent_t* agent, char** out_messages_json, hermes_error_t** out_error) {
+hermes_status_t hermes_agent_history(hermes_agent_t* agent, char** out_messages_json,
+                                     hermes_error_t** out_error) {
   return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
     if (out_messages_json != nullptr) *out_messages_json = nullptr;
     if (agent == nullptr || out_messages_json == nullptr) {
       return report(HERMES_ERR_INVALID_ARGUMENT, "agent or out_messages_json: NULL", out_error);
     }
-    const std::string text = hermes::capi::to_json_text(hermes::messages_to_json(agent->agent->history()));
+    const std::string text =
+        hermes::capi::to_json_text(hermes::messages_to_json(agent->agent->history()));
     return hermes::capi::return_string(text, out_messages_json, out_error);
   });
 }
@@ -141,10 +175,12 @@ hermes_status_t hermes_agent_new_session(hermes_agent_t* agent, hermes_error_t**
   });
 }
 
-hermes_status_t hermes_agent_resume(hermes_agent_t* agent, const char* session_id, hermes_error_t** out_error) {
+hermes_status_t hermes_agent_resume(hermes_agent_t* agent, const char* session_id,
+                                    hermes_error_t** out_error) {
   return hermes::capi::guarded(out_error, [&]() -> hermes_status_t {
     if (agent == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "agent: NULL", out_error);
-    if (session_id == nullptr) return report(HERMES_ERR_INVALID_ARGUMENT, "session_id: NULL", out_error);
+    if (session_id == nullptr)
+      return report(HERMES_ERR_INVALID_ARGUMENT, "session_id: NULL", out_error);
     return report(agent->agent->resume(session_id), out_error);
   });
 }

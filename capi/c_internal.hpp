@@ -71,6 +71,10 @@ hermes_status_t return_string(const std::string& text, char** out, hermes_error_
 // Parses `text` (NULL, not JSON: InvalidArgument naming `what`).
 Result<Json> parse_argument(const char* text, const char* what);
 
+// The turn hermes_agent_run_turn describes; its user message goes to `user_message`.
+// InvalidArgument names an unknown key or a value of the wrong type.
+Result<TurnOptions> turn_options_from_json(const Json& turn, std::string& user_message);
+
 // Owns a C user_data pointer and calls its destructor once, when the last holder goes.
 class UserData {
  public:

@@ -22,6 +22,7 @@ hermes::Json request_json(const hermes::ProviderRequest& r) {
   if (r.max_tokens) j["max_tokens"] = *r.max_tokens;
   if (r.temperature) j["temperature"] = *r.temperature;
   if (!r.reasoning_effort.empty()) j["reasoning_effort"] = r.reasoning_effort;
+  if (r.extra_body.is_object() && !r.extra_body.empty()) j["extra_body"] = r.extra_body;
   return j;
 }
 

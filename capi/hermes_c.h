@@ -404,7 +404,9 @@ typedef struct hermes_provider_call_t hermes_provider_call_t;
 
 /* The request as JSON: {"model", "messages" (OpenAI chat format), "tools" (OpenAI
  * function definitions), "stream", and when set "max_tokens", "temperature",
- * "reasoning_effort"}. Valid during the call. */
+ * "reasoning_effort", and "extra_body": what the request adds at the top of the wire body
+ * (the structured-output "response_format", OpenRouter's "provider" routing)}. Valid
+ * during the call. */
 HERMES_C_API const char *hermes_provider_call_request(const hermes_provider_call_t *call);
 /* The API key to use ("" for the provider's own). */
 HERMES_C_API const char *hermes_provider_call_api_key(const hermes_provider_call_t *call);
@@ -507,6 +509,14 @@ HERMES_C_API hermes_status_t hermes_agent_run_conversation(
     hermes_agent_t *agent, const char *user_message, const char *system_message,
     const char *history_json, const char *task_id, char **out_result_json,
     hermes_error_t **out_error);
+
+/* Runs one turn described by `turn_json`: {"user_message": "...", and optionally
+ * "system_message", "history" (a list of messages replacing the agent's history),
+ * "task_id", and "output": {"schema": {...} or null, "name", "max_repairs"}, this turn's
+ * answer schema in place of the agent's}. An unknown key or a value of the wrong type is
+ * HERMES_ERR_INVALID_ARGUMENT; otherwise as hermes_agent_run_conversation. */
+HERMES_C_API hermes_status_t hermes_agent_run_turn(hermes_agent_t *agent, const char *turn_json,
+                                                   char **out_result_json, hermes_error_t **out_error);
 
 /* Safe from any thread at any time. */
 HERMES_C_API void hermes_agent_interrupt(hermes_agent_t *agent, const char *message);

@@ -318,6 +318,20 @@ struct CompressResult {
   std::string note;
 };
 
+// What one turn may set beyond the agent's options (Agent::run_conversation).
+struct TurnOptions {
+  // Added to the system prompt when the session's prompt is first built.
+  std::optional<std::string> system_message;
+  // Replaces the agent's history for this turn (the caller's list is not modified).
+  std::optional<std::vector<Message>> conversation_history;
+  std::string task_id;
+  // This turn's answer schema (with its name and max_repairs) in place of
+  // AgentOptions::output; a null schema asks this turn for a text answer. nullopt: the
+  // agent's. A schema the checker cannot use fails the turn before any call, with
+  // exit_reason "invalid_output_schema".
+  std::optional<AgentOptions::Output> output;
+};
+
 // An agent.
 //
 // Thread-safety: one call at a time per Agent (chat, run_conversation, new_session,
@@ -346,6 +360,8 @@ class HERMES_API Agent {
       const std::optional<std::string>& system_message = std::nullopt,
       const std::optional<std::vector<Message>>& conversation_history = std::nullopt,
       const std::string& task_id = "");
+  // The same with every per-turn setting, the answer schema included.
+  ConversationResult run_conversation(const std::string& user_message, const TurnOptions& turn);
 
   // Asks the running turn to stop as soon as possible (streaming stops within 100 ms,
   // running tools are signalled). `message` is reported as interrupt_message.

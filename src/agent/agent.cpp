@@ -339,7 +339,27 @@ ConversationResult Agent::run_conversation(const std::string& user_message,
                                            const std::optional<std::string>& system_message,
                                            const std::optional<std::vector<Message>>& history,
                                            const std::string& task_id) {
-  internal::TurnRunner runner(*impl_, {user_message, system_message, history, task_id});
+  TurnOptions turn;
+  turn.system_message = system_message;
+  turn.conversation_history = history;
+  turn.task_id = task_id;
+  return run_conversation(user_message, turn);
+}
+
+ConversationResult Agent::run_conversation(const std::string& user_message,
+                                           const TurnOptions& turn) {
+  if (turn.output) {
+    if (Status s = internal::check_output_options(*turn.output); !s.ok()) {
+      ConversationResult refused;
+      refused.failed = true;
+      refused.error = s.message();
+      refused.exit_reason = "invalid_output_schema";
+      refused.session_id = impl_->session_id;
+      return refused;
+    }
+  }
+  internal::TurnRunner runner(*impl_, {user_message, turn.system_message, turn.conversation_history,
+                                       turn.task_id, turn.output});
   return runner.run();
 }
 

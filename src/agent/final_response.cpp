@@ -218,7 +218,7 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
   std::string answer =
       st_.continuation_parts.empty() ? visible : strip(join(st_.continuation_parts) + raw);
   if (auto transformed = core_.hooks.transform_llm_output(answer)) answer = std::move(*transformed);
-  if (!core_.options.output.schema.is_null() && !accept_structured_text(answer)) {
+  if (!turn_output().schema.is_null() && !accept_structured_text(answer)) {
     if (st_.failed) {
       msg.content = answer;
       append(std::move(msg));
@@ -241,7 +241,7 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
 // kept). Otherwise it is sent back with what is wrong while repairs are left (false), and
 // then the turn fails (false, st_.failed set).
 bool TurnRunner::accept_structured_text(const std::string& answer) {
-  const AgentOptions::Output& output = core_.options.output;
+  const AgentOptions::Output& output = turn_output();
   CheckedAnswer checked = check_answer(answer, output.schema);
   if (checked.value) {
     st_.output = std::move(checked.value);

@@ -105,7 +105,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
     // The service may have changed (a fallback): its own routing, or none.
     apply_provider_routing(core_.options.request.provider_routing, runtime.provider().info(),
                            request);
-    apply_output_schema(core_.options.output, runtime.provider().info().api_mode, request);
+    apply_output_schema(turn_output(), runtime.provider().info().api_mode, request);
     ctx.api_key = runtime.api_key();
     st_.streamed_text.clear();
     safe_callback("thinking", cb.on_thinking, true);

@@ -106,10 +106,10 @@ bool TurnRunner::run_tool_round(Message assistant) {
     return false;
   }
   // With a schema on Anthropic the answer is a call of the output tool.
-  if (answers_by_tool(core_.options.output, core_.runtime->provider().info().api_mode)) {
+  if (answers_by_tool(turn_output(), core_.runtime->provider().info().api_mode)) {
     const auto answer =
         std::find_if(assistant.tool_calls.begin(), assistant.tool_calls.end(),
-                     [&](const ToolCall& c) { return c.name == core_.options.output.name; });
+                     [&](const ToolCall& c) { return c.name == turn_output().name; });
     if (answer != assistant.tool_calls.end()) {
       const ToolCall call = *answer;
       return accept_output_call(std::move(assistant), call);
@@ -314,7 +314,7 @@ void TurnRunner::deliver_steer_after_tools() {
 // The answer given as a call of the output tool: checked like a text answer. Every call of
 // the reply is answered, so that the transcript stays valid; the others are not run.
 bool TurnRunner::accept_output_call(Message assistant, const ToolCall& call) {
-  const AgentOptions::Output& output = core_.options.output;
+  const AgentOptions::Output& output = turn_output();
   CheckedAnswer checked = check_answer(call.arguments, output.schema);
   const bool repair = !checked.value && st_.output_repairs < output.max_repairs;
   append(assistant);

@@ -20,6 +20,7 @@ struct TurnInput {
   std::optional<std::string> system_message;
   std::optional<std::vector<Message>> history;
   std::string task_id;
+  std::optional<AgentOptions::Output> output;  // The turn's own answer schema.
 };
 
 class TurnRunner {
@@ -101,6 +102,11 @@ class TurnRunner {
   void flush();
   void fail(std::string error, std::string exit_reason);
   void status(std::string_view kind, std::string_view message) const;
+
+  // The answer schema of this turn: its own, else the agent's.
+  const AgentOptions::Output& turn_output() const {
+    return input_.output ? *input_.output : core_.options.output;
+  }
 
   AgentCore& core_;
   TurnInput input_;

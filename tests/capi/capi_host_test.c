@@ -284,6 +284,51 @@ static void test_trace_callback(const char *home) {
   hermes_agent_options_free(options);
 }
 
+/* Answers in JSON, noting whether the request asked for the schema. */
+static int schema_requested = 0;
+static hermes_status_t json_model(hermes_provider_call_t *call, void *user_data) {
+  (void)user_data;
+  schema_requested = strstr(hermes_provider_call_request(call), "\"name\":\"pair\"") != NULL;
+  return hermes_provider_call_set_response(call, "{\"message\":{\"content\":\"{\\\"a\\\":1}\"}}");
+}
+
+/* A turn with its own answer schema, and the turn document's errors. */
+static void test_run_turn(const char *home) {
+  hermes_error_t *error = NULL;
+  hermes_agent_t *agent = NULL;
+  char *result = NULL;
+  hermes_agent_options_t *options = hermes_agent_options_new();
+  CHECK(hermes_agent_options_set_provider_callback(options, "host", "host-model", json_model, NULL, NULL) == HERMES_OK);
+  CHECK(hermes_agent_options_set_home(options, home) == HERMES_OK);
+  CHECK(hermes_agent_options_set_persist_sessions(options, 0) == HERMES_OK);
+  CHECK(hermes_agent_new(options, &agent, &error) == HERMES_OK);
+  CHECK(hermes_agent_run_turn(agent,
+                              "{\"user_message\":\"pair?\",\"output\":{\"name\":\"pair\",\"schema\":"
+                              "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}},"
+                              "\"required\":[\"a\"]}}}",
+                              &result, &error) == HERMES_OK);
+  CHECK(schema_requested == 1);
+  CHECK(result != NULL && strstr(result, "\"output\":{\"a\":1}") != NULL);
+  hermes_free(result);
+  result = NULL;
+  CHECK(hermes_agent_run_turn(agent, "{\"user_message\":\"again\"}", &result, &error) == HERMES_OK);
+  CHECK(schema_requested == 0);
+  CHECK(result != NULL && strstr(result, "\"output\"") == NULL);
+  hermes_free(result);
+  result = NULL;
+  CHECK(hermes_agent_run_turn(agent, "{\"user_message\":\"x\",\"colour\":1}", &result, &error) ==
+        HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(error != NULL && strstr(hermes_error_message(error), "colour: unknown key") != NULL);
+  hermes_error_free(error);
+  error = NULL;
+  CHECK(hermes_agent_run_turn(agent, "{\"system_message\":\"x\"}", &result, &error) == HERMES_ERR_INVALID_ARGUMENT);
+  CHECK(error != NULL && strstr(hermes_error_message(error), "user_message: required") != NULL);
+  CHECK(result == NULL);
+  hermes_error_free(error);
+  hermes_agent_free(agent);
+  hermes_agent_options_free(options);
+}
+
 /* Answers, noting whether the system prompt carried the project's AGENTS.md and the
  * host's platform hint. */
 static int saw_project_rules = 0;
@@ -515,6 +560,7 @@ int main(void) {
   test_auth_refresh(home);
   test_retry_backoff(home);
   test_trace_callback(home);
+  test_run_turn(home);
   test_context_dir(home);
   test_store(store);
   test_utilities(home);

@@ -162,3 +162,34 @@ TEST_CASE("a schema that is not usable is refused before any call") {
   CHECK_FALSE(Agent::create(o).ok());
   CHECK(f.server.request_count() == 0);
 }
+
+TEST_CASE("a per-turn schema applies to that turn only; a bad one fails it before any call") {
+  LoopHttpFixture f;
+  f.server.enqueue(chat::text(kGood, true));
+  f.server.enqueue(chat::text("Plain words.", true));
+  auto agent = f.agent(f.options());  // No schema on the agent.
+
+  TurnOptions turn;
+  turn.output = AgentOptions::Output{kCitySchema, "city_answer", 1};
+  ConversationResult r = agent->run_conversation("Which city?", turn);
+  REQUIRE_MESSAGE(r.completed, r.error);
+  REQUIRE(r.output.has_value());
+  CHECK(*r.output == Json::parse(kGood));
+
+  ConversationResult plain = agent->run_conversation("And in words?");
+  REQUIRE_MESSAGE(plain.completed, plain.error);
+  CHECK_FALSE(plain.output.has_value());
+  auto requests = f.server.requests();
+  REQUIRE(requests.size() == 2);
+  CHECK(requests[0].json()["response_format"]["json_schema"]["name"] == "city_answer");
+  CHECK_FALSE(requests[1].json().contains("response_format"));
+
+  TurnOptions bad;
+  bad.output = AgentOptions::Output{Json::parse(R"({"type": "string"})"), "x", 1};
+  ConversationResult refused = agent->run_conversation("Again?", bad);
+  CHECK(refused.failed);
+  CHECK(refused.exit_reason == "invalid_output_schema");
+  CHECK(refused.error.find("output.schema") != std::string::npos);
+  CHECK(f.server.requests().size() == 2);
+  CHECK(agent->history().size() == 4);  // The refused turn added nothing.
+}

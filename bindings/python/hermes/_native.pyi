@@ -456,8 +456,11 @@ class Agent:
         system_message: Optional[str] = None,
         conversation_history: Optional[Sequence[Message]] = None,
         task_id: Optional[str] = None,
+        *,
+        output_schema: Union[Mapping[str, Any], type, None] = None,
     ) -> ConversationResult:
-        """Runs one turn and returns the result dict."""
+        """Runs one turn and returns the result dict; output_schema asks this turn for a
+        structured answer (result["output"])."""
     def run_skill(self, name: str, instruction: str = "") -> ConversationResult:
         """Runs one turn invoking a skill, as the CLI's /<name> [instruction] does.
 
@@ -469,6 +472,8 @@ class Agent:
         system_message: Optional[str] = None,
         conversation_history: Optional[Sequence[Message]] = None,
         task_id: Optional[str] = None,
+        *,
+        output_schema: Union[Mapping[str, Any], type, None] = None,
     ) -> TurnStream:
         """Runs one turn on a background thread; iterate the result for its events."""
     def compress(self, focus: Optional[str] = None) -> CompressResult:

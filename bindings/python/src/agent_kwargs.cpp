@@ -434,6 +434,16 @@ PythonCallbacks read_callbacks(KwargReader& kw) {
 
 }  // namespace
 
+Json output_schema_from_python(const py::object& schema, const char* what) {
+  py::object value = schema;
+  if (py::hasattr(value, "model_json_schema")) value = value.attr("model_json_schema")();
+  if (!py::isinstance<py::dict>(value)) {
+    throw py::type_error(std::string(what) +
+                         ": expected a JSON Schema dict or a class with model_json_schema()");
+  }
+  return from_python(value, what);
+}
+
 AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr<EventTap> tap,
                                        std::unique_ptr<McpServers>& mcp_servers) {
   KwargReader kw(kwargs);
@@ -485,14 +495,8 @@ AgentOptions agent_options_from_kwargs(const py::kwargs& kwargs, std::shared_ptr
   }
   read_network(kw, o);
   kw.text("reasoning_effort", o.request.reasoning_effort);
-  // A JSON Schema dict, or a class (or instance) with model_json_schema(), as pydantic's.
   if (py::object schema = kw.take("output_schema"); !schema.is_none()) {
-    if (py::hasattr(schema, "model_json_schema")) schema = schema.attr("model_json_schema")();
-    if (!py::isinstance<py::dict>(schema)) {
-      throw py::type_error(
-          "output_schema: expected a JSON Schema dict or a class with model_json_schema()");
-    }
-    o.output.schema = from_python(schema, "output_schema");
+    o.output.schema = output_schema_from_python(schema, "output_schema");
   }
   kw.text("output_name", o.output.name);
   kw.integer("output_max_repairs", o.output.max_repairs);

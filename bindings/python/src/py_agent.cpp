@@ -23,24 +23,30 @@ namespace {
 // The arguments of one turn, converted while the GIL is held.
 struct TurnRequest {
   std::string user_message;
-  std::optional<std::string> system_message;
-  std::optional<std::vector<Message>> history;
-  std::string task_id;
+  TurnOptions turn;
 };
 
+// `output_schema` (a dict or a pydantic-style class) is this turn's answer schema, with
+// the agent's output_name and output_max_repairs.
 TurnRequest turn_request(const std::string& user_message, const py::object& system_message,
-                         const py::object& conversation_history, const py::object& task_id) {
+                         const py::object& conversation_history, const py::object& task_id,
+                         const py::object& output_schema,
+                         const AgentOptions::Output& agent_output) {
   TurnRequest r;
   r.user_message = user_message;
-  if (!system_message.is_none()) r.system_message = system_message.cast<std::string>();
+  if (!system_message.is_none()) r.turn.system_message = system_message.cast<std::string>();
   if (!conversation_history.is_none()) {
     auto parsed = messages_from_json(from_python(conversation_history, "conversation_history"));
     if (!parsed.ok()) {
       raise_status(Status::invalid_argument("conversation_history: " + parsed.status().message()));
     }
-    r.history = std::move(*parsed);
+    r.turn.conversation_history = std::move(*parsed);
   }
-  if (!task_id.is_none()) r.task_id = task_id.cast<std::string>();
+  if (!task_id.is_none()) r.turn.task_id = task_id.cast<std::string>();
+  if (!output_schema.is_none()) {
+    r.turn.output = agent_output;
+    r.turn.output->schema = output_schema_from_python(output_schema, "output_schema");
+  }
   return r;
 }
 
@@ -89,8 +95,10 @@ class PyAgent {
   }
 
   py::dict run_conversation(const std::string& user_message, const py::object& system_message,
-                            const py::object& conversation_history, const py::object& task_id) {
-    TurnRequest r = turn_request(user_message, system_message, conversation_history, task_id);
+                            const py::object& conversation_history, const py::object& task_id,
+                            const py::object& output_schema) {
+    TurnRequest r = turn_request(user_message, system_message, conversation_history, task_id,
+                                 output_schema, agent_->options().output);
     Slot slot(*this);
     Json result = [&] {
       py::gil_scoped_release release;
@@ -107,7 +115,7 @@ class PyAgent {
       py::gil_scoped_release release;  // Reads the skill from disk, then runs the turn.
       Result<std::string> message = skill_message(name, instruction);
       if (!message.ok()) return message.status();
-      return run(TurnRequest{std::move(*message), std::nullopt, std::nullopt, ""});
+      return run(TurnRequest{std::move(*message), {}});
     }();
     if (!result.ok()) raise_status(result.status());
     return to_python(*result).cast<py::dict>();
@@ -117,8 +125,9 @@ class PyAgent {
   std::unique_ptr<TurnStream> stream(const std::string& user_message,
                                      const py::object& system_message,
                                      const py::object& conversation_history,
-                                     const py::object& task_id) {
-    TurnRequest r = turn_request(user_message, system_message, conversation_history, task_id);
+                                     const py::object& task_id, const py::object& output_schema) {
+    TurnRequest r = turn_request(user_message, system_message, conversation_history, task_id,
+                                 output_schema, agent_->options().output);
     Slot slot(*this);
     auto queue = std::make_shared<TurnEventQueue>();
     tap_->attach(queue);
@@ -232,8 +241,7 @@ class PyAgent {
   }
 
   Json run(const TurnRequest& r) {
-    return agent_->run_conversation(r.user_message, r.system_message, r.history, r.task_id)
-        .to_json();
+    return agent_->run_conversation(r.user_message, r.turn).to_json();
   }
 
   std::shared_ptr<EventTap> tap_ = std::make_shared<EventTap>();
@@ -338,9 +346,11 @@ void register_agent(py::module_& m) {
            "Runs one turn and returns the answer. Raises hermes.HermesError when the turn fails.")
       .def("run_conversation", &PyAgent::run_conversation, py::arg("user_message"),
            py::arg("system_message") = py::none(), py::arg("conversation_history") = py::none(),
-           py::arg("task_id") = py::none(),
+           py::arg("task_id") = py::none(), py::kw_only(), py::arg("output_schema") = py::none(),
            "Runs one turn and returns the result dict (final_response, messages, api_calls, "
-           "completed, exit_reason, session_id, token counts, error, ...).")
+           "completed, exit_reason, session_id, token counts, error, ...). `output_schema` "
+           "(a JSON Schema dict or a pydantic-style class) asks this turn for a structured "
+           "answer, parsed into result['output'].")
       .def("run_skill", &PyAgent::run_skill, py::arg("name"), py::arg("instruction") = "",
            "Runs one turn that invokes a skill, as the CLI's /<name> [instruction] does: the "
            "skill's full text, its directory and supporting files and `instruction` become "
@@ -350,7 +360,8 @@ void register_agent(py::module_& m) {
            "agent's home answers to `name`.")
       .def("stream", &PyAgent::stream, py::arg("user_message"),
            py::arg("system_message") = py::none(), py::arg("conversation_history") = py::none(),
-           py::arg("task_id") = py::none(), py::keep_alive<0, 1>(),
+           py::arg("task_id") = py::none(), py::kw_only(), py::arg("output_schema") = py::none(),
+           py::keep_alive<0, 1>(),
            "Runs one turn on a background thread and returns a hermes.TurnStream of its "
            "events; the last one is {'type': 'done', 'result': <run_conversation() dict>}. "
            "Leaving the loop early interrupts the turn.")

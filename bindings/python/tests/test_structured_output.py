@@ -53,3 +53,16 @@ def test_a_bad_schema_is_refused_before_any_call(mock_server, tmp_path):
     with pytest.raises(TypeError, match="output_schema: expected a JSON Schema dict"):
         make_agent(mock_server, tmp_path, output_schema=["not", "a", "schema"])
     assert mock_server.requests() == []
+
+
+def test_a_schema_for_one_turn(mock_server, tmp_path):
+    mock_server.enqueue({"chat_text": '{"city": "Paris", "population": 2100000}', "stream": True},
+                        {"chat_text": "Just words.", "stream": True})
+    agent = make_agent(mock_server, tmp_path)
+    result = agent.run_conversation("Which city?", output_schema=CityAnswer)
+    assert result["output"] == {"city": "Paris", "population": 2100000}
+    assert "output" not in agent.run_conversation("And now?")
+    sent = [json.loads(r["body"]) for r in mock_server.requests()]
+    assert "response_format" in sent[0] and "response_format" not in sent[1]
+    with pytest.raises(TypeError, match="output_schema: expected a JSON Schema dict"):
+        agent.run_conversation("Bad", output_schema=42)
