@@ -45,6 +45,9 @@ struct Group {
   std::vector<std::optional<ToolRunResult>> results;
   // Of the calls under way: the start to finish them with when the deadline comes first.
   std::vector<std::optional<ToolCallStart>> starts;
+  // Calls whose handler returned before the deadline: their worker finishes them (result
+  // hooks, progress), and the deadline waits for that rather than finish them twice.
+  std::vector<char> settling;
   std::size_t next = 0;  // The next call to start.
   std::size_t finished = 0;
   bool closed = false;  // Past the deadline: start nothing, settle nothing.
@@ -80,11 +83,12 @@ void work(const std::shared_ptr<Group>& g) {
       {
         std::lock_guard lock(g->mu);
         if (g->closed) return;  // Answered at the deadline; this result is dropped.
+        g->settling[k] = 1;
       }
       result = finish_call(inv, start, std::move(result), g->env);
     }
     std::lock_guard lock(g->mu);
-    if (g->closed) return;
+    if (g->closed && !g->settling[k]) return;
     g->results[k] = std::move(result);
     ++g->finished;
     g->done_cv.notify_all();
@@ -117,6 +121,7 @@ std::vector<ToolRunResult> run_timed_group(std::vector<ToolInvocation>& calls,
   for (std::size_t i : group) g->calls.push_back(calls[i]);
   g->results.resize(group.size());
   g->starts.resize(group.size());
+  g->settling.resize(group.size(), 0);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
 
   const std::size_t n_workers =
@@ -134,6 +139,14 @@ std::vector<ToolRunResult> run_timed_group(std::vector<ToolInvocation>& calls,
   }
   g->done_cv.wait_until(lock, deadline, [&] { return g->finished == g->calls.size(); });
   g->closed = true;
+  // A call whose handler returned in time is being finished by its worker: it keeps its
+  // result, and its post_tool_call hook and completion report run once.
+  g->done_cv.wait(lock, [&] {
+    for (std::size_t k = 0; k < g->calls.size(); ++k) {
+      if (g->settling[k] && !g->results[k]) return false;
+    }
+    return true;
+  });
   std::vector<std::size_t> overdue;
   for (std::size_t k = 0; k < g->calls.size(); ++k) {
     if (g->results[k]) {

@@ -178,7 +178,8 @@ TEST_CASE("with OTEL_EXPORTER_OTLP_ENDPOINT set, each prompt's spans reach the c
   MockResponse accepted;
   accepted.body = "{}";
   collector.set_default(accepted);
-  write_text(h.home.file("prompts.jsonl"), "{\"id\": \"one\", \"prompt\": \"Capital of France?\"}\n");
+  write_text(h.home.file("prompts.jsonl"),
+             "{\"id\": \"one\", \"prompt\": \"Capital of France?\"}\n");
   std::map<std::string, std::string> env = h.env();
   env["OTEL_EXPORTER_OTLP_ENDPOINT"] = collector.url();
   env["OTEL_SERVICE_NAME"] = "batch-under-test";

@@ -275,3 +275,32 @@ TEST_CASE("tool arguments nested a hundred thousand deep come back as an error t
       "Error: Invalid JSON arguments. Arguments are JSON nested deeper than 256 levels. For "
       "tools with no required parameters, use an empty object: {}. Please retry with valid JSON.");
 }
+
+TEST_CASE(
+    "a call that returned in time but is still being finished at the deadline is finished once") {
+  // The handler returns at once; the post_tool_call hook is slow, so the deadline passes
+  // while the worker finishes the call. The call keeps its result, and the hook and the
+  // completion report run once.
+  struct SlowPostHook : Hooks {
+    std::atomic<int> calls{0};
+    void post_tool_call(const std::string&, const Json&, std::string_view,
+                        std::chrono::milliseconds, bool) override {
+      ++calls;
+      std::this_thread::sleep_for(600ms);
+    }
+  };
+  DeadlineFixture f;
+  f.add_tool(
+      "quick", [](const Json&, ToolContext&) -> Result<std::string> { return std::string("done"); },
+      false, 100ms);
+  f.provider->tool_calls({{"quick", "{}"}});
+  f.provider->text("Fine.");
+  auto hook = std::make_shared<SlowPostHook>();
+  AgentOptions o = f.options();
+  o.hooks = {hook};
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+  CHECK(tool_texts((*agent)->run_conversation("go")) == std::vector<std::string>{"done"});
+  CHECK(hook->calls == 1);
+  CHECK(f.count("completed:quick") == 1);
+}
