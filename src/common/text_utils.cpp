@@ -55,4 +55,33 @@ std::string one_line_preview(std::string_view text, std::size_t max_chars) {
   return out;
 }
 
+int hex_digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string percent_decode(std::string_view text, bool plus_is_space) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (plus_is_space && text[i] == '+') {
+      out += ' ';
+      continue;
+    }
+    if (text[i] == '%' && i + 2 < text.size()) {
+      const int high = hex_digit_value(text[i + 1]);
+      const int low = hex_digit_value(text[i + 2]);
+      if (high >= 0 && low >= 0) {
+        out += static_cast<char>(high << 4 | low);
+        i += 2;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
 }  // namespace hermes::internal

@@ -115,6 +115,13 @@ std::string remove_think_blocks(std::string_view text);
 // remove_think_blocks(text), stripped.
 std::string strip_think_blocks(std::string_view text);
 
+// The value of a hex digit of either case, or -1.
+int hex_digit_value(char c);
+
+// `text` with %XX escapes decoded; a '%' not followed by two hex digits stays as written.
+// With `plus_is_space` (form encoding) a '+' is a space.
+std::string percent_decode(std::string_view text, bool plus_is_space = false);
+
 // The first line of `text`, cut to `max_chars` characters (UTF-8 safe) with "..." added.
 std::string one_line_preview(std::string_view text, std::size_t max_chars);
 

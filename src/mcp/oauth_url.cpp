@@ -12,31 +12,6 @@ bool unreserved(unsigned char c) {
   return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~';
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Form decoding: '+' is a space, and a malformed escape is kept as written.
-std::string percent_decode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '+') {
-      out += ' ';
-    } else if (text[i] == '%' && i + 2 < text.size() && hex_value(text[i + 1]) >= 0 &&
-               hex_value(text[i + 2]) >= 0) {
-      out += static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2]));
-      i += 2;
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 std::optional<UrlParts> split_url(std::string_view url) {
@@ -112,8 +87,10 @@ std::map<std::string, std::string> query_parameters(std::string_view url) {
     const std::size_t amp = query.find('&');
     const std::string_view pair = query.substr(0, amp);
     const std::size_t eq = pair.find('=');
-    std::string name = percent_decode(pair.substr(0, eq));
-    std::string value = eq == std::string_view::npos ? "" : percent_decode(pair.substr(eq + 1));
+    std::string name = percent_decode(pair.substr(0, eq), /*plus_is_space=*/true);
+    std::string value = eq == std::string_view::npos
+                            ? ""
+                            : percent_decode(pair.substr(eq + 1), /*plus_is_space=*/true);
     if (!name.empty()) out.emplace(std::move(name), std::move(value));
     if (amp == std::string_view::npos) break;
     query.remove_prefix(amp + 1);

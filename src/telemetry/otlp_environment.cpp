@@ -36,32 +36,6 @@ std::vector<std::string_view> split_commas(std::string_view text) {
   }
 }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// %XX decoded; a "%" not followed by two hex digits stays as it is.
-std::string percent_decode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size()) {
-      const int high = hex_digit(text[i + 1]);
-      const int low = hex_digit(text[i + 2]);
-      if (high >= 0 && low >= 0) {
-        out += static_cast<char>(high << 4 | low);
-        i += 2;
-        continue;
-      }
-    }
-    out += text[i];
-  }
-  return out;
-}
-
 bool has_control(std::string_view text) {
   for (char c : text) {
     const auto byte = static_cast<unsigned char>(c);
