@@ -172,6 +172,19 @@ TEST_CASE(
   REQUIRE(store.ok());
   auto tools = std::make_shared<ToolRegistry>();
   REQUIRE(tools->register_tool(slow_add()).ok());
+  // Every agent traces into one exporter, which sends to a collector on loopback while
+  // the turns run: spans end on turn threads and on tool workers (overdue ones too).
+  MockServer collector;
+  MockResponse accepted;
+  accepted.body = "{}";
+  collector.set_default(accepted);
+  collector.set_recording(false);
+  OtlpExporterOptions exporter_options;
+  exporter_options.endpoint = collector.url();
+  exporter_options.schedule_delay = std::chrono::milliseconds(50);
+  exporter_options.metric_export_interval = std::chrono::milliseconds(200);
+  auto exporter = OtlpExporter::create(exporter_options);
+  REQUIRE(exporter.ok());
 
   std::vector<std::unique_ptr<Agent>> pool;
   for (int i = 0; i < agents; ++i) {
@@ -186,6 +199,7 @@ TEST_CASE(
     o.max_iterations = 6;
     o.failover.max_retries = 1;
     o.compression.context_length = 1'000'000;
+    o.tracing.sink = *exporter;
     // Every other agent gives parallel calls about as long as they take, so some overrun:
     // their workers go on (and touch the agent's tool state) while the turn moves on.
     if (i % 2 == 1) o.tool_use.batch_timeout = std::chrono::milliseconds(2);
@@ -223,6 +237,11 @@ TEST_CASE(
       agents, turns, counters.turns.load(), counters.interrupted.load(), counters.interrupts.load(),
       counters.steers.load(), counters.reads.load(), counters.registrations.load());
   CHECK(counters.turns == agents * turns);
+  (*exporter)->flush(std::chrono::seconds(30));
+  const OtlpExporterStats traced = (*exporter)->stats();
+  CHECK(traced.spans_queued > static_cast<uint64_t>(agents * turns));
+  CHECK(traced.spans_failed == 0);
+  CHECK(traced.spans_exported == traced.spans_queued);  // Flushed: every accepted span sent.
   for (int i = 0; i < agents; ++i) {
     CAPTURE(i);
     CHECK(check_session(**store, *pool[i], i, turns) == "");
