@@ -4,7 +4,7 @@
 //   bench_agent workload --out DIR --steps N          history-{10,100,1000}.json and the
 //                                                     conversation scripts for the server
 //   bench_agent floor|hermes --server URL --history FILE --steps N --stream 0|1
-//               [--store 0|1] [--durability full|normal] [--tracing 0|1]
+//               [--store 0|1] [--durability full|normal] [--tracing 0|1 [--otlp-endpoint URL]]
 //               [--conversations C] [--runs R]
 //   bench_agent concurrent --contender floor|hermes --server URL --history FILE
 //               --steps N --stream 0|1 [--lanes 200] [--conversations C] [--runs R]

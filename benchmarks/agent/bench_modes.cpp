@@ -69,8 +69,9 @@ struct Workload {
   bool stream = true;
   bool store = false;
   Durability durability = Durability::kFull;  // Of the store, when on.
-  // Tracing on, with the OTLP exporter sending to a receiver in this process (it answers
-  // every POST with {} and records nothing): the cost of spans, metrics and their export.
+  // Tracing on, with the OTLP exporter sending to --otlp-endpoint (a collector in another
+  // process, as in production), else to a receiver in this process that answers every
+  // POST with {} (its work then counts in this process's CPU).
   bool tracing = false;
   std::unique_ptr<testing::MockServer> otlp_receiver;
   int history_size = 0;
@@ -116,13 +117,16 @@ Result<Workload> read_workload(const Args& args) {
     w.setup.store = std::move(store).value();
   }
   if (w.tracing) {
-    w.otlp_receiver = std::make_unique<testing::MockServer>();
-    w.otlp_receiver->set_recording(false);
-    testing::MockResponse accepted;
-    accepted.body = "{}";
-    w.otlp_receiver->set_default(accepted);
     OtlpExporterOptions exporter;
-    exporter.endpoint = w.otlp_receiver->url();
+    exporter.endpoint = arg(args, "otlp-endpoint");
+    if (exporter.endpoint.empty()) {
+      w.otlp_receiver = std::make_unique<testing::MockServer>();
+      w.otlp_receiver->set_recording(false);
+      testing::MockResponse accepted;
+      accepted.body = "{}";
+      w.otlp_receiver->set_default(accepted);
+      exporter.endpoint = w.otlp_receiver->url();
+    }
     auto sink = OtlpExporter::create(exporter);
     if (!sink.ok()) return sink.status();
     w.setup.trace_sink = std::move(sink).value();

@@ -205,7 +205,16 @@ CompactionOutcome compact(AgentCore& core, std::vector<Message>& messages,
 
 CompactionOutcome compact_transcript(AgentCore& core, std::vector<Message>& messages,
                                      const CompactionRequest& request) {
-  ActiveSpan span(current_span(), "hermes.compaction", SpanKind::kInternal,
+  // Inside a turn under the turn's span; a compaction asked for outside any (compress())
+  // is a trace of its own.
+  SpanParent parent = current_span();
+  if (!parent) {
+    const TracingOptions& tracing = core.options.tracing;
+    parent = {tracing.sink,
+              SpanContext::from_traceparent(tracing.traceparent).value_or(SpanContext{}),
+              tracing.capture_content};
+  }
+  ActiveSpan span(parent, "hermes.compaction", SpanKind::kInternal,
                   {{"hermes.compaction.reason", request.reason},
                    {"hermes.compaction.messages_before", static_cast<int64_t>(messages.size())}});
   CompactionOutcome out;

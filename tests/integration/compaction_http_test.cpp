@@ -10,6 +10,7 @@
 #include "hermes/hermes.hpp"
 #include "support/mock_responses.hpp"
 #include "support/mock_server.hpp"
+#include "support/recording_trace_sink.hpp"
 #include "support/store_capabilities.hpp"
 #include "support/temp_dir.hpp"
 
@@ -222,4 +223,40 @@ TEST_CASE(
   // The user message of the failed attempt was stored once, not once per attempt.
   CHECK(std::count_if(live->begin(), live->end(),
                       [](const Message& m) { return m.content == "And pyrite?"; }) == 1);
+}
+
+TEST_CASE(
+    "a compaction is a span under the turn, with its summary call; compress() one of its own") {
+  CompactionFixture f;
+  const std::string root = f.record_long_session();
+  f.server.enqueue(chat::text(kSummary, false));
+  f.server.enqueue(chat::text("Pyrite is fool's gold.", false));
+  auto sink = std::make_shared<RecordingTraceSink>();
+  AgentOptions o = f.options();
+  o.persistence.session_id = root;
+  o.compression.context_length = 5000;
+  o.tracing.sink = sink;
+  auto resumed = f.agent(o);
+  ConversationResult r = resumed->run_conversation("And pyrite?");
+  REQUIRE_MESSAGE(r.completed, r.error);
+
+  const SpanData turn = sink->named("invoke_agent hermes").at(0);
+  const auto compactions = sink->children_of(turn, "hermes.compaction");
+  REQUIRE(compactions.size() == 1);
+  CHECK(string_attribute(compactions[0], "hermes.compaction.reason") == "preflight");
+  CHECK(compactions[0].status == SpanStatusCode::kUnset);
+  CHECK(int_attribute(compactions[0], "hermes.compaction.messages_after") <
+        int_attribute(compactions[0], "hermes.compaction.messages_before"));
+  const auto summary = sink->children_of(compactions[0], "chat mock-model");
+  REQUIRE(summary.size() == 1);
+  CHECK(string_attribute(summary[0], "hermes.call.purpose") == "compaction_summary");
+
+  // A compaction asked for between turns starts a trace of its own.
+  f.server.enqueue(chat::text(kSummary, false));
+  auto manual = resumed->compress("minerals");
+  REQUIRE_MESSAGE(manual.ok(), manual.status().to_string());
+  const auto all = sink->named("hermes.compaction");
+  REQUIRE(all.size() == 2);
+  CHECK_FALSE(all[1].parent_span_id.valid());
+  CHECK(string_attribute(all[1], "hermes.compaction.reason") == "manual");
 }

@@ -5,6 +5,9 @@
 
 #include <thread>
 
+#include "common/tracer.hpp"
+#include "support/recording_trace_sink.hpp"
+
 using namespace hermes;
 using hermes::internal::JsonRpcSession;
 
@@ -132,4 +135,52 @@ TEST_CASE("closing the session fails waiting calls and later ones with the reaso
   CHECK(r.status().message() == "MCP server 'peer' exited with status 1");
   auto later = peer.session.call("ping", Json(), {});
   CHECK(later.status().message() == "MCP server 'peer' exited with status 1");
+}
+
+TEST_CASE("a call inside a traced span is a client span of its own; outside any, none") {
+  Peer peer;
+  auto sink = std::make_shared<hermes::testing::RecordingTraceSink>();
+  hermes::internal::ActiveSpan tool(hermes::internal::SpanParent{sink, {}, false},
+                                    "execute_tool search", SpanKind::kInternal);
+  std::thread server([&] {
+    for (std::size_t n = 0; n < 2; ++n) {
+      Json request = peer.wait_sent(n);
+      if (n == 0) {
+        peer.session.receive(
+            {{"jsonrpc", "2.0"}, {"id", request["id"]}, {"result", Json::object()}});
+      } else {
+        peer.session.receive({{"jsonrpc", "2.0"},
+                              {"id", request["id"]},
+                              {"error", {{"code", -32602}, {"message", "Unknown tool: nope"}}}});
+      }
+    }
+  });
+  {
+    hermes::internal::SpanScope scope(tool.as_parent());
+    CHECK(peer.session.call("tools/call", Json{{"name", "search"}}, {}).ok());
+    CHECK_FALSE(peer.session.call("tools/call", Json{{"name", "nope"}}, {}).ok());
+  }
+  server.join();
+  tool.end();
+  const auto calls = sink->named("tools/call", true);
+  REQUIRE(calls.size() == 2);
+  CHECK(calls[0].name == "tools/call search");
+  CHECK(calls[0].kind == SpanKind::kClient);
+  CHECK(calls[0].parent_span_id == sink->named("execute_tool search").at(0).context.span_id);
+  CHECK(hermes::testing::string_attribute(calls[0], "mcp.method.name") == "tools/call");
+  CHECK(hermes::testing::string_attribute(calls[0], "gen_ai.tool.name") == "search");
+  CHECK(hermes::testing::string_attribute(calls[0], "hermes.mcp.server") == "MCP server 'peer'");
+  CHECK(calls[0].status == SpanStatusCode::kUnset);
+  CHECK(calls[1].status == SpanStatusCode::kError);
+  CHECK(hermes::testing::string_attribute(calls[1], "error.type") == "mcp_error");
+
+  // Outside any span (the connection's own requests): nothing is recorded.
+  const std::size_t before = sink->spans().size();
+  std::thread answer([&] {
+    Json request = peer.wait_sent(2);
+    peer.session.receive({{"jsonrpc", "2.0"}, {"id", request["id"]}, {"result", Json::object()}});
+  });
+  CHECK(peer.session.call("tools/list", Json(), {}).ok());
+  answer.join();
+  CHECK(sink->spans().size() == before);
 }
