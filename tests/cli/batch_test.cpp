@@ -174,14 +174,11 @@ namespace hermes::testing {
 TEST_CASE("with OTEL_EXPORTER_OTLP_ENDPOINT set, each prompt's spans reach the collector") {
   CliHarness h;
   h.script("plain_answer.json");
-  MockServer collector;
-  MockResponse accepted;
-  accepted.body = "{}";
-  collector.set_default(accepted);
+  OtlpCollector collector;
   write_text(h.home.file("prompts.jsonl"),
              "{\"id\": \"one\", \"prompt\": \"Capital of France?\"}\n");
   std::map<std::string, std::string> env = h.env();
-  env["OTEL_EXPORTER_OTLP_ENDPOINT"] = collector.url();
+  env["OTEL_EXPORTER_OTLP_ENDPOINT"] = collector.server.url();
   env["OTEL_SERVICE_NAME"] = "batch-under-test";
   PtySession run(HERMES_BATCH_BINARY,
                  {"--input", h.home.file("prompts.jsonl"), "--output", h.home.file("out.jsonl"),
@@ -190,23 +187,8 @@ TEST_CASE("with OTEL_EXPORTER_OTLP_ENDPOINT set, each prompt's spans reach the c
   CHECK(run.wait_exit(std::chrono::seconds(120)) == 0);
 
   // The exporter is flushed at exit: the turn's spans are there, under the service name.
-  std::set<std::string> names;
-  bool service_named = false;
-  for (const RecordedRequest& request : collector.requests()) {
-    if (request.path != "/v1/traces") continue;
-    const Json body = request.json();
-    for (const Json& resource : body.at("resourceSpans")) {
-      for (const Json& a : resource.at("resource").at("attributes")) {
-        if (a.at("key") == "service.name") {
-          service_named = a.at("value").value("stringValue", "") == "batch-under-test";
-        }
-      }
-      for (const Json& scope : resource.at("scopeSpans")) {
-        for (const Json& span : scope.at("spans")) names.insert(span.at("name"));
-      }
-    }
-  }
-  CHECK(service_named);
+  const auto [service, names] = collector.spans();
+  CHECK(service == "batch-under-test");
   CHECK(names.count("invoke_agent hermes") == 1);
   CHECK(names.count("hermes.step") == 1);
   CHECK(names.count("chat test-model") == 1);

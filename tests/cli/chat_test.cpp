@@ -203,6 +203,22 @@ TEST_CASE("-q exits 0 when the turn completed and prints only the answer on stdo
   CHECK(cli.wait_exit() == 0);
 }
 
+TEST_CASE("with OTEL_EXPORTER_OTLP_ENDPOINT set, the turn's spans reach the collector at exit") {
+  CliHarness h;
+  h.script("plain_answer.json");
+  OtlpCollector collector;
+  std::map<std::string, std::string> env = h.env();
+  env["OTEL_EXPORTER_OTLP_ENDPOINT"] = collector.server.url();
+  env["OTEL_SERVICE_NAME"] = "cli-under-test";
+  PtySession cli(HERMES_CLI_BINARY, {"-q", "Capital of France?"}, env);
+  CHECK(cli.expect("The capital of France is Paris."));
+  CHECK(cli.wait_exit() == 0);
+  const auto [service, names] = collector.spans();
+  CHECK(service == "cli-under-test");
+  CHECK(names.count("invoke_agent hermes") == 1);
+  CHECK(names.count("chat test-model") == 1);
+}
+
 TEST_CASE("-q exits non-zero when the model call fails") {
   CliHarness h;
   h.script("auth_failure.json");

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -24,6 +25,35 @@ inline void write_text(const std::string& path, const std::string& text) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << text;
 }
+
+// An OTLP collector on loopback: accepts every POST and records it.
+struct OtlpCollector {
+  OtlpCollector() {
+    MockResponse accepted;
+    accepted.body = "{}";
+    server.set_default(accepted);
+  }
+  // The service.name and the span names of every /v1/traces request received.
+  std::pair<std::string, std::multiset<std::string>> spans() const {
+    std::string service;
+    std::multiset<std::string> names;
+    for (const RecordedRequest& request : server.requests()) {
+      if (request.path != "/v1/traces") continue;
+      const Json body = request.json();  // Kept: the loops refer into it.
+      for (const Json& resource : body.at("resourceSpans")) {
+        for (const Json& a : resource.at("resource").at("attributes")) {
+          if (a.at("key") == "service.name") service = a.at("value").value("stringValue", "");
+        }
+        for (const Json& scope : resource.at("scopeSpans")) {
+          for (const Json& span : scope.at("spans"))
+            names.insert(span.at("name").get<std::string>());
+        }
+      }
+    }
+    return {service, names};
+  }
+  MockServer server;
+};
 
 inline std::string cli_fixture(const std::string& name) {
   return std::string(HERMES_FIXTURES_DIR) + "/cli/" + name;
