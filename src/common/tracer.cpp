@@ -2,6 +2,7 @@
 #include "common/tracer.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <random>
 #include <utility>
@@ -11,9 +12,15 @@ namespace {
 
 thread_local SpanParent current;
 
+// Ids need to be unique, not secret. Each thread's generator is seeded from one process
+// seed (read once from std::random_device) and a counter: tool calls run on fresh threads,
+// and opening the system's entropy source for each would cost more than the span.
 std::mt19937_64& id_generator() {
-  thread_local std::mt19937_64 rng{std::random_device{}() ^
-                                   static_cast<uint64_t>(unix_time_nanos())};
+  static const uint64_t process_seed =
+      (static_cast<uint64_t>(std::random_device{}()) << 32 | std::random_device{}()) ^
+      static_cast<uint64_t>(unix_time_nanos());
+  static std::atomic<uint64_t> threads{0};
+  thread_local std::mt19937_64 rng{process_seed + 0x9E3779B97F4A7C15ULL * ++threads};
   return rng;
 }
 
