@@ -1,10 +1,12 @@
-// One model call with its recovery chain: stream events to the host,
-// classify a failure, then rotate the key, fall back to another provider, back off
-// (honouring Retry-After) and retry, or stop with a clear reason.
+// One model call with its recovery chain: stream events to the host, classify a failure,
+// then carry out what decide_recovery (recovery_decision.hpp) chooses: refresh the
+// credential, rotate the key, repair the request, compact, fall back to another provider,
+// back off (honouring Retry-After) and retry, or stop with a clear reason.
 #include <algorithm>
 #include <chrono>
 
 #include "agent/provider_routing.hpp"
+#include "agent/recovery_decision.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/structured_output.hpp"
 #include "agent/turn_runner.hpp"
@@ -32,23 +34,6 @@ std::chrono::milliseconds retry_delay(const ApiError& error, int retry,
   return is_invalid_response(error)
              ? jittered_backoff(retry, backoff.invalid_response_base, backoff.invalid_response_max)
              : jittered_backoff(retry, backoff.base, backoff.max);
-}
-
-// Reasons that switch to a fallback before the retries run out.
-bool falls_back_eagerly(const ApiError& e, int retry, bool keys_left) {
-  switch (e.reason) {
-    case FailoverReason::kRateLimit:
-      return !keys_left;  // The key pool may still recover.
-    case FailoverReason::kBilling:
-    case FailoverReason::kUpstreamRateLimit:
-      return true;
-    case FailoverReason::kTimeout:
-    case FailoverReason::kOverloaded:
-      return retry >= 2;
-    default:
-      // A response of the wrong shape switches at once when a fallback exists.
-      return is_invalid_response(e);
-  }
 }
 
 // An interrupt that lands while the provider is answering. Text streamed by then becomes
@@ -145,69 +130,81 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) 
     core_.hooks.api_request_error(request, error);
     fail_model_call_span(attempt, provider, request, failover_reason_name(error.reason),
                          redact_sensitive_text(error.to_string()), error.http_status, took);
-    if (error.reason == FailoverReason::kAuth) {
-      if (credential_refreshed) {
-        error.reason = FailoverReason::kAuthPermanent;  // A fresh credential did not help.
-      } else if (refresh_credential(error)) {
+    RecoveryFacts facts;
+    facts.retry = retry;
+    facts.max_attempts = max_attempts;
+    facts.credential_refreshed = credential_refreshed;
+    facts.can_refresh_credential = static_cast<bool>(cb.on_auth_refresh);
+    facts.keys_left = runtime.keys_left();
+    RecoveryAction action = decide_recovery(error, facts);
+    if (action.kind == RecoveryKind::kRefreshCredential) {
+      if (refresh_credential(error)) {
         credential_refreshed = true;
         status("retry", "\xF0\x9F\x94\x91 auth \xE2\x80\x94 retrying with a refreshed credential");
         continue;
       }
+      facts.refresh_declined = true;
+      action = decide_recovery(error, facts);
     }
+    error.reason = action.reason;
     st_.last_api_error = error;
     st_.failure_reason = std::string(failover_reason_name(error.reason));
     HERMES_LOG_INFO("model call failed: {}", error.to_string());
 
-    if (runtime.rotate_key_for(error)) {
-      retry = 0;
-      status("retry", "\xF0\x9F\x94\x91 " + st_.failure_reason +
-                          " \xE2\x80\x94 switching to the next API key");
-      continue;
-    }
-    // A refusal of something the request carries is repaired and retried at once,
-    // without spending a retry.
-    if (repair_refused_request(error, request)) continue;
-    ++retry;
-    if (error.should_compress) {
-      recover_by_compaction(error, request);
-      return std::nullopt;
-    }
-    if (falls_back_eagerly(error, retry, runtime.keys_left()) && switch_to_fallback(error)) {
-      retry = 0;
-      continue;
-    }
-    if (!error.retryable) {
-      if (error.should_fallback && error.reason != FailoverReason::kProviderPolicyBlocked &&
-          switch_to_fallback(error)) {
-        retry = 0;
-        continue;
-      }
-      fail(error.to_string(), "non_retryable_error(" + st_.failure_reason + ")");
-      return std::nullopt;
-    }
-    if (retry >= max_attempts) {
-      if (switch_to_fallback(error)) {
-        retry = 0;
-        continue;
-      }
-      fail("API call failed after " + std::to_string(retry) + " retries: " + error.to_string(),
-           "all_retries_exhausted_no_response");
-      return std::nullopt;
-    }
-    const auto delay = retry_delay(error, retry, core_.options.failover.backoff);
-    status("retry", fmt::format("\xE2\x8F\xB3 {} \xE2\x80\x94 retrying in {:.1f}s ({}/{})",
-                                error.to_string(), static_cast<double>(delay.count()) / 1000.0,
-                                retry, max_attempts - 1));
-    if (st_.cancel.wait_for(delay)) {
-      // Hosts recognise an interrupted turn's answer by its "Operation interrupted" prefix.
-      st_.interrupted = true;
-      st_.exit_reason = "interrupted_by_user";
-      st_.final_response =
-          fmt::format("Operation interrupted: retrying API call after error (retry {}/{}).", retry,
-                      max_attempts);
-      return std::nullopt;
-    }
+    if (!perform_recovery(action, error, facts, request)) return std::nullopt;
+    retry = action.retry;
   }
+}
+
+bool TurnRunner::perform_recovery(RecoveryAction& action, const ApiError& error,
+                                  RecoveryFacts& facts, ProviderRequest& request) {
+  for (;;) {
+    switch (action.kind) {
+      case RecoveryKind::kRefreshCredential:
+        // Decided before the failure is recorded (call_model); never asked again.
+        facts.refresh_declined = true;
+        break;
+      case RecoveryKind::kRotateKey:
+        if (core_.runtime->rotate_key_for(error)) {
+          status("retry", "\xF0\x9F\x94\x91 " + st_.failure_reason +
+                              " \xE2\x80\x94 switching to the next API key");
+          return true;
+        }
+        facts.rotation_declined = true;
+        break;
+      case RecoveryKind::kRepairRequest:
+        if (repair_refused_request(error, request)) return true;
+        facts.repair_declined = true;
+        break;
+      case RecoveryKind::kCompact:
+        recover_by_compaction(error, request);
+        return false;
+      case RecoveryKind::kFallBack:
+        if (switch_to_fallback(error)) return true;
+        facts.fallback_declined = true;
+        break;
+      case RecoveryKind::kRetryAfterBackoff:
+        return back_off(error, action.retry, facts.max_attempts);
+      case RecoveryKind::kFail:
+        fail(action.error, action.exit_reason);
+        return false;
+    }
+    action = decide_recovery(error, facts);
+  }
+}
+
+bool TurnRunner::back_off(const ApiError& error, int retry, int max_attempts) {
+  const auto delay = retry_delay(error, retry, core_.options.failover.backoff);
+  status("retry",
+         fmt::format("\xE2\x8F\xB3 {} \xE2\x80\x94 retrying in {:.1f}s ({}/{})", error.to_string(),
+                     static_cast<double>(delay.count()) / 1000.0, retry, max_attempts - 1));
+  if (!st_.cancel.wait_for(delay)) return true;
+  // Hosts recognise an interrupted turn's answer by its "Operation interrupted" prefix.
+  st_.interrupted = true;
+  st_.exit_reason = "interrupted_by_user";
+  st_.final_response = fmt::format(
+      "Operation interrupted: retrying API call after error (retry {}/{}).", retry, max_attempts);
+  return false;
 }
 
 bool TurnRunner::refresh_credential(const ApiError& error) {

@@ -26,7 +26,7 @@ void TurnRunner::summarize_after_budget() {
   std::string text;
   if (response) {
     record_usage(*response);
-    ++st_.api_call_count;
+    ++st_.summary_calls;
     text = strip_think_blocks(response->message.content);
     if (text.empty()) text = "I reached the iteration limit and couldn't generate a summary.";
   } else if (st_.interrupted) {
@@ -99,7 +99,7 @@ void TurnRunner::finalize() {
   const bool ends_in_tool = !st_.messages.empty() && st_.messages.back().role == Role::kTool;
   internal::log(ends_in_tool ? LogLevel::kWarning : LogLevel::kInfo,
                 "turn {} ended: exit_reason={} api_calls={} messages={} response_chars={}",
-                st_.turn_id, st_.exit_reason, st_.api_call_count, st_.messages.size(),
+                st_.turn_id, st_.exit_reason, st_.api_calls(), st_.messages.size(),
                 st_.final_response ? st_.final_response->size() : 0);
 }
 
@@ -108,12 +108,12 @@ ConversationResult TurnRunner::build_result() {
   r.final_response = st_.final_response;
   r.output = st_.output;
   r.last_reasoning = st_.last_reasoning;
-  r.api_calls = st_.api_call_count;
+  r.api_calls = st_.api_calls();
   r.failed = st_.failed;
   r.partial = st_.partial;
   r.interrupted = st_.interrupted;
   r.completed = st_.final_response.has_value() && !st_.failed && !st_.interrupted && !st_.partial &&
-                (st_.api_call_count < core_.options.max_iterations ||
+                (st_.api_calls() < core_.options.max_iterations ||
                  st_.exit_reason.starts_with("text_response"));
   r.exit_reason = st_.exit_reason;
   r.error = st_.error;

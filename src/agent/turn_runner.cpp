@@ -36,14 +36,15 @@ bool TurnRunner::step() {
     st_.exit_reason = "interrupted_by_user";
     return false;
   }
-  if (st_.api_call_count >= core_.options.max_iterations || !st_.budget.consume()) {
+  if (!st_.budget.consume()) {
     st_.budget_exhausted = true;
     st_.exit_reason = "budget_exhausted";
     return false;
   }
-  ++st_.api_call_count;
-  StepSpan step_span(trace_.parent(), st_.api_call_count);
-  safe_callback("step", core_.options.callbacks.on_step, st_.api_call_count, st_.previous_tools);
+  // A step after a refunded one has its number again, as upstream's step callback.
+  const int step_number = st_.budget.used();
+  StepSpan step_span(trace_.parent(), step_number);
+  safe_callback("step", core_.options.callbacks.on_step, step_number, st_.previous_tools);
   st_.previous_tools.clear();
 
   // Guidance that arrived while the model was thinking is delivered before the next call.
@@ -53,7 +54,7 @@ bool TurnRunner::step() {
 
   ProviderRequest request = assemble_request(/*with_tools=*/true);
   if (pre_api_compaction(request)) {
-    st_.budget.refund();  // A compaction is not a model call.
+    st_.budget.refund();  // A compaction is not a model call: the step is run again.
     return true;
   }
   // A retry of a truncated response gets more room, for that one call.
@@ -61,7 +62,8 @@ bool TurnRunner::step() {
   auto response = call_model(std::move(request));
   if (!response) {
     if (!st_.restart_iteration) return false;
-    // The call hit the context limit and the transcript was compacted: run it again.
+    // The call hit the context limit and the transcript was compacted: run the step again,
+    // without charging it twice.
     st_.restart_iteration = false;
     st_.budget.refund();
     return true;

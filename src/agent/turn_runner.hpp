@@ -10,6 +10,7 @@
 #include <string>
 
 #include "agent/agent_core.hpp"
+#include "agent/recovery_decision.hpp"
 #include "agent/turn_state.hpp"
 #include "agent/turn_trace.hpp"
 
@@ -62,6 +63,13 @@ class TurnRunner {
   void record_usage(const ProviderResponse& response);
   // A sub-agent's spending counts as this turn's (and this session's).
   void record_subagent_usage(const Usage& usage, int api_calls, const std::string& model);
+  // Carries out the recovery decide_recovery chose (recovery_decision.hpp), and what
+  // replaces it when an attempt is declined; `action` ends as the one taken. False when
+  // the call must stop (the reason is recorded in the state).
+  bool perform_recovery(RecoveryAction& action, const ApiError& error, RecoveryFacts& facts,
+                        ProviderRequest& request);
+  // Waits before retry `retry`; false when an interrupt lands during the wait.
+  bool back_off(const ApiError& error, int retry, int max_attempts);
   void recover_by_compaction(const ApiError& error, const ProviderRequest& request);
   bool refresh_credential(const ApiError& error);
   // Changes what the provider refused in `request` (corrupt images, a reasoning setting)

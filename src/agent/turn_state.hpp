@@ -29,8 +29,15 @@ struct TurnState {
   std::size_t user_index = 0;
   std::vector<std::string> offered_tools;  // Names sent to the model this turn.
 
+  // The turn's steps: each takes one before its model call, and a step that turns out
+  // not to count (a compaction instead of the call, a switch of provider) gives it back.
+  // It alone decides whether another step may run.
   IterationBudget budget;
-  int api_call_count = 0;
+  int summary_calls = 0;  // The tool-less summary after the budget ran out: not a step.
+
+  // The model calls the turn reports (ConversationResult::api_calls): its counted steps and
+  // the summary. As upstream's api_call_count, a refunded step is not among them.
+  int api_calls() const { return budget.used() + summary_calls; }
 
   // Outcome.
   std::optional<std::string> final_response;
