@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "common/text_utils.hpp"
+#include "common/tracer.hpp"
 #include "providers/http_client.hpp"
 #include "providers/url.hpp"
 #include "safety/log.hpp"
@@ -36,12 +37,6 @@ constexpr std::size_t kMaxQueuedBytes = std::size_t{64} << 20;
 // A request is cut at about this size, below the OpenTelemetry Collector's default
 // limit on a request body (20 MiB) and far below any proxy's.
 constexpr std::size_t kMaxBatchBytes = std::size_t{4} << 20;
-
-int64_t unix_nanos_now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 bool is_token_char(char c) {
   const auto byte = static_cast<unsigned char>(c);
@@ -105,7 +100,7 @@ struct OtlpExporter::Impl {
   std::vector<std::string> traces_headers;
   std::vector<std::string> metrics_headers;
   std::vector<Attribute> resource;
-  int64_t start_unix_nano = unix_nanos_now();
+  int64_t start_unix_nano = internal::unix_time_nanos();
   // Cancelled when shutdown() runs out of time: the transfer in flight ends within
   // 100 ms and later ones fail at once.
   CancelToken cancel;
@@ -184,7 +179,7 @@ void OtlpExporter::Impl::export_metrics() {
     series = metrics.snapshot();
   }
   const std::string body =
-      internal::encode_metrics(resource, series, start_unix_nano, unix_nanos_now());
+      internal::encode_metrics(resource, series, start_unix_nano, internal::unix_time_nanos());
   const bool ok = post(metrics_url, metrics_headers, body, "metrics");
   if (ok) metrics_failing = false;
   std::lock_guard<std::mutex> lock(metrics_mu);
