@@ -8,8 +8,6 @@
 // fallback are the agent's recovery chain.
 #pragma once
 
-#include "hermes/export.hpp"
-
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -22,11 +20,15 @@
 
 #include "hermes/api_error.hpp"
 #include "hermes/cancel.hpp"
+#include "hermes/export.hpp"
 #include "hermes/json.hpp"
 #include "hermes/message.hpp"
 #include "hermes/status.hpp"
 
 namespace hermes {
+namespace internal {
+class MessageEncodingCache;  // Opaque: providers/message_encoding_cache.hpp.
+}  // namespace internal
 
 // Wire formats.
 inline constexpr std::string_view kApiModeChatCompletions = "chat_completions";
@@ -37,15 +39,19 @@ inline constexpr std::string_view kApiModeAnthropic = "anthropic_messages";
 // orphan results); the provider converts them and adds nothing of its own.
 struct ProviderRequest {
   std::string model;
-  std::vector<Message> messages;   // The system prompt, if any, is messages[0].
-  Json tools = Json::array();      // OpenAI function definitions; empty = no tools.
+  std::vector<Message> messages;  // The system prompt, if any, is messages[0].
+  Json tools = Json::array();     // OpenAI function definitions; empty = no tools.
   std::optional<int64_t> max_tokens;
   std::optional<double> temperature;
   // "" (no preference), "none" (reasoning off where the API can turn it off), "minimal",
   // "low", "medium", "high", "xhigh", "max". Mapped to each wire format's own setting.
   std::string reasoning_effort;
   bool stream = true;
-  Json extra_body;                 // Object merged into the top level of the body, or null.
+  Json extra_body;  // Object merged into the top level of the body, or null.
+  // Set by the agent loop: the encodings of `messages` kept from its earlier calls, which
+  // the built-in providers reuse and extend. A provider of your own ignores it; anyone
+  // who edits `messages` of a request that has one sets it to null.
+  internal::MessageEncodingCache* encoding_cache = nullptr;
 };
 
 // One streamed event. String views are valid only during the callback.
@@ -86,9 +92,9 @@ struct HttpTimeouts {
 
 // Per-call context.
 struct CallContext {
-  CancelToken cancel;        // Cancelling aborts the transfer within 100 ms.
-  StreamCallback on_event;   // Receives stream events as they arrive; may be empty.
-  std::string api_key;       // Overrides the configured key (credential rotation); optional.
+  CancelToken cancel;       // Cancelling aborts the transfer within 100 ms.
+  StreamCallback on_event;  // Receives stream events as they arrive; may be empty.
+  std::string api_key;      // Overrides the configured key (credential rotation); optional.
 };
 
 // What came back.
@@ -146,7 +152,7 @@ struct ProviderConfig {
 // Picks the wire format in the upstream order: an explicit mode, then the provider name,
 // then base-URL heuristics, then Chat Completions.
 HERMES_API std::string resolve_api_mode(std::string_view api_mode, std::string_view provider,
-                             std::string_view base_url);
+                                        std::string_view base_url);
 
 // Builds the provider for `config`. InvalidArgument names a malformed base_url or an
 // unknown api_mode.

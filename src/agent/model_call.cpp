@@ -70,7 +70,7 @@ StreamCallback TurnRunner::stream_forwarder() {
   };
 }
 
-std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest request) {
+std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest& request) {
   const Callbacks& cb = core_.options.callbacks;
   ProviderRuntime& runtime = *core_.runtime;
   CallContext ctx;
@@ -236,6 +236,8 @@ bool TurnRunner::repair_refused_request(const ApiError& error, ProviderRequest& 
       // Shrinking cannot repair bad bytes. Only this call's copy loses its images: the
       // transcript keeps them. With none left to strip, the error takes its normal path.
       if (!strip_request_images(request.messages)) return false;
+      request.encoding_cache = nullptr;  // The lent messages changed: no encoding holds.
+      wire_.invalidate();
       status("retry",
              "\xE2\x9A\xA0\xEF\xB8\x8F Provider rejected a corrupted image \xE2\x80\x94 "
              "stripped images from the retry payload and retrying...");

@@ -1,12 +1,30 @@
-// Request assembly: the wire copy of the transcript. The stored transcript is never
-// changed by wire fixes; everything here works on a copy.
+// Request assembly: the wire copy of the transcript (wire_transcript.hpp). The stored
+// transcript is never changed by wire fixes; everything here works on the wire copy.
 #include "agent/turn_runner.hpp"
 #include "common/text_utils.hpp"
 #include "hermes/message_utils.hpp"
+#include "hermes/token_estimate.hpp"
 
 namespace hermes::internal {
 
-ProviderRequest TurnRunner::assemble_request(bool with_tools) const {
+std::string TurnRunner::wire_system_prompt() const {
+  const std::string& system = core_.system_prompt;
+  std::string eph = strip(core_.options.ephemeral_system_prompt);
+  if (eph.empty()) return system;
+  return system.empty() ? eph : system + "\n\n" + eph;
+}
+
+Json TurnRunner::offered_tool_definitions() const {
+  if (st_.offered_tools.empty()) return Json::array();
+  return core_.tools->definitions(st_.offered_tools);
+}
+
+int64_t TurnRunner::wire_estimate() {
+  wire_.update(wire_system_prompt(), st_.messages);
+  return wire_.estimate() + estimate_tools_tokens_rough(offered_tool_definitions());
+}
+
+ProviderRequest TurnRunner::assemble_request(bool with_tools, uint64_t& lease) {
   const AgentOptions& opts = core_.options;
   ProviderRequest request;
   request.model = opts.provider.model;
@@ -16,21 +34,21 @@ ProviderRequest TurnRunner::assemble_request(bool with_tools) const {
       wire_reasoning_effort(opts.request.reasoning_effort, core_.reasoning_rejections);
   request.stream = opts.request.stream;
 
-  std::string system = core_.system_prompt;
-  if (std::string eph = strip(opts.ephemeral_system_prompt); !eph.empty()) {
-    system = system.empty() ? eph : system + "\n\n" + eph;
-  }
-
-  std::vector<Message> wire;
-  wire.reserve(st_.messages.size() + 1);
-  if (!system.empty()) wire.push_back(Message::system(std::move(system)));
-  wire.insert(wire.end(), st_.messages.begin(), st_.messages.end());
-  request.messages = sanitize_api_messages(repair_message_sequence(std::move(wire)));
-
-  if (with_tools && !st_.offered_tools.empty()) {
-    request.tools = core_.tools->definitions(st_.offered_tools);
-  }
+  wire_.update(wire_system_prompt(), st_.messages);
+  request.messages = wire_.lend(lease);
+  request.encoding_cache = wire_.encoding_cache();
+  if (with_tools && !st_.offered_tools.empty()) request.tools = offered_tool_definitions();
   return request;
+}
+
+std::optional<ProviderResponse> TurnRunner::call_model_on_transcript(
+    bool with_tools, std::optional<int64_t> max_tokens) {
+  uint64_t lease = 0;
+  ProviderRequest request = assemble_request(with_tools, lease);
+  if (max_tokens) request.max_tokens = max_tokens;
+  auto response = call_model(request);
+  wire_.take_back(std::move(request.messages), lease);
+  return response;
 }
 
 }  // namespace hermes::internal

@@ -43,7 +43,7 @@ bool TurnRunner::compact(const std::string& reason, std::optional<int64_t> curre
     (void)core_.store->set_system_prompt(core_.session_id, core_.system_prompt);
   }
   st_.last_prompt_tokens = -1;  // Just compressed: the next real usage tells the new size.
-  core_.last_compaction_tokens = request_estimate(assemble_request(/*with_tools=*/true));
+  core_.last_compaction_tokens = wire_estimate();
   return true;
 }
 
@@ -55,7 +55,7 @@ void TurnRunner::idle_compaction() {
   // Worth it only once the conversation has grown by a fifth of the threshold (the
   // default summary target ratio) since the last compaction.
   const int64_t floor = engine->threshold_tokens() / 5;
-  const int64_t rough = request_estimate(assemble_request(/*with_tools=*/true));
+  const int64_t rough = wire_estimate();
   if (rough <= std::max(floor, core_.last_compaction_tokens + floor)) return;
   status("lifecycle",
          fmt::format("\xF0\x9F\x92\xA4 Resumed after {}s idle \xE2\x80\x94 compacting ~{} "
@@ -67,8 +67,7 @@ void TurnRunner::idle_compaction() {
 void TurnRunner::preflight_compaction() {
   ContextEngine* engine = core_.engine.get();
   if (engine == nullptr || st_.messages.size() < 2) return;
-  const ProviderRequest request = assemble_request(/*with_tools=*/true);
-  int64_t rough = request_estimate(request);
+  int64_t rough = wire_estimate();
   if (!preflight_worth_checking(st_.messages.size(), 3, core_.options.compression.protect_last_n,
                                 rough, engine->threshold_tokens()))
     return;
@@ -91,20 +90,20 @@ void TurnRunner::preflight_compaction() {
                                     rough, engine->threshold_tokens()));
     const PassMeasure before{st_.messages.size(), rough};
     if (!compact("preflight", rough)) return;
-    rough = request_estimate(assemble_request(true));
+    rough = wire_estimate();
     const PassMeasure after{st_.messages.size(), rough};
     if (!should_run_another_preflight_pass(pass + 1, before, after, engine->threshold_tokens()))
       return;
   }
 }
 
-bool TurnRunner::pre_api_compaction(const ProviderRequest& request) {
+bool TurnRunner::pre_api_compaction() {
   ContextEngine* engine = core_.engine.get();
   if (engine == nullptr || st_.messages.size() < 2 ||
       st_.compression_attempts >= kMaxCompressionAttempts) {
     return false;
   }
-  const int64_t estimate = request_estimate(request);
+  const int64_t estimate = wire_estimate();
   if (engine->should_defer_preflight_to_real_usage(estimate) ||
       !engine->should_compress(estimate)) {
     return false;
@@ -121,7 +120,7 @@ void TurnRunner::post_tool_compaction() {
   // The provider's prompt size of the last response already contains the tool calls;
   // completion tokens are never added (they would count twice).
   // Only a provider that reported no usage needs the (whole-transcript) estimate.
-  const int64_t rough = st_.last_prompt_tokens == 0 ? request_estimate(assemble_request(true)) : 0;
+  const int64_t rough = st_.last_prompt_tokens == 0 ? wire_estimate() : 0;
   const int64_t tokens = post_tool_prompt_tokens(st_.last_prompt_tokens, rough);
   if (engine->should_compress(tokens)) compact("post_tool", tokens);
 }

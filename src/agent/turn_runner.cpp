@@ -52,14 +52,13 @@ bool TurnRunner::step() {
     append(steer_message(steer));
   }
 
-  ProviderRequest request = assemble_request(/*with_tools=*/true);
-  if (pre_api_compaction(request)) {
+  if (pre_api_compaction()) {
     st_.budget.refund();  // A compaction is not a model call: the step is run again.
     return true;
   }
   // A retry of a truncated response gets more room, for that one call.
-  if (st_.next_max_tokens) request.max_tokens = std::exchange(st_.next_max_tokens, std::nullopt);
-  auto response = call_model(std::move(request));
+  auto response = call_model_on_transcript(/*with_tools=*/true,
+                                           std::exchange(st_.next_max_tokens, std::nullopt));
   if (!response) {
     if (!st_.restart_iteration) return false;
     // The call hit the context limit and the transcript was compacted: run the step again,

@@ -13,6 +13,7 @@
 #include "agent/recovery_decision.hpp"
 #include "agent/turn_state.hpp"
 #include "agent/turn_trace.hpp"
+#include "agent/wire_transcript.hpp"
 
 namespace hermes::internal {
 
@@ -45,20 +46,29 @@ class TurnRunner {
   // The opt-in idle trigger: after a long pause the provider's prompt cache is cold
   // anyway, so a compaction costs nothing extra.
   void idle_compaction();
-  bool pre_api_compaction(const ProviderRequest& request);
+  bool pre_api_compaction();
   void post_tool_compaction();
   bool compact(const std::string& reason, std::optional<int64_t> current_tokens);
+  // The rough size of `request` (its messages and tools), counted from scratch.
   int64_t request_estimate(const ProviderRequest& request) const;
 
   // turn_runner.cpp: one outer iteration. Returns false when the turn is over.
   bool step();
 
   // request_assembly.cpp: the wire copy of the transcript.
-  ProviderRequest assemble_request(bool with_tools) const;
+  std::string wire_system_prompt() const;
+  Json offered_tool_definitions() const;
+  // The rough size of the next request (messages and offered tools).
+  int64_t wire_estimate();
+  // The request for the transcript as it stands, its messages lent by wire_ under `lease`.
+  ProviderRequest assemble_request(bool with_tools, uint64_t& lease);
+  // One model call (call_model) on the transcript as it stands.
+  std::optional<ProviderResponse> call_model_on_transcript(bool with_tools,
+                                                           std::optional<int64_t> max_tokens = {});
 
   // model_call.cpp: one model call with retries. nullopt when the turn must stop (the
   // reason is recorded in the state).
-  std::optional<ProviderResponse> call_model(ProviderRequest request);
+  std::optional<ProviderResponse> call_model(ProviderRequest& request);
   StreamCallback stream_forwarder();
   void record_usage(const ProviderResponse& response);
   // A sub-agent's spending counts as this turn's (and this session's).
@@ -120,6 +130,7 @@ class TurnRunner {
   TurnInput input_;
   TurnState st_;
   TurnTrace trace_;
+  WireTranscript wire_;
 };
 
 }  // namespace hermes::internal

@@ -69,6 +69,8 @@ void append_number(std::string& out, Number number) {
   out.append(buf, ec == std::errc() ? end : buf);
 }
 
+}  // namespace
+
 // The same text as nlohmann's compact dump (which walks strings a code point at a time,
 // the largest cost of a model call with a long history), written a run of bytes at a time.
 void append_json(std::string& out, const Json& value) {
@@ -116,8 +118,6 @@ void append_json(std::string& out, const Json& value) {
       out += value.dump(-1, ' ', false, Json::error_handler_t::replace);
   }
 }
-
-}  // namespace
 
 std::string dump_json(const Json& value) {
   std::string out;

@@ -15,6 +15,9 @@ namespace hermes::internal {
 // is replaced by U+FFFD instead of throwing.
 std::string dump_json(const Json& value);
 
+// Appends the text dump_json would return for `value` to `out`.
+void append_json(std::string& out, const Json& value);
+
 // Indented JSON text for humans, with the same UTF-8 handling.
 std::string dump_json_pretty(const Json& value);
 

@@ -8,6 +8,7 @@
 #include "common/utf8.hpp"
 #include "context/message_budget.hpp"
 #include "context/message_parts.hpp"
+#include "context/message_token_count.hpp"
 
 namespace hermes {
 namespace {
@@ -155,12 +156,9 @@ int64_t estimate_tokens_rough(std::string_view text) {
 }
 
 int64_t estimate_messages_tokens_rough(const std::vector<Message>& messages) {
-  int64_t images = 0;
-  TextCount count;
-  count.other_bytes += 2;  // The list's brackets and commas, as in the serialised list.
-  if (!messages.empty()) count.other_bytes += static_cast<int64_t>(messages.size()) - 1;
-  for (const auto& m : messages) count.add_json(wire_form_without_images(m, images));
-  return count.tokens() + images * internal::kImageTokens;
+  internal::MessageTokenCount sum;
+  for (const auto& m : messages) sum += internal::count_message_tokens(m);
+  return internal::list_tokens(sum, messages.size());
 }
 
 int64_t estimate_messages_tokens_rough(const Json& messages) {
@@ -187,3 +185,24 @@ int64_t estimate_tools_tokens_rough(const Json& tools) {
 }
 
 }  // namespace hermes
+
+namespace hermes::internal {
+
+MessageTokenCount count_message_tokens(const Message& message) {
+  MessageTokenCount out;
+  TextCount count;
+  count.add_json(wire_form_without_images(message, out.images));
+  out.dense = count.dense;
+  out.other_bytes = count.other_bytes;
+  return out;
+}
+
+int64_t list_tokens(const MessageTokenCount& sum, std::size_t messages) {
+  TextCount count;
+  count.dense = sum.dense;
+  // The list's brackets and commas, as in the serialised list.
+  count.other_bytes = sum.other_bytes + 2 + (messages > 0 ? static_cast<int64_t>(messages) - 1 : 0);
+  return count.tokens() + sum.images * kImageTokens;
+}
+
+}  // namespace hermes::internal

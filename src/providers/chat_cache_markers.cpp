@@ -4,11 +4,8 @@
 #include <vector>
 
 namespace hermes::internal {
-namespace {
 
-constexpr std::size_t kMessageBreakpoints = 3;
-
-void strip_markers(Json& message) {
+void strip_cache_markers(Json& message) {
   message.erase("cache_control");
   Json& content = message["content"];
   if (!content.is_array()) return;
@@ -17,41 +14,42 @@ void strip_markers(Json& message) {
   }
 }
 
-bool can_carry_marker(const Json& message) {
+bool can_carry_cache_marker(const Json& message) {
   auto it = message.find("content");
   if (it == message.end()) return false;
   if (it->is_string()) return !it->get_ref<const std::string&>().empty();
   return it->is_array() && !it->empty() && it->back().is_object();
 }
 
-void mark(Json& message) {
+void add_cache_marker(Json& message) {
   Json& content = message["content"];
   const Json marker = {{"type", "ephemeral"}};
   if (content.is_string()) {
-    content = Json::array({{{"type", "text"}, {"text", content.get<std::string>()}, {"cache_control", marker}}});
+    content = Json::array(
+        {{{"type", "text"}, {"text", content.get<std::string>()}, {"cache_control", marker}}});
   } else {
     content.back()["cache_control"] = marker;
   }
 }
 
-}  // namespace
-
 void apply_envelope_cache_markers(Json& messages) {
   if (!messages.is_array() || messages.empty()) return;
   for (Json& message : messages) {
-    if (message.is_object() && message.contains("content")) strip_markers(message);
+    if (message.is_object() && message.contains("content")) strip_cache_markers(message);
   }
   std::size_t first_other = 0;
   const Json& head = messages.front();
-  if (head.is_object() && (head.value("role", "") == "system" || head.value("role", "") == "developer")) {
-    if (can_carry_marker(head)) mark(messages.front());
+  if (head.is_object() &&
+      (head.value("role", "") == "system" || head.value("role", "") == "developer")) {
+    if (can_carry_cache_marker(head)) add_cache_marker(messages.front());
     first_other = 1;
   }
   std::vector<std::size_t> marked;
-  for (std::size_t i = messages.size(); i-- > first_other && marked.size() < kMessageBreakpoints;) {
-    if (messages[i].is_object() && can_carry_marker(messages[i])) marked.push_back(i);
+  for (std::size_t i = messages.size();
+       i-- > first_other && marked.size() < kCacheMarkedTailMessages;) {
+    if (messages[i].is_object() && can_carry_cache_marker(messages[i])) marked.push_back(i);
   }
-  for (std::size_t i : marked) mark(messages[i]);
+  for (std::size_t i : marked) add_cache_marker(messages[i]);
 }
 
 }  // namespace hermes::internal

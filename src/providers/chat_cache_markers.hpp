@@ -3,6 +3,8 @@
 // (the "envelope" layout), so a long conversation is billed mostly as cache reads there too.
 #pragma once
 
+#include <cstddef>
+
 #include "hermes/json.hpp"
 
 namespace hermes::internal {
@@ -13,5 +15,11 @@ namespace hermes::internal {
 // removed first, so at most four are ever sent. Messages without content (an assistant
 // turn that only calls tools) cannot carry one and are passed over.
 void apply_envelope_cache_markers(Json& messages);
+
+// The parts of that layout, for an encoder that writes the messages one at a time.
+inline constexpr std::size_t kCacheMarkedTailMessages = 3;
+void strip_cache_markers(Json& message);           // Removes every marker of one message.
+bool can_carry_cache_marker(const Json& message);  // It has content to put a marker on.
+void add_cache_marker(Json& message);              // Marks its last content part.
 
 }  // namespace hermes::internal

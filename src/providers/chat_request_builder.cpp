@@ -1,9 +1,14 @@
 #include "providers/chat_request_builder.hpp"
 
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "common/json_text.hpp"
 #include "common/text_utils.hpp"
 #include "providers/chat_cache_markers.hpp"
+#include "providers/message_encoding_cache.hpp"
 #include "providers/reasoning_models.hpp"
 #include "providers/request_checks.hpp"
 #include "providers/tool_definitions.hpp"
@@ -166,6 +171,116 @@ ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_ur
   return dialect;
 }
 
+namespace {
+
+// Everything but the messages: the model, tools, limits and options, and extra_body.
+Result<Json> chat_envelope(const ProviderRequest& request, const ChatDialect& dialect,
+                           std::string_view model) {
+  auto tools = wire_tools(request.tools);
+  if (!tools.ok()) return tools.status();
+  Json body = {{"model", model}};
+  if (!tools->empty()) body["tools"] = std::move(*tools);
+  if (request.max_tokens) {
+    body[dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens"] =
+        *request.max_tokens;
+  }
+  if (request.temperature && dialect.send_temperature) body["temperature"] = *request.temperature;
+  add_reasoning_effort(request, dialect, body);
+  body["stream"] = request.stream;
+  if (request.stream && dialect.include_usage) {
+    body["stream_options"] = {{"include_usage", true}};
+  }
+  return body;
+}
+
+Result<Json> wire_message_at(const ProviderRequest& request, std::size_t i,
+                             const ChatDialect& dialect) {
+  auto wire = wire_message(request.messages[i], i == 0, dialect);
+  if (!wire.ok()) {
+    return Status::invalid_argument("messages[" + std::to_string(i) + "]." +
+                                    wire.status().message());
+  }
+  if (dialect.cache_markers) strip_cache_markers(*wire);
+  return wire;
+}
+
+// What besides a message shapes its encoding: the dialect's message switches.
+uint64_t message_encoding_key(const ChatDialect& dialect) {
+  uint64_t key = 0x4348415400000000ull;  // "CHAT"
+  const bool bits[] = {dialect.developer_role, dialect.echo_reasoning_content,
+                       dialect.send_reasoning_details, dialect.keep_thought_signatures,
+                       dialect.cache_markers};
+  for (std::size_t i = 0; i < sizeof bits / sizeof bits[0]; ++i) {
+    if (bits[i]) key |= uint64_t{1} << i;
+  }
+  return key;
+}
+
+// The messages that carry a cache marker (chat_cache_markers.hpp), with their marked form.
+Result<std::vector<std::pair<std::size_t, Json>>> marked_messages(const ProviderRequest& request,
+                                                                  const ChatDialect& dialect) {
+  std::vector<std::pair<std::size_t, Json>> marked;
+  if (!dialect.cache_markers) return marked;
+  const std::size_t n = request.messages.size();
+  std::size_t first_other = 0;
+  if (request.messages.front().role == Role::kSystem) {
+    auto head = wire_message_at(request, 0, dialect);
+    if (!head.ok()) return head.status();
+    if (can_carry_cache_marker(*head)) {
+      add_cache_marker(*head);
+      marked.emplace_back(0, std::move(*head));
+    }
+    first_other = 1;
+  }
+  std::size_t tail = 0;
+  for (std::size_t i = n; i-- > first_other && tail < kCacheMarkedTailMessages;) {
+    auto wire = wire_message_at(request, i, dialect);
+    if (!wire.ok()) return wire.status();
+    if (!can_carry_cache_marker(*wire)) continue;
+    add_cache_marker(*wire);
+    marked.emplace_back(i, std::move(*wire));
+    ++tail;
+  }
+  return marked;
+}
+
+// The messages array, each message from the request's encoding cache when it has it.
+Status append_messages(std::string& out, const ProviderRequest& request,
+                       const ChatDialect& dialect) {
+  auto marked = marked_messages(request, dialect);
+  if (!marked.ok()) return marked.status();
+  MessageEncodingCache* cache = request.encoding_cache;
+  const uint64_t key = message_encoding_key(dialect);
+  out.push_back('[');
+  for (std::size_t i = 0; i < request.messages.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    auto m =
+        std::find_if(marked->begin(), marked->end(), [&](const auto& e) { return e.first == i; });
+    if (m != marked->end()) {
+      append_json(out, m->second);
+      continue;
+    }
+    if (const std::string* bytes = cache ? cache->find(i, key) : nullptr) {
+      out += *bytes;
+      continue;
+    }
+    auto wire = wire_message_at(request, i, dialect);
+    if (!wire.ok()) return wire.status();
+    if (cache == nullptr) {
+      append_json(out, *wire);
+      continue;
+    }
+    std::string bytes;
+    append_json(bytes, *wire);
+    out += bytes;
+    cache->store(i, key, std::move(bytes));
+  }
+  out.push_back(']');
+  return {};
+}
+
+}  // namespace
+
 Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialect& dialect,
                                 std::string_view default_model) {
   const std::string_view model = request.model.empty() ? default_model : request.model;
@@ -180,27 +295,59 @@ Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialec
     messages.push_back(std::move(*wire));
   }
   if (dialect.cache_markers) apply_envelope_cache_markers(messages);
-  auto tools = wire_tools(request.tools);
-  if (!tools.ok()) return tools.status();
-
-  Json body = {{"model", model}, {"messages", std::move(messages)}};
-  if (!tools->empty()) body["tools"] = std::move(*tools);
-  if (request.max_tokens) {
-    body[dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens"] =
-        *request.max_tokens;
-  }
-  if (request.temperature && dialect.send_temperature) body["temperature"] = *request.temperature;
-  add_reasoning_effort(request, dialect, body);
-  body["stream"] = request.stream;
-  if (request.stream && dialect.include_usage) {
-    body["stream_options"] = {{"include_usage", true}};
-  }
+  auto body = chat_envelope(request, dialect, model);
+  if (!body.ok()) return body.status();
+  (*body)["messages"] = std::move(messages);
   if (request.extra_body.is_object()) {
     for (auto it = request.extra_body.begin(); it != request.extra_body.end(); ++it) {
-      body[it.key()] = it.value();
+      (*body)[it.key()] = it.value();
     }
   }
   return body;
+}
+
+Result<std::string> encode_chat_request(const ProviderRequest& request, const ChatDialect& dialect,
+                                        std::string_view default_model) {
+  const bool messages_overridden =
+      request.extra_body.is_object() && request.extra_body.contains("messages");
+  if (messages_overridden) {
+    auto body = build_chat_request(request, dialect, default_model);
+    if (!body.ok()) return body.status();
+    return dump_json(*body);
+  }
+  const std::string_view model = request.model.empty() ? default_model : request.model;
+  HERMES_RETURN_IF_ERROR(check_request(request, model));
+  auto body = chat_envelope(request, dialect, model);
+  if (!body.ok()) return build_chat_request(request, dialect, default_model).status();
+  if (request.extra_body.is_object()) {
+    for (auto it = request.extra_body.begin(); it != request.extra_body.end(); ++it) {
+      (*body)[it.key()] = it.value();
+    }
+  }
+  // The envelope's keys in their sorted order, the messages spliced in at theirs.
+  std::string out;
+  out.reserve(request.encoding_cache ? request.encoding_cache->bytes_hint() : 4096);
+  out.push_back('{');
+  bool messages_written = false;
+  auto write_messages = [&]() -> Status {
+    if (out.size() > 1) out.push_back(',');
+    out += "\"messages\":";
+    messages_written = true;
+    return append_messages(out, request, dialect);
+  };
+  for (auto it = body->begin(); it != body->end(); ++it) {
+    if (!messages_written && it.key() > std::string_view("messages")) {
+      HERMES_RETURN_IF_ERROR(write_messages());
+    }
+    if (out.size() > 1) out.push_back(',');
+    append_json(out, Json(it.key()));
+    out.push_back(':');
+    append_json(out, it.value());
+  }
+  if (!messages_written) HERMES_RETURN_IF_ERROR(write_messages());
+  out.push_back('}');
+  if (request.encoding_cache) request.encoding_cache->note_bytes(out.size());
+  return out;
 }
 
 }  // namespace hermes::internal

@@ -5,6 +5,7 @@
 // display hints, scaffolding marks, Responses and Anthropic replay data) never leave.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "hermes/json.hpp"
@@ -49,5 +50,11 @@ ChatDialect chat_dialect_for(std::string_view provider, std::string_view base_ur
 // InvalidArgument names the field that cannot be encoded.
 Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialect& dialect,
                                 std::string_view default_model = {});
+
+// The same body as text (dump_json of build_chat_request, byte for byte), written with
+// the request's encoding cache: messages it holds are copied, the others encoded and
+// stored in it.
+Result<std::string> encode_chat_request(const ProviderRequest& request, const ChatDialect& dialect,
+                                        std::string_view default_model = {});
 
 }  // namespace hermes::internal

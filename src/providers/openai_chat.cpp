@@ -53,14 +53,14 @@ Result<ProviderResponse> OpenAiChatProvider::complete(const ProviderRequest& req
 Result<ProviderResponse> OpenAiChatProvider::attempt(const ProviderRequest& request,
                                                      const CallContext& context,
                                                      const ChatDialect& dialect) const {
-  auto body = build_chat_request(request, dialect, config_.model);
+  auto body = encode_chat_request(request, dialect, config_.model);
   if (!body.ok()) return body.status();
   auto header_lines = headers(context, request.stream);
   if (!header_lines.ok()) return header_lines.status();
   ModelExchange exchange;
   exchange.http.url = url_;
   exchange.http.headers = std::move(*header_lines);
-  exchange.http.body = dump_json(*body);
+  exchange.http.body = std::move(*body);
   exchange.http.timeouts = config_.timeouts;
   exchange.http.accept_compressed = !request.stream;
   exchange.stream = request.stream;
