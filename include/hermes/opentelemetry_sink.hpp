@@ -216,7 +216,7 @@ class OpenTelemetrySink : public TraceSink {
       otel::common::KeyValueIterableView<
           std::vector<opentelemetry_sink_detail::AttributeViews::Pair>>
           view(attributes.pairs());
-      const otel::context::Context context;
+      const otel::context::Context context{};
       if (metric.kind == MetricKind::kHistogram) {
         if (instrument.histogram) instrument.histogram->Record(metric.value, view, context);
         return;
