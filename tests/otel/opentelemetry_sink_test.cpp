@@ -1,11 +1,13 @@
 // hermes::OpenTelemetrySink, span by span and measurement by measurement: how attributes
 // map onto OpenTelemetry's types, which parent a span gets (a hermes parent, a
 // traceparent, or the current context), the times, statuses and renames, a span whose
-// start was never seen, metrics instruments, the global providers, flush, and a tracer
-// that misbehaves.
+// start was never seen, metrics instruments, the global providers, flush, a tracer that
+// misbehaves, and many threads at once.
 #include "hermes/opentelemetry_sink.hpp"
 
 #include <doctest/doctest.h>
+
+#include <thread>
 
 #include "otel/recording_meter.hpp"
 #include "otel/recording_tracer.hpp"
@@ -325,4 +327,57 @@ TEST_CASE("a tracer or meter that gives nothing back is survived") {
   nowhere.on_end(parent);
   nowhere.on_metric(m);
   nowhere.flush(std::chrono::milliseconds(1));
+}
+
+TEST_CASE("spans and measurements from many threads at once all arrive") {
+  Fixture f;
+  SpanData step = span_data("hermes.step", 1);
+  f.sink.on_start(step);
+  constexpr int kThreads = 8;
+  constexpr int kSpansEach = 50;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&f, &step, t] {
+      for (int i = 0; i < kSpansEach; ++i) {
+        SpanData tool = span_data("execute_tool add", 2, &step);
+        tool.context.span_id.bytes[0] = static_cast<uint8_t>(t + 1);
+        tool.context.span_id.bytes[1] = static_cast<uint8_t>(i);
+        f.sink.on_start(tool);
+        end(tool, 10);
+        f.sink.on_end(tool);
+        MetricRecord m;
+        m.name = t % 2 == 0 ? "hermes.tool_calls" : "hermes.errors";
+        m.unit = "{call}";
+        m.value = 1;
+        f.sink.on_metric(m);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  end(step, 100);
+  f.sink.on_end(step);
+
+  const auto spans = f.tracer->spans();
+  REQUIRE(spans.size() == 1 + kThreads * kSpansEach);
+  for (std::size_t i = 1; i < spans.size(); ++i) {
+    CHECK(spans[i].parent == spans[0].context);
+    CHECK(spans[i].ends == 1);
+  }
+  CHECK(spans[0].ends == 1);
+  CHECK(f.meter->instruments().size() == 2);
+  CHECK(f.meter->measurements().size() == static_cast<std::size_t>(kThreads * kSpansEach));
+}
+
+TEST_CASE("a name measured first as a counter, then as a histogram, keeps its counter") {
+  Fixture f;
+  MetricRecord m;
+  m.name = "hermes.odd";
+  m.unit = "{call}";
+  m.value = 1;
+  f.sink.on_metric(m);
+  m.kind = MetricKind::kHistogram;
+  f.sink.on_metric(m);
+  REQUIRE(f.meter->instruments().size() == 1);
+  CHECK(f.meter->instruments()[0].type == "uint64_counter");
+  CHECK(f.meter->measurements().size() == 1);
 }
