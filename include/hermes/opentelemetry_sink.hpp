@@ -22,10 +22,15 @@
 // traces: call ForceFlush() on your SDK providers (opentelemetry::sdk::trace::TracerProvider,
 // opentelemetry::sdk::metrics::MeterProvider) before exiting.
 //
+// Thread-safe: spans start and end on the turn's thread and on tool workers at once. The
+// sink's lock guards its map of open spans only; OpenTelemetry is called outside it, but
+// for making an instrument (once per metric name). No method lets an exception out.
+//
 // Limits: a span whose start this sink did not see (a span already running when the sink
-// was attached) is created and ended when it ends; its children may have ended before it,
-// and those were then parented by hermes' ids (same trace id, a parent span id the tracer
-// never issued). With the C++ API every span's start is seen.
+// was attached) is created and ended when it ends. A span whose hermes parent is not open
+// in this sink (its start unseen, or already ended) is parented by hermes' ids: the same
+// trace id, and a parent span id the tracer never issued. An agent's own sink sees every
+// start, and hermes ends a parent after its children.
 #pragma once
 
 #include <opentelemetry/common/attribute_value.h>
