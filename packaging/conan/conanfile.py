@@ -21,11 +21,19 @@ class HermesConan(ConanFile):
     package_type = "library"
     settings = "os", "arch", "compiler", "build_type"
     # postgres: the PostgreSQL session store (hermes/postgres_store.hpp), with libpq.
-    options = {"shared": [True, False], "fPIC": [True, False], "postgres": [True, False]}
+    # with_opentelemetry: opentelemetry-cpp for the header-only adapter
+    # hermes/opentelemetry_sink.hpp; the libraries are built the same either way.
+    options = {
+        "shared": [True, False],
+        "fPIC": [True, False],
+        "postgres": [True, False],
+        "with_opentelemetry": [True, False],
+    }
     default_options = {
         "shared": False,
         "fPIC": True,
         "postgres": False,
+        "with_opentelemetry": False,
         # The session store's full-text search.
         "sqlite3/*:enable_fts5": True,
     }
@@ -65,6 +73,9 @@ class HermesConan(ConanFile):
         self.requires("fmt/[>=8 <12]")
         if self.options.postgres:
             self.requires("libpq/[>=13 <18]")
+        if self.options.with_opentelemetry:
+            # hermes/opentelemetry_sink.hpp includes the opentelemetry-cpp API headers.
+            self.requires("opentelemetry-cpp/[>=1.9 <2]", transitive_headers=True)
 
     def generate(self):
         toolchain = CMakeToolchain(self)
@@ -110,6 +121,9 @@ class HermesConan(ConanFile):
         ]
         if self.options.postgres:
             cxx.requires.append("libpq::libpq")
+        if self.options.with_opentelemetry:
+            # Consumers of the C++ API get opentelemetry-cpp's headers and libraries.
+            cxx.requires.append("opentelemetry-cpp::opentelemetry-cpp")
         if self.options.shared:
             cxx.defines = ["HERMES_SHARED"]
         if self.settings.os in ("Linux", "FreeBSD"):

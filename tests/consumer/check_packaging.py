@@ -63,6 +63,11 @@ def check_vcpkg(root, version, options, prefix, libdir):
     features = re.search(r"vcpkg_check_features\(.*?FEATURES(.*?)\)", portfile, re.S)
     mapped = dict(re.findall(r"(\w+)\s+(\w+)", features.group(1))) if features else {}
     check(mapped.get("postgres") == "HERMES_WITH_POSTGRES", "vcpkg: feature postgres does not set HERMES_WITH_POSTGRES")
+    otel = manifest.get("features", {}).get("opentelemetry", {})
+    check("opentelemetry-cpp" in otel.get("dependencies", []),
+          "vcpkg: no feature opentelemetry depending on opentelemetry-cpp")
+    check((root / "include/hermes/opentelemetry_sink.hpp").exists(),
+          "vcpkg: feature opentelemetry, but no include/hermes/opentelemetry_sink.hpp")
     python = manifest.get("features", {}).get("python", {})
     check({"pybind11", "python3"} <= set(python.get("dependencies", [])),
           "vcpkg: no feature python depending on pybind11 and python3")
@@ -106,6 +111,9 @@ def check_conan(root, version, options, prefix, libdir):
     check("check_min_cppstd(self, 20)" in recipe, "conan: building does not require C++20")
     check('"postgres": [True, False]' in recipe and 'self.requires("libpq/' in recipe
           and '"ON" if self.options.postgres' in recipe, "conan: option postgres does not build with libpq")
+    check('"with_opentelemetry": [True, False]' in recipe and 'self.requires("opentelemetry-cpp/' in recipe
+          and '"opentelemetry-cpp::opentelemetry-cpp"' in recipe,
+          "conan: option with_opentelemetry does not make opentelemetry-cpp available")
     for name in re.findall(r'cache_variables\["(\w+)"\]', recipe):
         check(name in options, f"conan: recipe sets {name}, which the project does not define")
     for target in re.findall(r'"cmake_target_name",\s*"([^"]+)"', recipe):
