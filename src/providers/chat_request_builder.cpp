@@ -11,6 +11,7 @@
 #include "providers/message_encoding_cache.hpp"
 #include "providers/reasoning_models.hpp"
 #include "providers/request_checks.hpp"
+#include "providers/spliced_body.hpp"
 #include "providers/tool_definitions.hpp"
 #include "providers/url_parts.hpp"
 
@@ -324,29 +325,12 @@ Result<std::string> encode_chat_request(const ProviderRequest& request, const Ch
       (*body)[it.key()] = it.value();
     }
   }
-  // The envelope's keys in their sorted order, the messages spliced in at theirs.
-  std::string out;
-  out.reserve(request.encoding_cache ? request.encoding_cache->bytes_hint() : 4096);
-  out.push_back('{');
-  bool messages_written = false;
-  auto write_messages = [&]() -> Status {
-    if (out.size() > 1) out.push_back(',');
-    out += "\"messages\":";
-    messages_written = true;
-    return append_messages(out, request, dialect);
-  };
-  for (auto it = body->begin(); it != body->end(); ++it) {
-    if (!messages_written && it.key() > std::string_view("messages")) {
-      HERMES_RETURN_IF_ERROR(write_messages());
-    }
-    if (out.size() > 1) out.push_back(',');
-    append_json(out, Json(it.key()));
-    out.push_back(':');
-    append_json(out, it.value());
-  }
-  if (!messages_written) HERMES_RETURN_IF_ERROR(write_messages());
-  out.push_back('}');
-  if (request.encoding_cache) request.encoding_cache->note_bytes(out.size());
+  MessageEncodingCache* cache = request.encoding_cache;
+  auto out = write_spliced_body(
+      *body, "messages", cache ? cache->bytes_hint() : 4096,
+      [&](std::string& text) { return append_messages(text, request, dialect); });
+  if (!out.ok()) return out.status();
+  if (cache) cache->note_bytes(out->size());
   return out;
 }
 

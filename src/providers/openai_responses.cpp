@@ -9,9 +9,7 @@
 #include "providers/url_parts.hpp"
 
 namespace hermes::internal {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 OpenAiResponsesProvider::OpenAiResponsesProvider(ProviderConfig config)
     : config_(std::move(config)) {
@@ -28,15 +26,21 @@ Result<ProviderResponse> OpenAiResponsesProvider::complete(const ProviderRequest
   if (context.cancel.cancelled()) {
     return Status::cancelled("the call was cancelled before it started");
   }
-  auto body = build_responses_request(request, dialect_, config_.model);
+  auto body = encode_responses_request(request, dialect_, config_.model);
   if (!body.ok()) return body.status();
-  const bool stream = body->value("stream", false);
+  // As the body says: extra_body may have replaced the setting.
+  bool stream = request.stream || dialect_.codex_backend;
+  if (request.extra_body.is_object()) {
+    if (auto it = request.extra_body.find("stream"); it != request.extra_body.end()) {
+      stream = it->is_boolean() && it->get<bool>();
+    }
+  }
   auto header_lines = headers(context, stream);
   if (!header_lines.ok()) return header_lines.status();
   ModelExchange exchange;
   exchange.http.url = url_;
   exchange.http.headers = std::move(*header_lines);
-  exchange.http.body = dump_json(*body);
+  exchange.http.body = std::move(*body);
   exchange.http.timeouts = config_.timeouts;
   exchange.http.accept_compressed = !stream;
   exchange.stream = stream;

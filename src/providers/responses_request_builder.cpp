@@ -8,8 +8,10 @@
 #include "common/json_text.hpp"
 #include "common/sha256.hpp"
 #include "common/text_utils.hpp"
+#include "providers/message_encoding_cache.hpp"
 #include "providers/reasoning_models.hpp"
 #include "providers/request_checks.hpp"
+#include "providers/spliced_body.hpp"
 #include "providers/tool_definitions.hpp"
 #include "providers/url_parts.hpp"
 
@@ -53,7 +55,7 @@ class InputBuilder {
       : dialect_(dialect), replay_only_at_(replay_only_at) {}
 
   Status add(const Message& message, std::size_t index);
-  Json take() { return std::move(items_); }
+  Json take() { return std::exchange(items_, Json::array()); }
 
  private:
   std::string text(std::string value) const {
@@ -344,27 +346,16 @@ ResponsesDialect responses_dialect_for(std::string_view provider, std::string_vi
   return dialect;
 }
 
-Result<Json> build_responses_request(const ProviderRequest& request,
-                                     const ResponsesDialect& dialect,
-                                     std::string_view default_model) {
-  const std::string_view model = request.model.empty() ? default_model : request.model;
-  HERMES_RETURN_IF_ERROR(check_request(request, model));
-  InputBuilder input(dialect, only_replayed_turn(request.messages, dialect.azure));
-  for (std::size_t i = 0; i < request.messages.size(); ++i) {
-    Status added = input.add(request.messages[i], i);
-    if (!added.ok()) {
-      return Status::invalid_argument("messages[" + std::to_string(i) + "]." + added.message());
-    }
-  }
+namespace {
+
+// Everything but the input items.
+Result<Json> responses_envelope(const ProviderRequest& request, const ResponsesDialect& dialect,
+                                std::string_view model) {
   auto tools = function_tools(request.tools);
   if (!tools.ok()) return tools.status();
-
   std::string instructions = instructions_of(request.messages);
   if (dialect.codex_backend) instructions = neutralize_harmony(std::move(instructions));
-  Json body = {{"model", model},
-               {"instructions", std::move(instructions)},
-               {"input", input.take()},
-               {"store", false}};
+  Json body = {{"model", model}, {"instructions", std::move(instructions)}, {"store", false}};
   if (!tools->empty()) {
     body["tools"] = std::move(*tools);
     body["tool_choice"] = "auto";
@@ -385,6 +376,94 @@ Result<Json> build_responses_request(const ProviderRequest& request,
     }
   }
   return body;
+}
+
+Status add_message(InputBuilder& input, const ProviderRequest& request, std::size_t i) {
+  Status added = input.add(request.messages[i], i);
+  if (added.ok()) return added;
+  return Status::invalid_argument("messages[" + std::to_string(i) + "]." + added.message());
+}
+
+// What besides a message shapes its items, when it replays no reasoning.
+uint64_t items_encoding_key(const ResponsesDialect& dialect) {
+  return 0x5245535000000000ull | (dialect.codex_backend ? 1u : 0u) | (dialect.github ? 2u : 0u);
+}
+
+// The input items, each message's from the request's encoding cache when it has them. A
+// message with reasoning items to replay is converted every time: which of them go
+// depends on the messages before it.
+Status append_input(std::string& out, const ProviderRequest& request,
+                    const ResponsesDialect& dialect) {
+  InputBuilder input(dialect, only_replayed_turn(request.messages, dialect.azure));
+  MessageEncodingCache* cache = request.encoding_cache;
+  const uint64_t key = items_encoding_key(dialect);
+  out.push_back('[');
+  bool first = true;
+  auto append_items = [&](std::string_view items) {
+    if (items.empty()) return;
+    if (!first) out.push_back(',');
+    first = false;
+    out += items;
+  };
+  for (std::size_t i = 0; i < request.messages.size(); ++i) {
+    const bool cacheable =
+        cache != nullptr && !request.messages[i].codex_reasoning_items.is_array();
+    if (const std::string* bytes = cacheable ? cache->find(i, key) : nullptr) {
+      append_items(*bytes);
+      continue;
+    }
+    HERMES_RETURN_IF_ERROR(add_message(input, request, i));
+    std::string items;
+    for (const Json& item : input.take()) {
+      if (!items.empty()) items.push_back(',');
+      append_json(items, item);
+    }
+    append_items(items);
+    if (cacheable) cache->store(i, key, std::move(items));
+  }
+  out.push_back(']');
+  return {};
+}
+
+}  // namespace
+
+Result<Json> build_responses_request(const ProviderRequest& request,
+                                     const ResponsesDialect& dialect,
+                                     std::string_view default_model) {
+  const std::string_view model = request.model.empty() ? default_model : request.model;
+  HERMES_RETURN_IF_ERROR(check_request(request, model));
+  InputBuilder input(dialect, only_replayed_turn(request.messages, dialect.azure));
+  for (std::size_t i = 0; i < request.messages.size(); ++i) {
+    HERMES_RETURN_IF_ERROR(add_message(input, request, i));
+  }
+  auto body = responses_envelope(request, dialect, model);
+  if (!body.ok()) return body.status();
+  if (!(request.extra_body.is_object() && request.extra_body.contains("input"))) {
+    (*body)["input"] = input.take();
+  }
+  return body;
+}
+
+Result<std::string> encode_responses_request(const ProviderRequest& request,
+                                             const ResponsesDialect& dialect,
+                                             std::string_view default_model) {
+  const std::string_view model = request.model.empty() ? default_model : request.model;
+  const bool input_overridden =
+      request.extra_body.is_object() && request.extra_body.contains("input");
+  HERMES_RETURN_IF_ERROR(check_request(request, model));
+  auto body = responses_envelope(request, dialect, model);
+  if (input_overridden || !body.ok()) {
+    auto built = build_responses_request(request, dialect, default_model);
+    if (!built.ok()) return built.status();
+    return dump_json(*built);
+  }
+  MessageEncodingCache* cache = request.encoding_cache;
+  auto out =
+      write_spliced_body(*body, "input", cache ? cache->bytes_hint() : 4096,
+                         [&](std::string& text) { return append_input(text, request, dialect); });
+  if (!out.ok()) return out.status();
+  if (cache) cache->note_bytes(out->size());
+  return out;
 }
 
 }  // namespace hermes::internal

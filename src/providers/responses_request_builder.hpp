@@ -41,6 +41,13 @@ Result<Json> build_responses_request(const ProviderRequest& request,
                                      const ResponsesDialect& dialect,
                                      std::string_view default_model = {});
 
+// The same body as text (dump_json of build_responses_request, byte for byte), written
+// with the request's encoding cache: the items of messages it holds are copied, the
+// others converted and stored in it.
+Result<std::string> encode_responses_request(const ProviderRequest& request,
+                                             const ResponsesDialect& dialect,
+                                             std::string_view default_model = {});
+
 // A call id the Responses API accepts (at most 64 characters). Longer ids are replaced by
 // a digest of themselves, so a call and its output stay paired.
 std::string clamp_call_id(std::string_view call_id);

@@ -20,7 +20,7 @@ using hermes::testing::RandomTranscript;
 
 namespace {
 
-std::vector<ChatDialect> dialects() {
+std::vector<ChatDialect> chat_dialects() {
   std::vector<ChatDialect> out;
   out.push_back(ChatDialect{});
   ChatDialect markers;
@@ -62,14 +62,14 @@ ProviderRequest request_for(RandomTranscript& gen, std::vector<Message> messages
   return request;
 }
 
-std::string from_scratch(const ProviderRequest& request, const ChatDialect& dialect) {
+std::string chat_from_scratch(const ProviderRequest& request, const ChatDialect& dialect) {
   ProviderRequest plain = request;
   plain.encoding_cache = nullptr;
   auto body = build_chat_request(plain, dialect, "default");
   return body.ok() ? dump_json(*body) : "error: " + body.status().message();
 }
 
-std::string encoded(const ProviderRequest& request, const ChatDialect& dialect) {
+std::string chat_encoded(const ProviderRequest& request, const ChatDialect& dialect) {
   auto body = encode_chat_request(request, dialect, "default");
   return body.ok() ? *body : "error: " + body.status().message();
 }
@@ -79,7 +79,7 @@ std::string encoded(const ProviderRequest& request, const ChatDialect& dialect) 
 TEST_CASE("a body written from cached encodings equals the body built from scratch") {
   for (uint32_t seed = 1; seed <= 60; ++seed) {
     CAPTURE(seed);
-    for (const ChatDialect& dialect : dialects()) {
+    for (const ChatDialect& dialect : chat_dialects()) {
       RandomTranscript gen(seed);
       std::vector<Message> input = {Message::system("You are hermes.")};
       for (Message& m : gen.messages(1 + gen.pick(15))) input.push_back(std::move(m));
@@ -90,9 +90,9 @@ TEST_CASE("a body written from cached encodings equals the body built from scrat
             hermes::sanitize_api_messages(hermes::repair_message_sequence(input));
         ProviderRequest request = request_for(gen, wire);
         request.encoding_cache = &cache;
-        CHECK(encoded(request, dialect) == from_scratch(request, dialect));
+        CHECK(chat_encoded(request, dialect) == chat_from_scratch(request, dialect));
         // Twice: the second time every message comes from the cache.
-        CHECK(encoded(request, dialect) == from_scratch(request, dialect));
+        CHECK(chat_encoded(request, dialect) == chat_from_scratch(request, dialect));
 
         for (Message& m : gen.tool_step()) input.push_back(std::move(m));
         const std::vector<Message> next =
@@ -119,10 +119,10 @@ TEST_CASE("an encoding stored under another dialect is not reused") {
   ChatDialect echo;
   echo.echo_reasoning_content = true;
   echo.developer_role = true;
-  CHECK(encoded(request, plain) == from_scratch(request, plain));
-  CHECK(encoded(request, echo) == from_scratch(request, echo));
-  CHECK(encoded(request, echo).find("reasoning_content") != std::string::npos);
-  CHECK(encoded(request, plain) == from_scratch(request, plain));
+  CHECK(chat_encoded(request, plain) == chat_from_scratch(request, plain));
+  CHECK(chat_encoded(request, echo) == chat_from_scratch(request, echo));
+  CHECK(chat_encoded(request, echo).find("reasoning_content") != std::string::npos);
+  CHECK(chat_encoded(request, plain) == chat_from_scratch(request, plain));
 }
 
 TEST_CASE("a message that cannot be encoded is named the same way with a cache") {
