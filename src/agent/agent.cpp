@@ -339,11 +339,9 @@ ConversationResult Agent::run_conversation(const std::string& user_message,
                                            const std::optional<std::string>& system_message,
                                            const std::optional<std::vector<Message>>& history,
                                            const std::string& task_id) {
-  TurnOptions turn;
-  turn.system_message = system_message;
-  turn.conversation_history = history;
-  turn.task_id = task_id;
-  return run_conversation(user_message, turn);
+  internal::TurnRunner runner(
+      *impl_, {user_message, system_message, history ? &*history : nullptr, task_id, std::nullopt});
+  return runner.run();
 }
 
 ConversationResult Agent::run_conversation(const std::string& user_message,
@@ -358,8 +356,10 @@ ConversationResult Agent::run_conversation(const std::string& user_message,
       return refused;
     }
   }
-  internal::TurnRunner runner(*impl_, {user_message, turn.system_message, turn.conversation_history,
-                                       turn.task_id, turn.output});
+  const std::vector<Message>* history =
+      turn.conversation_history ? &*turn.conversation_history : nullptr;
+  internal::TurnRunner runner(
+      *impl_, {user_message, turn.system_message, history, turn.task_id, turn.output});
   return runner.run();
 }
 

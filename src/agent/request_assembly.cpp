@@ -24,7 +24,7 @@ int64_t TurnRunner::wire_estimate() {
   return wire_.estimate() + estimate_tools_tokens_rough(offered_tool_definitions());
 }
 
-ProviderRequest TurnRunner::assemble_request(bool with_tools, uint64_t& lease) {
+ProviderRequest TurnRunner::assemble_request(bool with_tools, uint64_t& lease, bool wire_current) {
   const AgentOptions& opts = core_.options;
   ProviderRequest request;
   request.model = opts.provider.model;
@@ -34,7 +34,7 @@ ProviderRequest TurnRunner::assemble_request(bool with_tools, uint64_t& lease) {
       wire_reasoning_effort(opts.request.reasoning_effort, core_.reasoning_rejections);
   request.stream = opts.request.stream;
 
-  wire_.update(wire_system_prompt(), st_.messages);
+  if (!wire_current) wire_.update(wire_system_prompt(), st_.messages);
   request.messages = wire_.lend(lease);
   request.encoding_cache = wire_.encoding_cache();
   if (with_tools && !st_.offered_tools.empty()) request.tools = offered_tool_definitions();
@@ -42,9 +42,9 @@ ProviderRequest TurnRunner::assemble_request(bool with_tools, uint64_t& lease) {
 }
 
 std::optional<ProviderResponse> TurnRunner::call_model_on_transcript(
-    bool with_tools, std::optional<int64_t> max_tokens) {
+    bool with_tools, std::optional<int64_t> max_tokens, bool wire_current) {
   uint64_t lease = 0;
-  ProviderRequest request = assemble_request(with_tools, lease);
+  ProviderRequest request = assemble_request(with_tools, lease, wire_current);
   if (max_tokens) request.max_tokens = max_tokens;
   auto response = call_model(request);
   wire_.take_back(std::move(request.messages), lease);

@@ -97,13 +97,12 @@ void TurnRunner::preflight_compaction() {
   }
 }
 
-bool TurnRunner::pre_api_compaction() {
+bool TurnRunner::pre_api_compaction(int64_t estimate) {
   ContextEngine* engine = core_.engine.get();
   if (engine == nullptr || st_.messages.size() < 2 ||
       st_.compression_attempts >= kMaxCompressionAttempts) {
     return false;
   }
-  const int64_t estimate = wire_estimate();
   if (engine->should_defer_preflight_to_real_usage(estimate) ||
       !engine->should_compress(estimate)) {
     return false;

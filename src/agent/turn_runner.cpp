@@ -52,13 +52,15 @@ bool TurnRunner::step() {
     append(steer_message(steer));
   }
 
-  if (pre_api_compaction()) {
+  if (pre_api_compaction(wire_estimate())) {
     st_.budget.refund();  // A compaction is not a model call: the step is run again.
     return true;
   }
+  // The wire copy is the one just estimated: nothing changed the transcript since.
   // A retry of a truncated response gets more room, for that one call.
   auto response = call_model_on_transcript(/*with_tools=*/true,
-                                           std::exchange(st_.next_max_tokens, std::nullopt));
+                                           std::exchange(st_.next_max_tokens, std::nullopt),
+                                           /*wire_current=*/true);
   if (!response) {
     if (!st_.restart_iteration) return false;
     // The call hit the context limit and the transcript was compacted: run the step again,

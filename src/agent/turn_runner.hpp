@@ -20,7 +20,9 @@ namespace hermes::internal {
 struct TurnInput {
   std::string user_message;
   std::optional<std::string> system_message;
-  std::optional<std::vector<Message>> history;
+  // The caller's history, which replaces the agent's; null keeps the agent's. It outlives
+  // the turn (it is the caller's argument).
+  const std::vector<Message>* history = nullptr;
   std::string task_id;
   std::optional<AgentOptions::Output> output;  // The turn's own answer schema.
 };
@@ -46,7 +48,8 @@ class TurnRunner {
   // The opt-in idle trigger: after a long pause the provider's prompt cache is cold
   // anyway, so a compaction costs nothing extra.
   void idle_compaction();
-  bool pre_api_compaction();
+  // `estimate`: wire_estimate() of the request about to be made.
+  bool pre_api_compaction(int64_t estimate);
   void post_tool_compaction();
   bool compact(const std::string& reason, std::optional<int64_t> current_tokens);
   // The rough size of `request` (its messages and tools), counted from scratch.
@@ -61,10 +64,12 @@ class TurnRunner {
   // The rough size of the next request (messages and offered tools).
   int64_t wire_estimate();
   // The request for the transcript as it stands, its messages lent by wire_ under `lease`.
-  ProviderRequest assemble_request(bool with_tools, uint64_t& lease);
+  // `wire_current`: wire_ was updated and nothing has changed the transcript since.
+  ProviderRequest assemble_request(bool with_tools, uint64_t& lease, bool wire_current = false);
   // One model call (call_model) on the transcript as it stands.
   std::optional<ProviderResponse> call_model_on_transcript(bool with_tools,
-                                                           std::optional<int64_t> max_tokens = {});
+                                                           std::optional<int64_t> max_tokens = {},
+                                                           bool wire_current = false);
 
   // model_call.cpp: one model call with retries. nullopt when the turn must stop (the
   // reason is recorded in the state).
