@@ -70,7 +70,7 @@ StreamCallback TurnRunner::stream_forwarder() {
   };
 }
 
-std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest& request) {
+ModelCall TurnRunner::call_model(ProviderRequest& request) {
   const Callbacks& cb = core_.options.callbacks;
   ProviderRuntime& runtime = *core_.runtime;
   CallContext ctx;
@@ -84,7 +84,7 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest& request)
     if (st_.cancel.cancelled()) {
       st_.interrupted = true;
       st_.exit_reason = "interrupted_by_user";
-      return std::nullopt;
+      return {};
     }
     request.model = runtime.model();
     // The service may have changed (a fallback): its own routing, or none.
@@ -106,21 +106,21 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest& request)
       end_model_call_span(attempt, provider, request, *result, took);
       runtime.note_success();
       core_.hooks.post_api_request(request, *result);
-      return std::move(*result);
+      return {AfterCall::kAnswered, std::move(*result)};
     }
 
     const Status& s = result.status();
     if (s.code() == StatusCode::kCancelled || st_.cancel.cancelled()) {
       fail_model_call_span(attempt, provider, request, "cancelled", "interrupted", 0, took);
       note_model_wait_interrupted(st_, call_started);
-      return std::nullopt;
+      return {};
     }
     if (s.api_error() == nullptr) {
       // Not a provider failure (a request that cannot be encoded): retrying cannot help.
       fail_model_call_span(attempt, provider, request, "request_error",
                            redact_sensitive_text(s.to_string()), 0, took);
       fail(s.to_string(), "request_error");
-      return std::nullopt;
+      return {};
     }
     ApiError error = *s.api_error();
     const int64_t context_length =
@@ -151,13 +151,20 @@ std::optional<ProviderResponse> TurnRunner::call_model(ProviderRequest& request)
     st_.failure_reason = std::string(failover_reason_name(error.reason));
     HERMES_LOG_INFO("model call failed: {}", error.to_string());
 
-    if (!perform_recovery(action, error, facts, request)) return std::nullopt;
+    switch (perform_recovery(action, error, facts, request)) {
+      case AfterFailure::kRetryCall:
+        break;
+      case AfterFailure::kStepAgain:
+        return {AfterCall::kStepAgain, std::nullopt};
+      case AfterFailure::kStop:
+        return {};
+    }
     retry = action.retry;
   }
 }
 
-bool TurnRunner::perform_recovery(RecoveryAction& action, const ApiError& error,
-                                  RecoveryFacts& facts, ProviderRequest& request) {
+AfterFailure TurnRunner::perform_recovery(RecoveryAction& action, const ApiError& error,
+                                          RecoveryFacts& facts, ProviderRequest& request) {
   for (;;) {
     switch (action.kind) {
       case RecoveryKind::kRefreshCredential:
@@ -168,26 +175,27 @@ bool TurnRunner::perform_recovery(RecoveryAction& action, const ApiError& error,
         if (core_.runtime->rotate_key_for(error)) {
           status("retry", "\xF0\x9F\x94\x91 " + st_.failure_reason +
                               " \xE2\x80\x94 switching to the next API key");
-          return true;
+          return AfterFailure::kRetryCall;
         }
         facts.rotation_declined = true;
         break;
       case RecoveryKind::kRepairRequest:
-        if (repair_refused_request(error, request)) return true;
+        if (repair_refused_request(error, request)) return AfterFailure::kRetryCall;
         facts.repair_declined = true;
         break;
       case RecoveryKind::kCompact:
-        recover_by_compaction(error, request);
-        return false;
+        return recover_by_compaction(error, request) ? AfterFailure::kStepAgain
+                                                     : AfterFailure::kStop;
       case RecoveryKind::kFallBack:
-        if (switch_to_fallback(error)) return true;
+        if (switch_to_fallback(error)) return AfterFailure::kRetryCall;
         facts.fallback_declined = true;
         break;
       case RecoveryKind::kRetryAfterBackoff:
-        return back_off(error, action.retry, facts.max_attempts);
+        return back_off(error, action.retry, facts.max_attempts) ? AfterFailure::kRetryCall
+                                                                 : AfterFailure::kStop;
       case RecoveryKind::kFail:
         fail(action.error, action.exit_reason);
-        return false;
+        return AfterFailure::kStop;
     }
     action = decide_recovery(error, facts);
   }
@@ -287,20 +295,20 @@ bool TurnRunner::repair_reasoning_refusal(const ApiError& error, ProviderRequest
   return true;
 }
 
-void TurnRunner::recover_by_compaction(const ApiError& error, const ProviderRequest& request) {
+bool TurnRunner::recover_by_compaction(const ApiError& error, const ProviderRequest& request) {
   const bool payload = error.reason == FailoverReason::kPayloadTooLarge;
   if (!core_.engine) {
     fail(payload ? "Request payload too large (413) and compression is disabled: " + error.message
                  : "Context overflow and auto-compaction is disabled: " + error.message +
                        " Compress the conversation or start a new session.",
          st_.failure_reason);
-    return;
+    return false;
   }
   if (st_.compression_attempts >= kMaxCompressionAttempts) {
     fail(payload ? "Request payload too large (413). Cannot compress further."
                  : "Context length exceeded: max compression attempts (3) reached.",
          "compression_exhausted");
-    return;
+    return false;
   }
   // A limit the provider states is believed (and only lowered, never raised).
   if (!payload) {
@@ -311,12 +319,12 @@ void TurnRunner::recover_by_compaction(const ApiError& error, const ProviderRequ
   }
   const int64_t estimate = request_estimate(request);
   if (compact(payload ? "payload_too_large" : "overflow", estimate)) {
-    st_.restart_iteration = true;
     status("lifecycle", "Context compacted after the provider's size limit; retrying the call");
-    return;
+    return true;
   }
   fail(fmt::format("Context length exceeded ({} tokens). Cannot compress further.", estimate),
        "compression_exhausted");
+  return false;
 }
 
 void TurnRunner::record_subagent_usage(const Usage& usage, int api_calls,

@@ -41,14 +41,14 @@ ProviderRequest TurnRunner::assemble_request(bool with_tools, uint64_t& lease, b
   return request;
 }
 
-std::optional<ProviderResponse> TurnRunner::call_model_on_transcript(
-    bool with_tools, std::optional<int64_t> max_tokens, bool wire_current) {
+ModelCall TurnRunner::call_model_on_transcript(bool with_tools, std::optional<int64_t> max_tokens,
+                                               bool wire_current) {
   uint64_t lease = 0;
   ProviderRequest request = assemble_request(with_tools, lease, wire_current);
   if (max_tokens) request.max_tokens = max_tokens;
-  auto response = call_model(request);
+  ModelCall call = call_model(request);
   wire_.take_back(std::move(request.messages), lease);
-  return response;
+  return call;
 }
 
 }  // namespace hermes::internal

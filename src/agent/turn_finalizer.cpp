@@ -22,7 +22,7 @@ void TurnRunner::summarize_after_budget() {
   append(Message::user(std::string(kMaxIterationsPrompt)));
   flush();
   const bool failed_before = st_.failed;
-  auto response = call_model_on_transcript(/*with_tools=*/false);
+  auto response = call_model_on_transcript(/*with_tools=*/false).response;
   std::string text;
   if (response) {
     record_usage(*response);

@@ -58,17 +58,21 @@ bool TurnRunner::step() {
   }
   // The wire copy is the one just estimated: nothing changed the transcript since.
   // A retry of a truncated response gets more room, for that one call.
-  auto response = call_model_on_transcript(/*with_tools=*/true,
-                                           std::exchange(st_.next_max_tokens, std::nullopt),
-                                           /*wire_current=*/true);
-  if (!response) {
-    if (!st_.restart_iteration) return false;
-    // The call hit the context limit and the transcript was compacted: run the step again,
-    // without charging it twice.
-    st_.restart_iteration = false;
-    st_.budget.refund();
-    return true;
+  ModelCall call = call_model_on_transcript(/*with_tools=*/true,
+                                            std::exchange(st_.next_max_tokens, std::nullopt),
+                                            /*wire_current=*/true);
+  switch (call.next) {
+    case AfterCall::kStop:
+      return false;
+    case AfterCall::kStepAgain:
+      // The call hit the context limit and the transcript was compacted: run the step
+      // again, without charging it twice.
+      st_.budget.refund();
+      return true;
+    case AfterCall::kAnswered:
+      break;
   }
+  auto& response = call.response;
   record_usage(*response);
   if (!response->message.reasoning.empty()) st_.last_reasoning = response->message.reasoning;
 

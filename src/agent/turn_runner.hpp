@@ -17,6 +17,21 @@
 
 namespace hermes::internal {
 
+// What follows a model call, as the call decides it.
+enum class AfterCall {
+  kAnswered,   // The response is there.
+  kStepAgain,  // The transcript was compacted to fit: the step runs again, uncounted.
+  kStop,       // The turn ends (the reason is recorded in the state).
+};
+
+struct ModelCall {
+  AfterCall next = AfterCall::kStop;
+  std::optional<ProviderResponse> response;  // With kAnswered.
+};
+
+// What follows a failed attempt, as its recovery decides it.
+enum class AfterFailure { kRetryCall, kStepAgain, kStop };
+
 struct TurnInput {
   std::string user_message;
   std::optional<std::string> system_message;
@@ -67,25 +82,23 @@ class TurnRunner {
   // `wire_current`: wire_ was updated and nothing has changed the transcript since.
   ProviderRequest assemble_request(bool with_tools, uint64_t& lease, bool wire_current = false);
   // One model call (call_model) on the transcript as it stands.
-  std::optional<ProviderResponse> call_model_on_transcript(bool with_tools,
-                                                           std::optional<int64_t> max_tokens = {},
-                                                           bool wire_current = false);
+  ModelCall call_model_on_transcript(bool with_tools, std::optional<int64_t> max_tokens = {},
+                                     bool wire_current = false);
 
-  // model_call.cpp: one model call with retries. nullopt when the turn must stop (the
-  // reason is recorded in the state).
-  std::optional<ProviderResponse> call_model(ProviderRequest& request);
+  // model_call.cpp: one model call with retries and recoveries.
+  ModelCall call_model(ProviderRequest& request);
   StreamCallback stream_forwarder();
   void record_usage(const ProviderResponse& response);
   // A sub-agent's spending counts as this turn's (and this session's).
   void record_subagent_usage(const Usage& usage, int api_calls, const std::string& model);
   // Carries out the recovery decide_recovery chose (recovery_decision.hpp), and what
-  // replaces it when an attempt is declined; `action` ends as the one taken. False when
-  // the call must stop (the reason is recorded in the state).
-  bool perform_recovery(RecoveryAction& action, const ApiError& error, RecoveryFacts& facts,
-                        ProviderRequest& request);
+  // replaces it when an attempt is declined; `action` ends as the one taken.
+  AfterFailure perform_recovery(RecoveryAction& action, const ApiError& error, RecoveryFacts& facts,
+                                ProviderRequest& request);
   // Waits before retry `retry`; false when an interrupt lands during the wait.
   bool back_off(const ApiError& error, int retry, int max_attempts);
-  void recover_by_compaction(const ApiError& error, const ProviderRequest& request);
+  // True when the transcript was compacted (the step runs again); else the turn failed.
+  bool recover_by_compaction(const ApiError& error, const ProviderRequest& request);
   bool refresh_credential(const ApiError& error);
   // Changes what the provider refused in `request` (corrupt images, a reasoning setting)
   // so the call can be retried at once. False when there is nothing to change.

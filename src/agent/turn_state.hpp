@@ -75,9 +75,8 @@ struct TurnState {
   std::optional<int64_t> next_max_tokens;       // A boosted cap for the next call only.
   std::string streamed_text;                    // Visible text streamed by the current call.
 
-  int compression_attempts = 0;    // Compactions this turn (at most 3).
-  double idle_seconds = 0;         // Since the last stored message, at turn start.
-  bool restart_iteration = false;  // A compaction inside the call: run the step again.
+  int compression_attempts = 0;  // Compactions this turn (at most 3).
+  double idle_seconds = 0;       // Since the last stored message, at turn start.
 
   bool memory_review_due = false;  // This turn earned a memory review.
 
