@@ -1,6 +1,7 @@
 // Turn finalizer: the max-iterations summary, transcript invariants, the last flush, and
 // the result. Each step is guarded so one failing cannot lose the answer.
 #include <algorithm>
+#include <utility>
 
 #include "agent/background_review.hpp"
 #include "agent/memory_provider_call.hpp"
@@ -128,7 +129,7 @@ ConversationResult TurnRunner::build_result() {
   r.base_url = info.base_url;
   r.usage = st_.usage;
   r.last_prompt_tokens = st_.last_prompt_tokens;
-  r.messages = st_.messages;
+  r.messages = std::move(st_.messages);  // The last use of the working transcript.
   core_.control.end_turn();
   return r;
 }
