@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "safety/log.hpp"
+#include "store/sqlite_wal_batching.hpp"
 
 namespace hermes::store {
 namespace {
@@ -63,7 +64,8 @@ Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& 
   const int flags =
       (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
       SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
-  auto connection = Connection::open(path, flags);
+  // The writer appends to the log through the batching VFS (sqlite_wal_batching.hpp).
+  auto connection = Connection::open(path, flags, read_only ? nullptr : wal_batching_vfs_name());
   if (!connection.ok()) return connection.status();
   sqlite3_busy_timeout((*connection)->handle(), kBusyTimeoutMs);
   if (!read_only) HERMES_RETURN_IF_ERROR((*connection)->exec("PRAGMA foreign_keys=ON"));
