@@ -149,9 +149,10 @@ Connection::~Connection() {
   sqlite3_close_v2(db_);
 }
 
-Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, int flags) {
+Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, int flags,
+                                                     const char* vfs) {
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  const int rc = sqlite3_open_v2(path.c_str(), &db, flags, vfs);
   if (rc != SQLITE_OK) {
     Status status = sqlite_status(db, rc, "opening " + path);
     sqlite3_close_v2(db);

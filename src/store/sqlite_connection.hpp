@@ -83,8 +83,10 @@ class Connection {
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  // Opens `path` with sqlite3_open_v2 `flags` (SQLITE_OPEN_* values).
-  static Result<std::unique_ptr<Connection>> open(const std::string& path, int flags);
+  // Opens `path` with sqlite3_open_v2 `flags` (SQLITE_OPEN_* values), through the VFS
+  // named `vfs` (nullptr: the default one).
+  static Result<std::unique_ptr<Connection>> open(const std::string& path, int flags,
+                                                  const char* vfs = nullptr);
 
   // A statement for `sql`, prepared once and kept for the life of the connection. A
   // statement already in use (a nested query with the same text) gets a private copy.

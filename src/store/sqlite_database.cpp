@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "safety/log.hpp"
+#include "store/sqlite_wal_batching.hpp"
 
 namespace hermes::store {
 namespace {
@@ -56,6 +57,14 @@ const char* synchronous_pragma(Durability durability, bool wal, const std::strin
 #endif
 }
 
+// BEGIN and COMMIT from the connection's statement cache: sqlite3_exec would compile them
+// again for every transaction.
+Status run_cached(Connection& connection, const char* sql) {
+  auto stmt = connection.prepare(sql);
+  if (!stmt.ok()) return stmt.status();
+  return stmt->run();
+}
+
 }  // namespace
 
 Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& path,
@@ -63,7 +72,8 @@ Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& 
   const int flags =
       (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
       SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
-  auto connection = Connection::open(path, flags);
+  // The writer appends to the log through the batching VFS (sqlite_wal_batching.hpp).
+  auto connection = Connection::open(path, flags, read_only ? nullptr : wal_batching_vfs_name());
   if (!connection.ok()) return connection.status();
   sqlite3_busy_timeout((*connection)->handle(), kBusyTimeoutMs);
   if (!read_only) HERMES_RETURN_IF_ERROR((*connection)->exec("PRAGMA foreign_keys=ON"));
@@ -91,9 +101,9 @@ Status SqliteDatabase::enable_write_ahead_log(int read_connections, Durability d
 
 Status SqliteDatabase::attempt(Connection& connection, const char* begin_sql,
                                const TransactionBody& body) {
-  HERMES_RETURN_IF_ERROR(connection.exec(begin_sql));
+  HERMES_RETURN_IF_ERROR(run_cached(connection, begin_sql));
   Status status = body(connection);
-  if (status.ok()) status = connection.exec("COMMIT");
+  if (status.ok()) status = run_cached(connection, "COMMIT");
   if (!status.ok() && !sqlite3_get_autocommit(connection.handle())) {
     connection.exec("ROLLBACK");  // Best effort: the error that matters is `status`.
   }
