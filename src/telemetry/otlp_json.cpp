@@ -7,6 +7,7 @@
 #include <utility>
 #include <variant>
 
+#include "common/json_text.hpp"
 #include "common/utf8.hpp"
 #include "hermes/json.hpp"
 #include "hermes/version.hpp"
@@ -149,8 +150,9 @@ Json histogram_json(const MetricSeries& series, const std::string& start, const 
 }
 
 std::string dump(const Json& body) {
-  // Every string was repaired already; `replace` is the guard should one slip through.
-  return body.dump(-1, ' ', false, Json::error_handler_t::replace);
+  // The library's writer: nlohmann's compact text (invalid UTF-8 replaced, the guard should
+  // a string slip through unrepaired), a run of bytes at a time.
+  return dump_json(body);
 }
 
 }  // namespace
