@@ -200,6 +200,47 @@ def overhead_table(r, targets):
     return "\n".join(rows)
 
 
+def engine_targets(r, targets):
+    """The turn engine's targets: CPU against the floor, Python against C++, the peers,
+    and the store with durability=normal against the store off."""
+    def median_ratio(contender, history, stream, field, other):
+        values = r.ratios(contender, history, stream, field, other=other)
+        return statistics.median(values) if values else None
+
+    def where(history, stream):
+        return f"{history:,} messages, {'streaming' if stream else 'not streaming'}"
+
+    for stream in (True, False):
+        ratio = median_ratio("hermes_cpp", 1000, stream, "cpu_per_step_us", "floor")
+        if ratio is not None:
+            targets.append((f"CPU per step ≤ 2× the floor's ({where(1000, stream)})",
+                            fmt_ratio(ratio), verdict(ratio <= 2)))
+    for stream in (True, False):
+        ratio = median_ratio("hermes_py", 100, stream, "wall_per_step_us", "hermes_cpp")
+        if ratio is not None:
+            targets.append((f"Python per-step overhead over C++ ≤ 20% ({where(100, stream)})",
+                            f"{ratio - 1:+.0%}", verdict(ratio - 1 <= 0.2)))
+    for history in HISTORIES:
+        for stream in (True, False):
+            h_cpu = r.values("hermes_cpp", history, stream, "cpu_per_step_us")
+            peers = [p for p in PEERS if r.values(p, history, stream, "cpu_per_step_us")]
+            if not h_cpu or not peers:
+                continue
+            best = min(statistics.median(r.values(p, history, stream, "cpu_per_step_us"))
+                       for p in peers)
+            ratio = statistics.median(h_cpu) / best
+            targets.append((f"CPU per step ≤ 1/10 of the best peer's ({where(history, stream)})",
+                            fmt_share(ratio), verdict(ratio <= 0.1)))
+    for stream in (True, False):
+        ratio = median_ratio("hermes_cpp_store_normal", 10, stream, "wall_per_step_us",
+                             "hermes_cpp")
+        if ratio is not None:
+            targets.append((f"Store on, durability normal, ≤ 1.5× store off ({where(10, stream)})",
+                            fmt_ratio(ratio), verdict(ratio <= 1.5)))
+    targets.append(("10,000 concurrent conversations, RSS ≤ 1.5 × text + 64 KiB each",
+                    "not measured (needs the event-driven runtime)", "**missed**"))
+
+
 def tracing_table(r, targets):
     """Tracing on with the OTLP exporter attached, against tracing off, round by round."""
     rows = ["| Prior messages | Streaming | Wall per step, traced − untraced | Share of a step "
@@ -319,6 +360,7 @@ def section(r, meta):
         parts += [f"### Per step, streaming {'on' if stream else 'off'}", "",
                   per_step_table(r, stream), ""]
     parts += ["### hermes overhead over the floor", "", overhead_table(r, targets), ""]
+    engine_targets(r, targets)
     parts += ["### Tracing overhead (spans and metrics exported over OTLP/HTTP)", "",
               tracing_table(r, targets), ""]
     parts += ["### hermes C++ against the best peer", "", peer_table(r, targets), ""]
