@@ -119,6 +119,10 @@ void append_json(std::string& out, const Json& value) {
   }
 }
 
+void append_json_string(std::string& out, std::string_view text) {
+  append_string(out, text);
+}
+
 std::string dump_json(const Json& value) {
   std::string out;
   append_json(out, value);

@@ -17,6 +17,8 @@ std::string dump_json(const Json& value);
 
 // Appends the text dump_json would return for `value` to `out`.
 void append_json(std::string& out, const Json& value);
+// The same for a string value, without making a Json of it.
+void append_json_string(std::string& out, std::string_view text);
 
 // Indented JSON text for humans, with the same UTF-8 handling.
 std::string dump_json_pretty(const Json& value);

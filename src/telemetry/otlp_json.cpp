@@ -95,23 +95,89 @@ int status_number(SpanStatusCode code) {
   return 0;
 }
 
-Json span_json(const QueuedSpan& queued) {
+// The spans are written straight to text, the members of each object in the order the
+// JSON serialiser keeps them (sorted by key): a batch is most of what tracing costs.
+void append_text(std::string& out, std::string_view value) {
+  append_json_string(out, text(value));
+}
+
+void append_any_value(std::string& out, const AttributeValue& value) {
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          out += "{\"stringValue\":";
+          append_text(out, v);
+          out += '}';
+        } else if constexpr (std::is_same_v<T, int64_t>) {
+          out += "{\"intValue\":\"";
+          out += decimal(v);
+          out += "\"}";
+        } else if constexpr (std::is_same_v<T, double>) {
+          out += "{\"doubleValue\":";
+          append_json(out, number(v));
+          out += '}';
+        } else if constexpr (std::is_same_v<T, bool>) {
+          out += v ? "{\"boolValue\":true}" : "{\"boolValue\":false}";
+        } else {
+          out += "{\"arrayValue\":{\"values\":[";
+          for (std::size_t i = 0; i < v.size(); ++i) {
+            if (i > 0) out += ',';
+            out += "{\"stringValue\":";
+            append_text(out, v[i]);
+            out += '}';
+          }
+          out += "]}}";
+        }
+      },
+      value);
+}
+
+void append_attributes(std::string& out, const std::vector<Attribute>& attributes) {
+  out += '[';
+  for (std::size_t i = 0; i < attributes.size(); ++i) {
+    if (i > 0) out += ',';
+    out += "{\"key\":";
+    append_text(out, attributes[i].key);
+    out += ",\"value\":";
+    append_any_value(out, attributes[i].value);
+    out += '}';
+  }
+  out += ']';
+}
+
+void append_span(std::string& out, const QueuedSpan& queued) {
   const SpanData& span = queued.span;
-  Json out = {
-      {"traceId", span.context.trace_id.hex()},
-      {"spanId", span.context.span_id.hex()},
-      {"name", text(span.name)},
-      {"kind", kind_number(span.kind)},
-      {"startTimeUnixNano", decimal(span.start_time_unix_nano)},
-      {"endTimeUnixNano", decimal(span.end_time_unix_nano)},
-      {"attributes", attributes_json(span.attributes)},
-  };
-  if (span.parent_span_id.valid()) out["parentSpanId"] = span.parent_span_id.hex();
-  if (queued.dropped_attributes > 0) out["droppedAttributesCount"] = queued.dropped_attributes;
-  Json status = {{"code", status_number(span.status)}};
-  if (!span.status_message.empty()) status["message"] = text(span.status_message);
-  out["status"] = std::move(status);
-  return out;
+  out += "{\"attributes\":";
+  append_attributes(out, span.attributes);
+  if (queued.dropped_attributes > 0) {
+    out += ",\"droppedAttributesCount\":";
+    out += std::to_string(queued.dropped_attributes);
+  }
+  out += ",\"endTimeUnixNano\":\"";
+  out += decimal(span.end_time_unix_nano);
+  out += "\",\"kind\":";
+  out += std::to_string(kind_number(span.kind));
+  out += ",\"name\":";
+  append_text(out, span.name);
+  if (span.parent_span_id.valid()) {
+    out += ",\"parentSpanId\":\"";
+    out += span.parent_span_id.hex();
+    out += '"';
+  }
+  out += ",\"spanId\":\"";
+  out += span.context.span_id.hex();
+  out += "\",\"startTimeUnixNano\":\"";
+  out += decimal(span.start_time_unix_nano);
+  out += "\",\"status\":{\"code\":";
+  out += std::to_string(status_number(span.status));
+  if (!span.status_message.empty()) {
+    out += ",\"message\":";
+    append_text(out, span.status_message);
+  }
+  out += "},\"traceId\":\"";
+  out += span.context.trace_id.hex();
+  out += "\"}";
 }
 
 Json sum_json(const MetricSeries& series, const std::string& start, const std::string& now) {
@@ -222,12 +288,21 @@ std::vector<Attribute> make_resource(const std::string& service_name,
 
 std::string encode_traces(const std::vector<Attribute>& resource,
                           const std::vector<QueuedSpan>& spans) {
-  Json list = Json::array();
-  for (const QueuedSpan& span : spans) list.push_back(span_json(span));
-  Json scope_spans = Json::array({{{"scope", scope_json()}, {"spans", std::move(list)}}});
-  Json resource_spans = Json::array(
-      {{{"resource", resource_json(resource)}, {"scopeSpans", std::move(scope_spans)}}});
-  return dump({{"resourceSpans", std::move(resource_spans)}});
+  std::size_t expected = 256;
+  for (const QueuedSpan& span : spans) expected += span.bytes;
+  std::string out;
+  out.reserve(expected);
+  out += "{\"resourceSpans\":[{\"resource\":{\"attributes\":";
+  append_attributes(out, resource);
+  out += "},\"scopeSpans\":[{\"scope\":{\"name\":\"hermes\",\"version\":";
+  append_text(out, HERMES_VERSION_STRING);
+  out += "},\"spans\":[";
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    if (i > 0) out += ',';
+    append_span(out, spans[i]);
+  }
+  out += "]}]}]}";
+  return out;
 }
 
 std::string encode_metrics(const std::vector<Attribute>& resource,
