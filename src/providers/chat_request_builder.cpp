@@ -191,7 +191,16 @@ Result<Json> chat_envelope(const ProviderRequest& request, const ChatDialect& di
   if (request.stream && dialect.include_usage) {
     body["stream_options"] = {{"include_usage", true}};
   }
+  if (request.extra_body.is_object()) {
+    for (auto it = request.extra_body.begin(); it != request.extra_body.end(); ++it) {
+      body[it.key()] = it.value();
+    }
+  }
   return body;
+}
+
+bool messages_overridden(const ProviderRequest& request) {
+  return request.extra_body.is_object() && request.extra_body.contains("messages");
 }
 
 Result<Json> wire_message_at(const ProviderRequest& request, std::size_t i,
@@ -249,7 +258,12 @@ Result<std::vector<std::pair<std::size_t, Json>>> marked_messages(const Provider
 Status append_messages(std::string& out, const ProviderRequest& request,
                        const ChatDialect& dialect) {
   auto marked = marked_messages(request, dialect);
-  if (!marked.ok()) return marked.status();
+  if (!marked.ok()) {  // Named in message order, as the from-scratch build names it.
+    for (std::size_t i = 0; i < request.messages.size(); ++i) {
+      HERMES_RETURN_IF_ERROR(wire_message_at(request, i, dialect).status());
+    }
+    return marked.status();
+  }
   MessageEncodingCache* cache = request.encoding_cache;
   const uint64_t key = message_encoding_key(dialect);
   out.push_back('[');
@@ -298,32 +312,21 @@ Result<Json> build_chat_request(const ProviderRequest& request, const ChatDialec
   if (dialect.cache_markers) apply_envelope_cache_markers(messages);
   auto body = chat_envelope(request, dialect, model);
   if (!body.ok()) return body.status();
-  (*body)["messages"] = std::move(messages);
-  if (request.extra_body.is_object()) {
-    for (auto it = request.extra_body.begin(); it != request.extra_body.end(); ++it) {
-      (*body)[it.key()] = it.value();
-    }
-  }
+  if (!messages_overridden(request)) (*body)["messages"] = std::move(messages);
   return body;
 }
 
 Result<std::string> encode_chat_request(const ProviderRequest& request, const ChatDialect& dialect,
                                         std::string_view default_model) {
-  const bool messages_overridden =
-      request.extra_body.is_object() && request.extra_body.contains("messages");
-  if (messages_overridden) {
-    auto body = build_chat_request(request, dialect, default_model);
-    if (!body.ok()) return body.status();
-    return dump_json(*body);
-  }
   const std::string_view model = request.model.empty() ? default_model : request.model;
   HERMES_RETURN_IF_ERROR(check_request(request, model));
   auto body = chat_envelope(request, dialect, model);
-  if (!body.ok()) return build_chat_request(request, dialect, default_model).status();
-  if (request.extra_body.is_object()) {
-    for (auto it = request.extra_body.begin(); it != request.extra_body.end(); ++it) {
-      (*body)[it.key()] = it.value();
-    }
+  if (messages_overridden(request) || !body.ok()) {
+    // Rare: the messages replaced, or something that cannot be encoded (named in the
+    // from-scratch build's order).
+    auto built = build_chat_request(request, dialect, default_model);
+    if (!built.ok()) return built.status();
+    return dump_json(*built);
   }
   MessageEncodingCache* cache = request.encoding_cache;
   auto out = write_spliced_body(

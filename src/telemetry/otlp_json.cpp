@@ -215,12 +215,6 @@ Json histogram_json(const MetricSeries& series, const std::string& start, const 
   return {{"dataPoints", std::move(points)}, {"aggregationTemporality", 2}};
 }
 
-std::string dump(const Json& body) {
-  // The library's writer: nlohmann's compact text (invalid UTF-8 replaced, the guard should
-  // a string slip through unrepaired), a run of bytes at a time.
-  return dump_json(body);
-}
-
 }  // namespace
 
 AttributeValue bounded_value(const AttributeValue& value) {
@@ -325,7 +319,7 @@ std::string encode_metrics(const std::vector<Attribute>& resource,
   Json scope_metrics = Json::array({{{"scope", scope_json()}, {"metrics", std::move(list)}}});
   Json resource_metrics = Json::array(
       {{{"resource", resource_json(resource)}, {"scopeMetrics", std::move(scope_metrics)}}});
-  return dump({{"resourceMetrics", std::move(resource_metrics)}});
+  return dump_json({{"resourceMetrics", std::move(resource_metrics)}});
 }
 
 }  // namespace hermes::internal
