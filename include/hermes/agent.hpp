@@ -15,6 +15,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +30,7 @@
 #include "hermes/memory.hpp"
 #include "hermes/message.hpp"
 #include "hermes/provider.hpp"
+#include "hermes/runtime.hpp"
 #include "hermes/safety.hpp"
 #include "hermes/session_store.hpp"
 #include "hermes/skills.hpp"
@@ -335,9 +338,11 @@ struct TurnOptions {
 // An agent.
 //
 // Thread-safety: one call at a time per Agent (chat, run_conversation, new_session,
-// resume). interrupt() and steer() may be called from any thread at any time, also while
-// a turn runs. Distinct Agents are independent and may share a SessionStore, a
-// ToolRegistry and a Provider.
+// resume), and none of them while a turn started with run_conversation_async runs.
+// interrupt() and steer() may be called from any thread at any time, also while a turn
+// runs. Destroying an Agent whose asynchronous turn still runs interrupts the turn and
+// waits for it to end (not from a runtime thread: that thread is the one running it). Distinct
+// Agents are independent and may share a SessionStore, a ToolRegistry and a Provider.
 class HERMES_API Agent {
  public:
   // Validates `options` (InvalidArgument names the bad field), opens the store and, when
@@ -362,6 +367,19 @@ class HERMES_API Agent {
       const std::string& task_id = "");
   // The same with every per-turn setting, the answer schema included.
   ConversationResult run_conversation(const std::string& user_message, const TurnOptions& turn);
+
+  // Starts a turn on `runtime` and returns at once; `done` gets the result on a runtime
+  // thread when the turn ends (also when it fails or is interrupted). The turn behaves
+  // exactly as run_conversation(user_message, turn), with its streaming and tool
+  // callbacks on runtime threads. FailedPrecondition, without calling `done`, when this
+  // agent already runs a turn; InvalidArgument when `done` is empty.
+  Status run_conversation_async(Runtime& runtime, const std::string& user_message, TurnOptions turn,
+                                std::function<void(ConversationResult)> done);
+  // The same with a future; a refused start gives a ready future whose result has
+  // failed set and the reason in error.
+  std::future<ConversationResult> run_conversation_async(Runtime& runtime,
+                                                         const std::string& user_message,
+                                                         TurnOptions turn = {});
 
   // Asks the running turn to stop as soon as possible (streaming stops within 100 ms,
   // running tools are signalled). `message` is reported as interrupt_message.

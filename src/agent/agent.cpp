@@ -8,6 +8,7 @@
 #include "agent/memory_provider_call.hpp"
 #include "agent/option_table.hpp"
 #include "agent/provider_routing.hpp"
+#include "agent/runtime_impl.hpp"
 #include "agent/safe_callback.hpp"
 #include "agent/settled_options.hpp"
 #include "agent/structured_output.hpp"
@@ -241,6 +242,7 @@ using internal::call_memory_provider;
 
 Agent::Agent(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Agent::~Agent() {
+  impl_->async_turn.interrupt_and_wait([this] { impl_->control.interrupt(""); });
   impl_->review.cancel();
   impl_->tool_workers->wait_idle();
   MemoryProvider* memory = impl_->options.memory_provider.get();
@@ -335,10 +337,44 @@ Result<std::string> Agent::chat(const std::string& message) {
   return Status::unavailable("the turn ended without an answer: " + result.exit_reason);
 }
 
+namespace {
+
+ConversationResult refused_turn(const internal::AgentCore& core, std::string exit_reason,
+                                std::string error) {
+  ConversationResult refused;
+  refused.failed = true;
+  refused.error = std::move(error);
+  refused.exit_reason = std::move(exit_reason);
+  refused.session_id = core.session_id;
+  return refused;
+}
+
+ConversationResult busy_turn(const internal::AgentCore& core) {
+  return refused_turn(core, "agent_busy",
+                      "this agent is running a turn started with run_conversation_async");
+}
+
+ConversationResult run_turn(internal::AgentCore& core, const std::string& user_message,
+                            const TurnOptions& turn) {
+  if (turn.output) {
+    if (Status s = internal::check_output_options(*turn.output); !s.ok()) {
+      return refused_turn(core, "invalid_output_schema", s.message());
+    }
+  }
+  const std::vector<Message>* history =
+      turn.conversation_history ? &*turn.conversation_history : nullptr;
+  internal::TurnRunner runner(
+      core, {user_message, turn.system_message, history, turn.task_id, turn.output});
+  return runner.run();
+}
+
+}  // namespace
+
 ConversationResult Agent::run_conversation(const std::string& user_message,
                                            const std::optional<std::string>& system_message,
                                            const std::optional<std::vector<Message>>& history,
                                            const std::string& task_id) {
+  if (impl_->async_turn.busy()) return busy_turn(*impl_);
   internal::TurnRunner runner(
       *impl_, {user_message, system_message, history ? &*history : nullptr, task_id, std::nullopt});
   return runner.run();
@@ -346,21 +382,51 @@ ConversationResult Agent::run_conversation(const std::string& user_message,
 
 ConversationResult Agent::run_conversation(const std::string& user_message,
                                            const TurnOptions& turn) {
-  if (turn.output) {
-    if (Status s = internal::check_output_options(*turn.output); !s.ok()) {
-      ConversationResult refused;
-      refused.failed = true;
-      refused.error = s.message();
-      refused.exit_reason = "invalid_output_schema";
-      refused.session_id = impl_->session_id;
-      return refused;
-    }
+  if (impl_->async_turn.busy()) return busy_turn(*impl_);
+  return run_turn(*impl_, user_message, turn);
+}
+
+Status Agent::run_conversation_async(Runtime& runtime, const std::string& user_message,
+                                     TurnOptions turn,
+                                     std::function<void(ConversationResult)> done) {
+  if (!done) return Status::invalid_argument("run_conversation_async needs a completion callback");
+  if (!impl_->async_turn.try_claim()) {
+    return Status::failed_precondition("this agent is already running a turn");
   }
-  const std::vector<Message>* history =
-      turn.conversation_history ? &*turn.conversation_history : nullptr;
-  internal::TurnRunner runner(
-      *impl_, {user_message, turn.system_message, history, turn.task_id, turn.output});
-  return runner.run();
+  Impl* impl = impl_.get();
+  Runtime::Impl& host = runtime.impl();
+  host.start(
+      [impl, &host, user_message, turn = std::move(turn), done = std::move(done)](uint64_t id) {
+        ConversationResult result = run_turn(*impl, user_message, turn);
+        host.finish(id);
+        impl->async_turn.release();  // From here the agent may be destroyed.
+        try {
+          done(std::move(result));
+        } catch (const std::exception& e) {
+          HERMES_LOG_WARN("run_conversation_async: the completion callback threw: {}", e.what());
+        } catch (...) {
+          HERMES_LOG_WARN("run_conversation_async: the completion callback threw");
+        }
+      },
+      [impl] { impl->control.interrupt(""); });
+  return {};
+}
+
+std::future<ConversationResult> Agent::run_conversation_async(Runtime& runtime,
+                                                              const std::string& user_message,
+                                                              TurnOptions turn) {
+  auto promise = std::make_shared<std::promise<ConversationResult>>();
+  std::future<ConversationResult> future = promise->get_future();
+  Status started = run_conversation_async(
+      runtime, user_message, std::move(turn),
+      [promise](ConversationResult result) { promise->set_value(std::move(result)); });
+  if (!started.ok()) {
+    promise->set_value(refused_turn(
+        *impl_,
+        started.code() == StatusCode::kFailedPrecondition ? "agent_busy" : "invalid_argument",
+        started.message()));
+  }
+  return future;
 }
 
 void Agent::interrupt(const std::string& message) {

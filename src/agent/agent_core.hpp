@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/async_turn_slot.hpp"
 #include "agent/background_review.hpp"
 #include "agent/hook_runner.hpp"
 #include "agent/provider_runtime.hpp"
@@ -35,6 +36,7 @@ struct AgentCore {
   // and the callbacks, so the agent waits for them before going away.
   std::shared_ptr<ToolWorkers> tool_workers = std::make_shared<ToolWorkers>();
   TurnControl control;
+  AsyncTurnSlot async_turn;  // Held while a turn started on a Runtime runs.
   HookRunner hooks{{}};
 
   int user_turn_count = 0;

@@ -16,6 +16,7 @@
 #include "hermes/model_metadata.hpp"
 #include "hermes/redaction.hpp"
 #include "hermes/token_estimate.hpp"
+#include "providers/provider_call.hpp"
 #include "providers/retry_policy.hpp"
 #include "safety/log.hpp"
 
@@ -99,7 +100,7 @@ ModelCall TurnRunner::call_model(ProviderRequest& request) {
     ActiveSpan attempt = start_model_call_span(current_span(), provider, request, ++attempts);
     if (attempt && runtime.on_fallback()) attempt.set("hermes.fallback", true);
     const auto call_started = std::chrono::steady_clock::now();
-    Result<ProviderResponse> result = runtime.provider().complete(request, ctx);
+    Result<ProviderResponse> result = call_provider(runtime.provider(), request, ctx);
     const auto took = std::chrono::steady_clock::now() - call_started;
     safe_callback("thinking", cb.on_thinking, false);
     if (result.ok()) {

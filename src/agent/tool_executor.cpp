@@ -10,6 +10,7 @@
 
 #include "agent/safe_callback.hpp"
 #include "agent/timed_tool_group.hpp"
+#include "common/fiber.hpp"
 #include "common/json_text.hpp"
 #include "common/text_utils.hpp"
 
@@ -215,13 +216,20 @@ void run_tool_batch(std::vector<ToolInvocation>& calls, const ToolBatchEnv& env,
     const std::chrono::milliseconds deadline =
         segment.size() < 2 ? call_deadline(calls[segment[0]], env.call_timeout)
                            : group_deadline(calls, segment, env.group_timeout);
+    // On a runtime's fiber the calls run on its workers (run_blocking), so a slow handler
+    // never holds the I/O thread; deliver() stays on the turn.
     if (deadline.count() > 0 && env.workers) {
-      std::vector<ToolRunResult> results = run_timed_group(calls, segment, env, deadline);
+      std::vector<ToolRunResult> results;
+      run_blocking([&] { results = run_timed_group(calls, segment, env, deadline); });
       for (std::size_t k = 0; k < segment.size(); ++k) deliver(segment[k], std::move(results[k]));
       continue;
     }
     if (segment.size() < 2) {
-      for (std::size_t i : segment) deliver(i, run_one(calls[i], env));
+      for (std::size_t i : segment) {
+        ToolRunResult result;
+        run_blocking([&] { result = run_one(calls[i], env); });
+        deliver(i, std::move(result));
+      }
       continue;
     }
     std::vector<ToolRunResult> results(segment.size());
@@ -233,11 +241,13 @@ void run_tool_batch(std::vector<ToolInvocation>& calls, const ToolBatchEnv& env,
     };
     const std::size_t n_workers = std::min<std::size_t>(
         segment.size(), static_cast<std::size_t>(std::max(1, env.max_workers)));
-    std::vector<std::thread> workers;
-    workers.reserve(n_workers - 1);
-    for (std::size_t w = 1; w < n_workers; ++w) workers.emplace_back(worker);
-    worker();  // The calling thread works too.
-    for (auto& t : workers) t.join();
+    run_blocking([&] {
+      std::vector<std::thread> workers;
+      workers.reserve(n_workers - 1);
+      for (std::size_t w = 1; w < n_workers; ++w) workers.emplace_back(worker);
+      worker();  // The calling thread works too.
+      for (auto& t : workers) t.join();
+    });
     for (std::size_t k = 0; k < segment.size(); ++k) deliver(segment[k], std::move(results[k]));
   }
 }

@@ -123,6 +123,10 @@ SpanScope::~SpanScope() {
   current = std::move(previous_);
 }
 
+void swap_current_span(SpanParent& other) {
+  std::swap(current, other);
+}
+
 const SpanParent& current_span() {
   return current;
 }

@@ -76,6 +76,10 @@ class SpanScope {
 // The current thread's span (empty outside any SpanScope).
 const SpanParent& current_span();
 
+// Exchanges the current thread's span with `other`, so that a fiber keeps its own span
+// while other fibers run on its thread.
+void swap_current_span(SpanParent& other);
+
 // Sends one measurement to `sink` (nothing when null), stamped now.
 void record_metric(TraceSink* sink, std::string_view name, MetricKind kind, std::string_view unit,
                    double value, std::vector<Attribute> attributes);

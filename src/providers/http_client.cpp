@@ -14,6 +14,7 @@
 
 #include "common/text_utils.hpp"
 #include "hermes/version.hpp"
+#include "providers/io_loop.hpp"
 
 namespace hermes::internal {
 namespace {
@@ -475,6 +476,7 @@ HttpClient& HttpClient::shared() {
 
 HttpResult HttpClient::send(HttpMethod method, const HttpRequest& request,
                             const CancelToken& cancel, const HttpBodySink* sink) {
+  if (IoLoop* loop = IoLoop::current()) return send_on_loop(*loop, method, request, cancel, sink);
   Session session = pool_->acquire();
   if (!session.multi || !session.easy) {
     destroy(session);
@@ -497,6 +499,30 @@ HttpResult HttpClient::send(HttpMethod method, const HttpRequest& request,
   curl_multi_remove_handle(session.multi, session.easy);
   curl_easy_setopt(session.easy, CURLOPT_ERRORBUFFER, nullptr);
   pool_->release(session);
+  return transfer.finish(code, multi_error.empty() ? error_buffer : multi_error.c_str());
+}
+
+// A turn on a runtime: the transfer joins its I/O thread's multi handle and the turn's
+// fiber parks until it ends, leaving the thread to the other turns.
+HttpResult HttpClient::send_on_loop(IoLoop& loop, HttpMethod method, const HttpRequest& request,
+                                    const CancelToken& cancel, const HttpBodySink* sink) {
+  CURL* easy = loop.take_easy();
+  if (!easy) {
+    HttpResult failed;
+    failed.failure = TransportFailure::kConnect;
+    failed.error = "libcurl could not create a transfer handle";
+    return failed;
+  }
+  Transfer transfer(request, cancel, sink);
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(header_list(method, request),
+                                                                      &curl_slist_free_all);
+  char error_buffer[CURL_ERROR_SIZE] = {};
+  configure(easy, pool_->caches.handle(), method, request, headers.get(), transfer, error_buffer);
+  std::string multi_error;
+  const CURLcode code = loop.perform(
+      easy, [&transfer] { return transfer.should_abort(); }, multi_error);
+  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, nullptr);
+  loop.give_back_easy(easy);
   return transfer.finish(code, multi_error.empty() ? error_buffer : multi_error.c_str());
 }
 

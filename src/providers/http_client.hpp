@@ -87,6 +87,8 @@ struct HttpResult {
 // are shared by every handle.
 //
 // Thread-safety: every method may be called from any number of threads at once.
+class IoLoop;
+
 class HttpClient {
  public:
   static HttpClient& shared();
@@ -112,6 +114,8 @@ class HttpClient {
  private:
   HttpClient();
   ~HttpClient() = default;
+  HttpResult send_on_loop(IoLoop& loop, HttpMethod method, const HttpRequest& request,
+                          const CancelToken& cancel, const HttpBodySink* sink);
   struct Pool;
   Pool* pool_;  // Never destroyed: transfers may still run while the process exits.
 };

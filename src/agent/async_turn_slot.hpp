@@ -1,0 +1,51 @@
+// Whether an agent runs a turn started with run_conversation_async: a second start is
+// refused, a synchronous call meanwhile is refused, and the agent's destructor waits.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+
+namespace hermes::internal {
+
+class AsyncTurnSlot {
+ public:
+  // Takes the slot; false when a turn holds it.
+  bool try_claim() {
+    std::lock_guard lock(mu_);
+    if (busy_) return false;
+    busy_ = true;
+    return true;
+  }
+  void release() {
+    {
+      std::lock_guard lock(mu_);
+      busy_ = false;
+    }
+    free_.notify_all();
+  }
+  bool busy() const {
+    std::lock_guard lock(mu_);
+    return busy_;
+  }
+  // Calls `interrupt` until the turn has released the slot. Repeated, because a turn
+  // clears the interrupt when it ends and one that arrives just before it starts would
+  // otherwise be its only chance.
+  void interrupt_and_wait(const std::function<void()>& interrupt) {
+    std::unique_lock lock(mu_);
+    while (busy_) {
+      lock.unlock();
+      interrupt();
+      lock.lock();
+      free_.wait_for(lock, std::chrono::milliseconds(100), [&] { return !busy_; });
+    }
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::condition_variable free_;
+  bool busy_ = false;
+};
+
+}  // namespace hermes::internal
