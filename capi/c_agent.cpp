@@ -23,12 +23,18 @@ hermes_status_t hermes_agent_new(const hermes_agent_options_t* options, hermes_a
 }
 
 void hermes_agent_free(hermes_agent_t* agent) {
+  if (agent == nullptr) return;
+  try {
+    agent->agent.reset();  // Interrupts a turn started on a runtime and waits for its end.
+    agent->pending_done->wait_idle();
+  } catch (...) {
+  }
   delete agent;
 }
 
 void hermes_agent_freep(hermes_agent_t** agent) {
   if (agent == nullptr) return;
-  delete *agent;
+  hermes_agent_free(*agent);
   *agent = nullptr;
 }
 
@@ -76,9 +82,8 @@ hermes_status_t hermes_agent_run_conversation(hermes_agent_t* agent, const char*
     if (system_message != nullptr) system = system_message;
     auto result = agent->agent->run_conversation(user_message, system, history,
                                                  task_id != nullptr ? task_id : "");
-    *out_result_json = hermes::capi::copy_string(hermes::capi::to_json_text(result.to_json()));
-    return *out_result_json ? HERMES_OK
-                            : report(HERMES_ERR_RESOURCE_EXHAUSTED, "out of memory", out_error);
+    return hermes::capi::return_string(hermes::capi::turn_result_text(result), out_result_json,
+                                       out_error);
   });
 }
 
@@ -90,15 +95,12 @@ hermes_status_t hermes_agent_run_turn(hermes_agent_t* agent, const char* turn_js
     if (out_result_json == nullptr) {
       return report(HERMES_ERR_INVALID_ARGUMENT, "out_result_json: NULL", out_error);
     }
-    auto document = hermes::capi::parse_argument(turn_json, "turn_json");
-    if (!document.ok()) return report(document.status(), out_error);
     std::string user_message;
-    auto turn = hermes::capi::turn_options_from_json(*document, user_message);
+    auto turn = hermes::capi::parse_turn(turn_json, user_message);
     if (!turn.ok()) return report(turn.status(), out_error);
     auto result = agent->agent->run_conversation(user_message, *turn);
-    *out_result_json = hermes::capi::copy_string(hermes::capi::to_json_text(result.to_json()));
-    return *out_result_json ? HERMES_OK
-                            : report(HERMES_ERR_RESOURCE_EXHAUSTED, "out of memory", out_error);
+    return hermes::capi::return_string(hermes::capi::turn_result_text(result), out_result_json,
+                                       out_error);
   });
 }
 

@@ -2,8 +2,10 @@
 // between hermes::Status and hermes_status_t / hermes_error_t.
 #pragma once
 
+#include <condition_variable>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -26,10 +28,45 @@ struct hermes_agent_options_t {
   hermes::AgentOptions options;
 };
 
+namespace hermes::capi {
+
+// The done callbacks of hermes_agent_run_turn_async that have not returned yet. The C++
+// agent lets go of a turn just before its completion callback runs, so hermes_agent_free
+// waits here too: no done callback may run once the agent is freed.
+class PendingDone {
+ public:
+  void add() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++count_;
+  }
+  void remove() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (--count_ == 0) idle_.notify_all();
+  }
+  bool idle() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return count_ == 0;
+  }
+  void wait_idle() {
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_.wait(lock, [this] { return count_ == 0; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable idle_;
+  int count_ = 0;
+};
+
+}  // namespace hermes::capi
+
 struct hermes_agent_t {
   std::unique_ptr<hermes::Agent> agent;
   // Where the agent's callbacks also send their events while a hermes_stream_t is open.
   std::shared_ptr<hermes::capi::EventTap> tap;
+  // Shared with the done callbacks in flight, which may outlive the agent by a moment.
+  std::shared_ptr<hermes::capi::PendingDone> pending_done =
+      std::make_shared<hermes::capi::PendingDone>();
 };
 
 // The text a callback hands back (clarify, auth refresh, memory provider); unset when
@@ -74,6 +111,13 @@ Result<Json> parse_argument(const char* text, const char* what);
 // The turn hermes_agent_run_turn describes; its user message goes to `user_message`.
 // InvalidArgument names an unknown key or a value of the wrong type.
 Result<TurnOptions> turn_options_from_json(const Json& turn, std::string& user_message);
+
+// The same from the text of `turn_json` (NULL or not JSON: InvalidArgument).
+Result<TurnOptions> parse_turn(const char* turn_json, std::string& user_message);
+
+// The result JSON text of hermes_agent_run_turn and the done callback of
+// hermes_agent_run_turn_async.
+std::string turn_result_text(const ConversationResult& result);
 
 // Owns a C user_data pointer and calls its destructor once, when the last holder goes.
 class UserData {

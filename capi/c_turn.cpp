@@ -1,4 +1,5 @@
-// The turn document of hermes_agent_run_turn: the user message and the per-turn settings.
+// The turn document of hermes_agent_run_turn (and _async): the user message and the per-turn
+// settings in, the result document out.
 #include "c_internal.hpp"
 
 namespace hermes::capi {
@@ -60,6 +61,16 @@ Result<TurnOptions> turn_options_from_json(const Json& turn, std::string& user_m
   }
   if (!has_message) return Status::invalid_argument("turn_json: user_message: required");
   return options;
+}
+
+Result<TurnOptions> parse_turn(const char* turn_json, std::string& user_message) {
+  auto document = parse_argument(turn_json, "turn_json");
+  if (!document.ok()) return document.status();
+  return turn_options_from_json(*document, user_message);
+}
+
+std::string turn_result_text(const ConversationResult& result) {
+  return to_json_text(result.to_json());
 }
 
 }  // namespace hermes::capi

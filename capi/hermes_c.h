@@ -26,6 +26,10 @@
  *     independent.
  *   - hermes_stream_t: one thread at a time; hermes_stream_free may be called while the
  *     turn still runs (it interrupts the turn and waits for it to end).
+ *   - hermes_runtime_t: safe to share between any number of agents and threads. A turn
+ *     started with hermes_agent_run_turn_async runs on a runtime thread, and so do the
+ *     agent's callbacks and the done callback; until done is called the agent takes only
+ *     hermes_agent_interrupt, hermes_agent_cancel, hermes_agent_steer and hermes_agent_free.
  *   - hermes_store_t: safe for concurrent use from any number of threads, and by several
  *     processes sharing one database file.
  *   - The utility functions (hermes_classify_api_error, hermes_redact_text, ...) are
@@ -566,6 +570,54 @@ HERMES_C_API hermes_status_t hermes_stream_next(hermes_stream_t *stream, int64_t
 /* Interrupts the turn if it still runs, waits for it, and releases the stream. */
 HERMES_C_API void hermes_stream_free(hermes_stream_t *stream);
 HERMES_C_API void hermes_stream_freep(hermes_stream_t **stream);
+
+/* ------------------------------------------------------------------ runtime ---- */
+
+/* Threads that run many agents' turns at once (see hermes/runtime.hpp). A turn started
+ * with hermes_agent_run_turn_async runs on one of the runtime's I/O threads, which
+ * multiplexes the model calls of all its turns; tool handlers run on the runtime's pool of
+ * workers. The agent's callbacks (stream, status, approval, provider, memory provider,
+ * ...) and the done callback run on those threads: keep them short, and never block one
+ * waiting for another turn of the same runtime. The synchronous calls above need no
+ * runtime. */
+typedef struct hermes_runtime_t hermes_runtime_t;
+
+/* Creates a runtime and starts its threads. `options_json` (NULL: all defaults) is
+ * {"io_threads": 1 (1 to 4), "tool_workers": 16 (1 to 1024), "stack_bytes": 1048576 (the
+ * address space each running turn reserves, 65536 to 67108864)}, every key optional. An
+ * unknown key, a value of the wrong type or out of range is HERMES_ERR_INVALID_ARGUMENT
+ * naming the key; HERMES_ERR_UNAVAILABLE when a thread cannot start. */
+HERMES_C_API hermes_status_t hermes_runtime_new(const char *options_json, hermes_runtime_t **out_runtime,
+                                                hermes_error_t **out_error);
+/* Interrupts the turns still running (their done callbacks run, with "interrupted": true),
+ * waits for them and for running tool handlers, then stops the threads. Never call it
+ * from a runtime thread (a done or agent callback): it would wait for itself. */
+HERMES_C_API void hermes_runtime_free(hermes_runtime_t *runtime);
+HERMES_C_API void hermes_runtime_freep(hermes_runtime_t **runtime);
+/* What the runtime is doing: {"turns_running", "transfers" (HTTP transfers in flight),
+ * "tool_jobs" (tool work queued or running), "turns_started" (since it was created),
+ * "io_threads", "tool_workers", "stack_bytes"}. Free *out_json with hermes_free. Any
+ * thread, any time. */
+HERMES_C_API hermes_status_t hermes_runtime_stats_json(const hermes_runtime_t *runtime, char **out_json,
+                                                       hermes_error_t **out_error);
+
+/* A turn ended: `result_json` is the result hermes_agent_run_turn returns (also for a turn
+ * that failed or was interrupted), valid during the call. Runs on a runtime thread. It
+ * may start the agent's next turn, but must not free the agent or the runtime. */
+typedef void (*hermes_turn_done_fn)(const char *result_json, void *user_data);
+
+/* Starts the turn `turn_json` describes (as hermes_agent_run_turn) on `runtime` and
+ * returns at once. When it returns HERMES_OK, `done` is called exactly once, on a runtime
+ * thread, when the turn ends, with `user_data`; the caller keeps ownership of user_data.
+ * A refusal returns at once and never calls `done`: HERMES_ERR_INVALID_ARGUMENT for a NULL
+ * agent, runtime or done, or a turn_json hermes_agent_run_turn would refuse;
+ * HERMES_ERR_FAILED_PRECONDITION when the agent already runs a turn (of its own, a
+ * stream's, or another thread's synchronous call). The runtime must outlive the turn
+ * (hermes_runtime_free ends it early). hermes_agent_free with the turn still running
+ * interrupts it and waits for it to end and for done to be called. */
+HERMES_C_API hermes_status_t hermes_agent_run_turn_async(hermes_agent_t *agent, hermes_runtime_t *runtime,
+                                                         const char *turn_json, hermes_turn_done_fn done,
+                                                         void *user_data, hermes_error_t **out_error);
 
 /* ------------------------------------------------------------ session store ---- */
 

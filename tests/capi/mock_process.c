@@ -9,10 +9,22 @@
 #include <unistd.h>
 
 int mock_process_start(mock_process_t *mock, const char *server_path, const char *script_path) {
+  const char *args[] = {"--script", NULL, NULL};
+  args[1] = script_path;
+  return mock_process_start_args(mock, server_path, args);
+}
+
+int mock_process_start_args(mock_process_t *mock, const char *server_path, const char *const *args) {
   int fds[2];
   FILE *out;
   char line[128];
+  char *argv[11];
+  size_t n = 0;
   memset(mock, 0, sizeof *mock);
+  argv[n++] = (char *)server_path;
+  argv[n++] = (char *)"--quiet";
+  while (args != NULL && *args != NULL && n < 10) argv[n++] = (char *)*args++;
+  argv[n] = NULL;
   if (pipe(fds) != 0) return -1;
   mock->pid = fork();
   if (mock->pid < 0) return -1;
@@ -20,7 +32,7 @@ int mock_process_start(mock_process_t *mock, const char *server_path, const char
     dup2(fds[1], STDOUT_FILENO);
     close(fds[0]);
     close(fds[1]);
-    execl(server_path, server_path, "--quiet", "--script", script_path, (char *)NULL);
+    execv(server_path, argv);
     _exit(127);
   }
   close(fds[1]);

@@ -5,9 +5,17 @@
 // result after its call. Run under ThreadSanitizer to find data races.
 //
 // HERMES_CONCURRENCY_AGENTS (default 6) and HERMES_CONCURRENCY_TURNS (default 30) scale it.
+//
+// The second case runs HERMES_RUNTIME_CONVERSATIONS (default 1,000) conversations at once
+// on one Runtime (two I/O threads), each turn starting the next from its completion
+// callback, with the same interrupts and steers raced in, and some agents destroyed
+// while their turn is in flight.
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -243,6 +251,99 @@ TEST_CASE(
   CHECK(traced.spans_failed == 0);
   CHECK(traced.spans_exported == traced.spans_queued);  // Flushed: every accepted span sent.
   for (int i = 0; i < agents; ++i) {
+    CAPTURE(i);
+    CHECK(check_session(**store, *pool[i], i, turns) == "");
+  }
+}
+
+namespace {
+
+// Each connection is a socket on both ends of the loopback (client and mock server).
+void raise_open_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a thousand conversations on one runtime keep every session intact") {
+  raise_open_file_limit();
+  const int conversations = env_int("HERMES_RUNTIME_CONVERSATIONS", 1000);
+  const int turns = 2;
+  MockServer server;
+  script_server(server);
+  TempDir home;
+  auto store = open_sqlite_store(home.file("state.db"));
+  REQUIRE(store.ok());
+  auto tools = std::make_shared<ToolRegistry>();
+  REQUIRE(tools->register_tool(slow_add()).ok());
+  RuntimeOptions runtime_options;
+  runtime_options.io_threads = 2;
+  runtime_options.tool_workers = 8;
+  auto runtime = Runtime::create(runtime_options);
+  REQUIRE(runtime.ok());
+
+  std::vector<std::unique_ptr<Agent>> pool;
+  for (int i = 0; i < conversations; ++i) {
+    AgentOptions o;
+    o.provider.model = "mock-model";
+    o.provider.base_url = server.base_url();
+    o.provider.api_key = "sk-test";
+    o.home = home.path();
+    o.tools = tools;
+    o.persistence.store = *store;
+    o.max_iterations = 6;
+    o.failover.max_retries = 1;
+    o.compression.context_length = 1'000'000;
+    if (i % 2 == 1) o.tool_use.batch_timeout = std::chrono::milliseconds(2);
+    auto agent = Agent::create(o);
+    REQUIRE(agent.ok());
+    pool.push_back(std::move(*agent));
+  }
+
+  // The last agents are destroyed while their only turn is in flight.
+  const int dropped = conversations / 50;
+  auto turns_of = [&](int i) { return i >= conversations - dropped ? 1 : turns; };
+  std::mutex mu;
+  std::condition_variable all_done;
+  int finished = 0;  // Conversations whose last turn ended. Guarded by mu.
+  std::atomic<long> interrupted{0};
+  // Starts turn `t` of conversation `i`; its callback starts the next one.
+  std::function<void(int, int)> start = [&](int i, int t) {
+    Status started = pool[i]->run_conversation_async(
+        **runtime, user_text(i, t), {}, [&, i, t](ConversationResult r) {
+          if (r.interrupted) ++interrupted;
+          if (t + 1 < turns_of(i)) return start(i, t + 1);
+          std::lock_guard lock(mu);
+          if (++finished == conversations) all_done.notify_all();
+        });
+    CHECK(started.ok());
+  };
+  for (int i = 0; i < conversations; ++i) start(i, 0);
+
+  Counters counters;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> racers;
+  for (int i = 0; i < 4; ++i) {
+    racers.emplace_back(race, std::ref(*pool[i * (conversations / 4)]), std::cref(stop),
+                        std::ref(counters), 2000u + i);
+  }
+  for (int k = 0; k < dropped; ++k) pool[conversations - 1 - k].reset();
+  {
+    std::unique_lock lock(mu);
+    REQUIRE(all_done.wait_for(lock, std::chrono::minutes(10),
+                              [&] { return finished == conversations; }));
+  }
+  stop = true;
+  for (auto& r : racers) r.join();
+  std::printf("runtime: %d conversations x %d turns (%ld interrupted, %d agents dropped)\n",
+              conversations, turns, interrupted.load(), dropped);
+  const RuntimeStats stats = (*runtime)->stats();
+  CHECK(stats.turns_started == static_cast<std::size_t>((conversations - dropped) * turns + dropped));
+  for (int i = 0; i < conversations - dropped; ++i) {
     CAPTURE(i);
     CHECK(check_session(**store, *pool[i], i, turns) == "");
   }

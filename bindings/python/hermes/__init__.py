@@ -18,6 +18,9 @@ SQLite session store::
                                      "required": ["a", "b"]}})],
     )
     print(agent.chat("What is 2 + 3?"))
+
+From asyncio, ``await agent.arun(...)`` and ``async for delta in agent.astream(...)`` run
+turns on a hermes.Runtime: many conversations on a few threads.
 """
 
 from ._native import (  # noqa: F401
@@ -40,6 +43,7 @@ from ._native import (  # noqa: F401
     InvalidArgumentError,
     NotFoundError,
     OtlpExporter,
+    Runtime,
     SessionStore,
     StoreError,
     Tool,
@@ -69,6 +73,7 @@ from ._native import (  # noqa: F401
     sanitize_surrogates,
     slugify_skill_name,
 )
+from ._aio import AsyncTurnStream  # noqa: F401  (also adds Agent.arun and Agent.astream)
 
 __all__ = [
     "CONTEXT_SUMMARY_END_MARKER",
@@ -79,6 +84,7 @@ __all__ = [
     "CONTEXT_SUMMARY_PREFIX",
     "Agent",
     "ApiError",
+    "AsyncTurnStream",
     "CancelledError",
     "ContextCompressor",
     "DataLossError",
@@ -86,6 +92,7 @@ __all__ = [
     "InvalidArgumentError",
     "NotFoundError",
     "OtlpExporter",
+    "Runtime",
     "SessionStore",
     "StoreError",
     "Tool",

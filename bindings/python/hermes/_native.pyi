@@ -4,6 +4,8 @@ from types import TracebackType
 from typing import (Any, Callable, Dict, Iterator, Literal, Mapping, Optional, Protocol, Sequence, Tuple, TypedDict,
                     Union)
 
+from ._aio import AsyncTurnStream
+
 __version__: str
 
 Json = Any
@@ -230,6 +232,44 @@ class TurnStream(Iterator[StreamEvent]):
     def close(self) -> None:
         """Interrupts the turn if it still runs and waits for it to stop. Idempotent."""
     def __enter__(self) -> TurnStream: ...
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None: ...
+
+class RuntimeStats(TypedDict):
+    turns_running: int  # Started and not yet ended.
+    transfers: int  # HTTP transfers in flight on the I/O threads.
+    tool_jobs: int  # Tool work queued or running on the workers.
+    turns_started: int  # Since the runtime was created.
+
+class Runtime:
+    """Threads that run many agents' turns at once, for Agent.arun() and Agent.astream().
+
+    A turn runs on one of the I/O threads, which multiplexes the model calls of all its
+    turns; tool handlers run on the pool of tool workers. The agents' callbacks and
+    Python tools run on these threads. A running turn keeps its runtime alive.
+    """
+
+    def __init__(self, *, io_threads: int = 1, tool_workers: int = 16, stack_bytes: int = 4194304) -> None:
+        """io_threads 1 to 4, tool_workers 1 to 1024, stack_bytes (each running turn's
+        stack, on which the agent's Python callbacks run) 65536 to 67108864;
+        InvalidArgumentError names a value out of range."""
+    @staticmethod
+    def shared() -> Runtime:
+        """The runtime of arun() and astream() calls given none (created on first use,
+        kept until the process exits; it cannot be closed)."""
+    def stats(self) -> RuntimeStats: ...
+    @property
+    def io_threads(self) -> int: ...
+    @property
+    def tool_workers(self) -> int: ...
+    def close(self) -> None:
+        """Interrupts the running turns, waits for them and stops the threads. Idempotent;
+        never call it from a callback of one of the runtime's turns."""
+    def __enter__(self) -> Runtime: ...
     def __exit__(
         self,
         exc_type: Optional[type[BaseException]],
@@ -476,6 +516,31 @@ class Agent:
         output_schema: Union[Mapping[str, Any], type, None] = None,
     ) -> TurnStream:
         """Runs one turn on a background thread; iterate the result for its events."""
+    async def arun(
+        self,
+        message: str,
+        *,
+        runtime: Optional[Runtime] = None,
+        system_message: Optional[str] = None,
+        conversation_history: Optional[Sequence[Message]] = None,
+        task_id: Optional[str] = None,
+        output_schema: Union[Mapping[str, Any], type, None] = None,
+    ) -> ConversationResult:
+        """Runs one turn on `runtime` (None: Runtime.shared()) without the GIL and returns
+        run_conversation()'s result dict. Cancelling the awaiting task interrupts the turn
+        and waits for it to stop. Raises HermesError at once when the agent is busy."""
+    def astream(
+        self,
+        message: str,
+        *,
+        runtime: Optional[Runtime] = None,
+        system_message: Optional[str] = None,
+        conversation_history: Optional[Sequence[Message]] = None,
+        task_id: Optional[str] = None,
+        output_schema: Union[Mapping[str, Any], type, None] = None,
+    ) -> AsyncTurnStream:
+        """As arun(), for `async for`: yields the answer's text deltas; the stream's
+        `result` holds the result dict once the loop has ended."""
     def compress(self, focus: Optional[str] = None) -> CompressResult:
         """Compacts the conversation now, giving `focus` most of the summary."""
     def interrupt(self, message: str = "") -> None:

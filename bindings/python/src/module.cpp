@@ -1,5 +1,6 @@
 // The native part of the `hermes` Python package.
 #include "hermes/version.hpp"
+#include "py_async_turn.hpp"
 #include "py_common.hpp"
 
 namespace py = pybind11;
@@ -64,6 +65,8 @@ PYBIND11_MODULE(_native, m) {
   hermes::python::register_tools(m);
   hermes::python::register_session_store(m);
   hermes::python::register_turn_stream(m);
+  hermes::python::register_runtime(m);
+  hermes::python::register_async_turn(m);
   hermes::python::register_agent(m);
   hermes::python::register_utilities(m);
   hermes::python::register_message_utils(m);

@@ -12,7 +12,9 @@
 #include "hermes/home.hpp"
 #include "hermes/skills.hpp"
 #include "json_convert.hpp"
+#include "py_async_turn.hpp"
 #include "py_common.hpp"
+#include "py_runtime.hpp"
 #include "py_turn_stream.hpp"
 
 namespace py = pybind11;
@@ -148,6 +150,32 @@ class PyAgent {
     }
     slot.release();
     return stream;
+  }
+
+  // The turn of arun() and astream() (hermes/_aio.py), on `runtime` (None: the shared
+  // one). The slot is held until the turn has ended, on a runtime thread.
+  py::object start_async(py::object self, const py::object& runtime, py::object loop,
+                         py::object on_done, py::object on_text, const std::string& user_message,
+                         const py::object& system_message, const py::object& conversation_history,
+                         const py::object& task_id, const py::object& output_schema) {
+    TurnRequest r = turn_request(user_message, system_message, conversation_history, task_id,
+                                 output_schema, agent_->options().output);
+    py::object runtime_object = runtime_or_shared(runtime);
+    Slot slot(*this);
+    AsyncTurnRequest request;
+    request.agent = agent_.get();
+    request.user_message = std::move(r.user_message);
+    request.turn = std::move(r.turn);
+    request.agent_object = std::move(self);
+    request.runtime_object = std::move(runtime_object);
+    request.loop = std::move(loop);
+    request.on_done = std::move(on_done);
+    request.on_text = std::move(on_text);
+    request.tap = tap_;
+    request.turn_ended = [this] { busy_ = false; };  // The agent outlives the turn.
+    py::object turn = start_async_turn(std::move(request));
+    slot.release();
+    return turn;
   }
 
   py::dict compress(const py::object& focus) {
@@ -365,6 +393,21 @@ void register_agent(py::module_& m) {
            "Runs one turn on a background thread and returns a hermes.TurnStream of its "
            "events; the last one is {'type': 'done', 'result': <run_conversation() dict>}. "
            "Leaving the loop early interrupts the turn.")
+      .def(
+          "_start_async",
+          [](py::object self, const py::object& runtime, py::object loop, py::object on_done,
+             py::object on_text, const std::string& user_message, const py::object& system_message,
+             const py::object& conversation_history, const py::object& task_id,
+             const py::object& output_schema) {
+            PyAgent& agent = self.cast<PyAgent&>();
+            return agent.start_async(std::move(self), runtime, std::move(loop), std::move(on_done),
+                                     std::move(on_text), user_message, system_message,
+                                     conversation_history, task_id, output_schema);
+          },
+          py::arg("runtime"), py::arg("loop"), py::arg("on_done"), py::arg("on_text"),
+          py::arg("user_message"), py::arg("system_message"), py::arg("conversation_history"),
+          py::arg("task_id"), py::arg("output_schema"),
+          "Starts a turn on a runtime for arun() and astream() (internal).")
       .def("compress", &PyAgent::compress, py::arg("focus") = py::none(),
            "Compacts the conversation now, giving `focus` most of the summary. Returns a dict: "
            "compacted, messages_before, messages_after, tokens_before, tokens_after, "

@@ -65,6 +65,7 @@ std::shared_ptr<SessionStore> session_store_from_python(const pybind11::handle& 
 void register_tools(pybind11::module_& m);
 void register_session_store(pybind11::module_& m);
 void register_turn_stream(pybind11::module_& m);
+void register_runtime(pybind11::module_& m);
 void register_agent(pybind11::module_& m);
 void register_utilities(pybind11::module_& m);
 void register_message_utils(pybind11::module_& m);

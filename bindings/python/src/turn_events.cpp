@@ -10,6 +10,7 @@ void TurnEventQueue::push(Json event) {
     events_.push_back(std::move(event));
   }
   cv_.notify_one();
+  if (on_push_) on_push_();
 }
 
 void TurnEventQueue::close() {

@@ -1,11 +1,13 @@
-// The events of a turn run by agent.stream(): a queue between the thread that runs the
-// turn (producer, never holding the GIL) and the Python iterator (consumer), and the
-// tap through which an agent's callbacks feed the queue while a stream is attached.
+// The events of a turn run by agent.stream() or agent.astream(): a queue between the
+// thread that runs the turn (producer, never holding the GIL) and the Python iterator
+// (consumer), and the tap through which an agent's callbacks feed the queue while a
+// stream is attached.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -18,6 +20,11 @@ namespace hermes::python {
 // that the turn never waits for a slow or departed consumer. Thread-safe.
 class TurnEventQueue {
  public:
+  TurnEventQueue() = default;
+  // `on_push` runs on the pushing thread after each push, outside the queue's lock (how
+  // an asyncio consumer gets woken).
+  explicit TurnEventQueue(std::function<void()> on_push) : on_push_(std::move(on_push)) {}
+
   void push(Json event);
   // No more events will come.
   void close();
@@ -31,6 +38,7 @@ class TurnEventQueue {
   std::condition_variable cv_;
   std::deque<Json> events_;
   bool closed_ = false;
+  std::function<void()> on_push_;
 };
 
 // The agent-side end: the agent's callbacks emit into whichever queue is attached (at
