@@ -217,7 +217,10 @@ Status run_concurrent_mode(const Args& args) {
   const int lanes = int_arg(args, "lanes", 200);
   const int conversations = int_arg(args, "conversations", 2);
   const int runs = int_arg(args, "runs", 1);
+  // --runtime N: hermes on a Runtime with N I/O threads instead of a thread per lane.
+  const int io_threads = int_arg(args, "runtime", 0);
   std::string contender = floor ? "floor" : hermes_contender_name(*w);
+  if (!floor && io_threads > 0) contender += "_runtime";
   ConversationBodies bodies;
   if (floor) {
     Result<ConversationBodies> captured = floor_bodies(*w);
@@ -228,11 +231,15 @@ Status run_concurrent_mode(const Args& args) {
     std::vector<std::string> urls;
     for (int i = 0; i < lanes; ++i) urls.push_back(conversation_url(w->server, contender));
     Stopwatch watch;
-    Status s = floor ? run_floor_concurrent(urls, bodies, conversations)
-                     : run_hermes_concurrent(w->setup, urls, w->steps, conversations);
+    Status s = floor            ? run_floor_concurrent(urls, bodies, conversations)
+               : io_threads > 0 ? run_hermes_concurrent_on_runtime(w->setup, urls, w->steps,
+                                                                   conversations, io_threads)
+                                : run_hermes_concurrent(w->setup, urls, w->steps, conversations);
     if (!s.ok()) return s;
     Json line = run_line(*w, contender, watch.elapsed(), lanes * conversations * w->steps);
     line["lanes"] = lanes;
+    if (!floor && io_threads > 0) line["io_threads"] = io_threads;
+    line["rss_kib"] = current_rss_kib();
     print_line(line);
   }
   return Status();

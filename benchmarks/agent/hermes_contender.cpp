@@ -1,6 +1,8 @@
 #include "hermes_contender.hpp"
 
 #include <atomic>
+#include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -28,12 +30,9 @@ AgentOptions bench_agent_options(const HermesSetup& setup, const std::string& ba
   return options;
 }
 
-Status run_hermes_conversation(const HermesSetup& setup, const std::string& base_url, int steps,
-                               std::unique_ptr<Agent>* keep) {
-  Result<std::unique_ptr<Agent>> agent = Agent::create(bench_agent_options(setup, base_url));
-  if (!agent.ok()) return agent.status();
-  ConversationResult result =
-      (*agent)->run_conversation(opening_message(), std::nullopt, setup.history);
+namespace {
+
+Status check_result(const ConversationResult& result, int steps) {
   if (!result.completed) {
     return Status::internal("hermes: turn did not complete: " + result.exit_reason + " " +
                             result.error);
@@ -42,6 +41,18 @@ Status run_hermes_conversation(const HermesSetup& setup, const std::string& base
     return Status::internal("hermes: " + std::to_string(result.api_calls) +
                             " model calls, expected " + std::to_string(steps));
   }
+  return Status();
+}
+
+}  // namespace
+
+Status run_hermes_conversation(const HermesSetup& setup, const std::string& base_url, int steps,
+                               std::unique_ptr<Agent>* keep) {
+  Result<std::unique_ptr<Agent>> agent = Agent::create(bench_agent_options(setup, base_url));
+  if (!agent.ok()) return agent.status();
+  ConversationResult result =
+      (*agent)->run_conversation(opening_message(), std::nullopt, setup.history);
+  HERMES_RETURN_IF_ERROR(check_result(result, steps));
   if (keep != nullptr) *keep = std::move(agent).value();
   return Status();
 }
@@ -64,6 +75,50 @@ Status run_hermes_concurrent(const HermesSetup& setup, const std::vector<std::st
     });
   }
   for (std::thread& thread : threads) thread.join();
+  return failure;
+}
+
+Status run_hermes_concurrent_on_runtime(const HermesSetup& setup,
+                                        const std::vector<std::string>& base_urls, int steps,
+                                        int conversations, int io_threads) {
+  RuntimeOptions options;
+  options.io_threads = io_threads;
+  auto runtime = Runtime::create(options);
+  if (!runtime.ok()) return runtime.status();
+  std::mutex mu;
+  std::condition_variable all_done;
+  std::size_t lanes_done = 0;  // Guarded by mu.
+  Status failure;              // Guarded by mu.
+  // One agent per lane at a time; the finished one is dropped when the next replaces it.
+  std::vector<std::unique_ptr<Agent>> agents(base_urls.size());
+  auto lane_ended = [&](const Status& s) {
+    std::lock_guard lock(mu);
+    if (!s.ok()) failure = s;
+    if (++lanes_done == base_urls.size()) all_done.notify_all();
+  };
+  std::function<void(std::size_t, int)> start = [&](std::size_t lane, int conversation) {
+    Result<std::unique_ptr<Agent>> agent =
+        Agent::create(bench_agent_options(setup, base_urls[lane]));
+    if (!agent.ok()) return lane_ended(agent.status());
+    TurnOptions turn;
+    turn.conversation_history = setup.history;
+    Agent& started = **agent;
+    agents[lane] = std::move(agent).value();  // The previous one has finished its turn.
+    Status s =
+        started.run_conversation_async(**runtime, opening_message(), std::move(turn),
+                                       [&, lane, conversation](ConversationResult result) {
+                                         Status checked = check_result(result, steps);
+                                         if (!checked.ok() || conversation + 1 == conversations)
+                                           return lane_ended(checked);
+                                         start(lane, conversation + 1);
+                                       });
+    if (!s.ok()) lane_ended(s);
+  };
+  for (std::size_t lane = 0; lane < base_urls.size(); ++lane) start(lane, 0);
+  std::unique_lock lock(mu);
+  all_done.wait(lock, [&] { return lanes_done == base_urls.size(); });
+  lock.unlock();
+  agents.clear();
   return failure;
 }
 

@@ -8,6 +8,7 @@
 
 #include "hermes/agent.hpp"
 #include "hermes/json.hpp"
+#include "hermes/runtime.hpp"
 #include "hermes/session_store.hpp"
 #include "hermes/status.hpp"
 #include "hermes/tracing.hpp"
@@ -38,6 +39,12 @@ Status run_hermes_conversation(const HermesSetup& setup, const std::string& base
 // Runs `conversations` conversations on each of `base_urls.size()` threads at once.
 Status run_hermes_concurrent(const HermesSetup& setup, const std::vector<std::string>& base_urls,
                              int steps, int conversations);
+
+// The same conversations on one hermes::Runtime with `io_threads` I/O threads: each lane
+// is a chain of asynchronous turns, the next started from the previous one's callback.
+Status run_hermes_concurrent_on_runtime(const HermesSetup& setup,
+                                        const std::vector<std::string>& base_urls, int steps,
+                                        int conversations, int io_threads);
 
 // Makes `server` play `script` (mock response specs) to every /c/<key>/ conversation.
 Status play_conversation_script(testing::MockServer& server, const Json& script);

@@ -18,11 +18,11 @@ class AsyncTurnSlot {
     busy_ = true;
     return true;
   }
+  // Notifies under the lock: a waiting destructor may destroy the slot as soon as it
+  // sees the slot free.
   void release() {
-    {
-      std::lock_guard lock(mu_);
-      busy_ = false;
-    }
+    std::lock_guard lock(mu_);
+    busy_ = false;
     free_.notify_all();
   }
   bool busy() const {

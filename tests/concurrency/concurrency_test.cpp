@@ -11,7 +11,6 @@
 // callback, with the same interrupts and steers raced in, and some agents destroyed
 // while their turn is in flight.
 #include <doctest/doctest.h>
-
 #include <sys/resource.h>
 
 #include <atomic>
@@ -313,13 +312,15 @@ TEST_CASE("a thousand conversations on one runtime keep every session intact") {
   std::atomic<long> interrupted{0};
   // Starts turn `t` of conversation `i`; its callback starts the next one.
   std::function<void(int, int)> start = [&](int i, int t) {
-    Status started = pool[i]->run_conversation_async(
-        **runtime, user_text(i, t), {}, [&, i, t](ConversationResult r) {
-          if (r.interrupted) ++interrupted;
-          if (t + 1 < turns_of(i)) return start(i, t + 1);
-          std::lock_guard lock(mu);
-          if (++finished == conversations) all_done.notify_all();
-        });
+    Status started = pool[i]->run_conversation_async(**runtime, user_text(i, t), {},
+                                                     [&, i, t](ConversationResult r) {
+                                                       if (r.interrupted) ++interrupted;
+                                                       if (t + 1 < turns_of(i))
+                                                         return start(i, t + 1);
+                                                       std::lock_guard lock(mu);
+                                                       if (++finished == conversations)
+                                                         all_done.notify_all();
+                                                     });
     CHECK(started.ok());
   };
   for (int i = 0; i < conversations; ++i) start(i, 0);
@@ -342,7 +343,8 @@ TEST_CASE("a thousand conversations on one runtime keep every session intact") {
   std::printf("runtime: %d conversations x %d turns (%ld interrupted, %d agents dropped)\n",
               conversations, turns, interrupted.load(), dropped);
   const RuntimeStats stats = (*runtime)->stats();
-  CHECK(stats.turns_started == static_cast<std::size_t>((conversations - dropped) * turns + dropped));
+  CHECK(stats.turns_started ==
+        static_cast<std::size_t>((conversations - dropped) * turns + dropped));
   for (int i = 0; i < conversations - dropped; ++i) {
     CAPTURE(i);
     CHECK(check_session(**store, *pool[i], i, turns) == "");
