@@ -240,6 +240,9 @@ Status run_concurrent_mode(const Args& args) {
     line["lanes"] = lanes;
     if (!floor && io_threads > 0) line["io_threads"] = io_threads;
     line["rss_kib"] = current_rss_kib();
+    std::size_t text = 0;
+    for (const Message& m : w->setup.history) text += m.content.size();
+    line["history_text_bytes"] = text;
     print_line(line);
   }
   return Status();

@@ -130,6 +130,7 @@ class Results:
         self.by_round = {}  # (contender, history, stream, round) -> line
         self.concurrent = defaultdict(list)
         self.idle = [l for l in lines if l.get("kind") == "idle"]
+        self.many = [l for l in lines if l.get("kind") == "many"]
         self.parse = [l for l in lines if l.get("kind") == "parse"]
         for l in lines:
             key = (l.get("contender"), l.get("history"), l.get("stream"))
@@ -237,8 +238,18 @@ def engine_targets(r, targets):
         if ratio is not None:
             targets.append((f"Store on, durability normal, ≤ 1.5× store off ({where(10, stream)})",
                             fmt_ratio(ratio), verdict(ratio <= 1.5)))
-    targets.append(("10,000 concurrent conversations, RSS ≤ 1.5 × text + 64 KiB each",
-                    "not measured (needs the event-driven runtime)", "**missed**"))
+    for l in r.many:
+        per = l["peak_rss_kib"] * 1024 / l["lanes"]
+        allowed = 1.5 * l["history_text_bytes"] + 64 * 1024
+        done = l["steps_done"] == l["lanes"] * l["steps"]
+        targets.append((f"{l['lanes']:,} concurrent conversations, RSS ≤ 1.5 × text + 64 KiB each",
+                        f"{'all' if done else 'NOT all'} completed, {l['steps_per_s']:,.0f} steps/s, "
+                        f"peak RSS {per / 1024:,.1f} KiB per conversation (allowed "
+                        f"{allowed / 1024:,.1f} KiB), p99 step latency not measured",
+                        verdict(done and per <= allowed)))
+    if not r.many:
+        targets.append(("10,000 concurrent conversations, RSS ≤ 1.5 × text + 64 KiB each",
+                        "not measured", "**missed**"))
 
 
 def tracing_table(r, targets):
@@ -317,25 +328,36 @@ def memory_section(r, targets):
 
 def concurrency_section(r, targets):
     floor = r.concurrent.get("floor", [])
-    hermes = r.concurrent.get("hermes_cpp", [])
-    if not floor or not hermes:
+    threads = r.concurrent.get("hermes_cpp", [])
+    runtime = r.concurrent.get("hermes_cpp_runtime", [])
+    if not floor or not (threads or runtime):
         return "(not measured)"
     rounds = {l["round"]: l for l in floor}
-    ratios = [h["steps_per_s"] / rounds[h["round"]]["steps_per_s"] for h in hermes
-              if h["round"] in rounds]
-    share = statistics.median(ratios)
-    targets.append(("200 concurrent conversations ≥ 90% of floor throughput",
+
+    def share_of(lines):
+        ratios = [h["steps_per_s"] / rounds[h["round"]]["steps_per_s"] for h in lines
+                  if h["round"] in rounds]
+        return statistics.median(ratios) if ratios else None
+
+    # The target is the runtime's (at most 4 threads of hermes' own); the thread-per-agent
+    # form is reported beside it.
+    share = share_of(runtime) if runtime else share_of(threads)
+    targets.append(("200 concurrent conversations ≥ 90% of floor throughput (Runtime)",
                     f"{share:.0%}", verdict(share >= 0.9)))
     fmt = lambda v: f"{v:,.0f}"
-    return "\n".join([
+    rows = [
         "| Contender | Steps/s | CPU per step | hermes / floor |",
         "|---|---|---|---|",
         f"| floor (curl multi, one thread) | {fmt_spread([l['steps_per_s'] for l in floor], fmt)} "
         f"| {fmt_spread([l['cpu_per_step_us'] for l in floor])} | |",
-        f"| hermes C++ (one thread per agent) "
-        f"| {fmt_spread([l['steps_per_s'] for l in hermes], fmt)} "
-        f"| {fmt_spread([l['cpu_per_step_us'] for l in hermes])} | {share:.0%} |",
-    ])
+    ]
+    for name, lines in (("hermes C++ (one thread per agent)", threads),
+                        ("hermes C++ (Runtime, 2 I/O threads)", runtime)):
+        if lines:
+            rows.append(f"| {name} | {fmt_spread([l['steps_per_s'] for l in lines], fmt)} "
+                        f"| {fmt_spread([l['cpu_per_step_us'] for l in lines])} "
+                        f"| {share_of(lines):.0%} |")
+    return "\n".join(rows)
 
 
 def parse_section(r):
