@@ -6,6 +6,7 @@
 #include <system_error>
 #include <thread>
 
+#include "common/spare_threads.hpp"
 #include "safety/log.hpp"
 
 namespace hermes::internal {
@@ -99,10 +100,10 @@ bool spawn(const std::shared_ptr<Group>& g) {
   const std::shared_ptr<ToolWorkers> workers = g->env.workers;
   workers->started();
   try {
-    std::thread([g, workers] {
+    run_on_spare_thread([g, workers] {
       work(g);
       workers->finished();
-    }).detach();
+    });
     return true;
   } catch (const std::system_error& e) {
     workers->finished();

@@ -35,11 +35,16 @@ std::string host_name() {
 #endif
 }
 
+// Read once: the kernel cannot change under a running process, and every new session's
+// prompt asks.
 bool is_wsl() {
-  std::ifstream in("/proc/sys/kernel/osrelease");
-  std::string release;
-  std::getline(in, release);
-  return lower_ascii(release).find("microsoft") != std::string::npos;
+  static const bool wsl = [] {
+    std::ifstream in("/proc/sys/kernel/osrelease");
+    std::string release;
+    std::getline(in, release);
+    return lower_ascii(release).find("microsoft") != std::string::npos;
+  }();
+  return wsl;
 }
 
 std::string current_dir() {
