@@ -113,8 +113,7 @@ TurnRunner::EmptyAnswer TurnRunner::recover_empty_answer(const Message& msg, std
   nothing.message = "the model returned an empty response after every retry";
   if (switch_to_fallback(nothing)) {
     st_.empty_retries = 0;
-    st_.budget.refund();
-    return EmptyAnswer::kRetry;
+    return EmptyAnswer::kRetryUncounted;
   }
   // The sentinel, never the reasoning: a later "continue" must not replay it.
   st_.final_response = "(empty)";
@@ -148,7 +147,7 @@ bool TurnRunner::nudge_intent_ack(const Message& msg, const std::string& visible
   return true;
 }
 
-bool TurnRunner::accept_text_response(ProviderResponse& response) {
+StepEnd TurnRunner::accept_text_response(ProviderResponse& response) {
   Message& msg = response.message;
   const std::string finish = msg.finish_reason.empty() ? "stop" : msg.finish_reason;
   // Continuation parts keep their edge whitespace: a model told to continue exactly where
@@ -165,7 +164,7 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
         "\n\nTry rephrasing the request, narrowing the context, or adding a fallback provider.";
     fail("content_policy_blocked: " + detail, "content_policy_blocked");
     append(Message::assistant(*st_.final_response));
-    return false;
+    return StepEnd::kTurnOver;
   }
 
   if (finish == "length") {
@@ -178,7 +177,7 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
           "effort.";
       st_.exit_reason = "thinking_budget_exhausted";
       append(Message::assistant(*st_.final_response));
-      return false;
+      return StepEnd::kTurnOver;
     }
     if (static_cast<int>(st_.continuation_parts.size()) < kMaxContinuations) {
       st_.continuation_parts.push_back(raw);
@@ -186,7 +185,7 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
                                                static_cast<int>(st_.continuation_parts.size()));
       append(scaffold(Message::assistant(visible)));
       append(scaffold(Message::user(std::string(kContinuePrompt))));
-      return true;
+      return StepEnd::kNext;
     }
     st_.partial = true;
     st_.error = "Response remained truncated after " + std::to_string(kMaxContinuations) +
@@ -200,20 +199,22 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
       ++st_.dropped_tool_call_prompts;
       append(scaffold(Message::assistant("")));
       append(scaffold(Message::user(std::string(kDroppedToolCallPrompt))));
-      return true;
+      return StepEnd::kNext;
     }
     switch (recover_empty_answer(msg, visible)) {
       case EmptyAnswer::kRetry:
-        return true;
+        return StepEnd::kNext;
+      case EmptyAnswer::kRetryUncounted:
+        return StepEnd::kRepeat;
       case EmptyAnswer::kGiveUp:
-        return false;
+        return StepEnd::kTurnOver;
       case EmptyAnswer::kDeliver:
         break;
     }
   }
 
   if (finish != "length" && st_.continuation_parts.empty() && nudge_intent_ack(msg, visible)) {
-    return true;
+    return StepEnd::kNext;
   }
   std::string answer =
       st_.continuation_parts.empty() ? visible : strip(join(st_.continuation_parts) + raw);
@@ -224,9 +225,9 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
       append(std::move(msg));
       flush();
       st_.final_response = std::move(answer);
-      return false;
+      return StepEnd::kTurnOver;
     }
-    return true;  // Asked again.
+    return StepEnd::kNext;  // Asked again.
   }
   msg.content = answer;
   msg.finish_reason = finish;
@@ -234,7 +235,7 @@ bool TurnRunner::accept_text_response(ProviderResponse& response) {
   flush();
   st_.final_response = std::move(answer);
   if (st_.exit_reason.empty()) st_.exit_reason = "text_response(finish_reason=" + finish + ")";
-  return false;
+  return StepEnd::kTurnOver;
 }
 
 // A text answer checked against the output schema: true when it matches (the value is

@@ -85,7 +85,7 @@ bool looks_truncated(const std::string& arguments) {
 
 }  // namespace
 
-bool TurnRunner::run_tool_round(Message assistant) {
+StepEnd TurnRunner::run_tool_round(Message assistant) {
   // Arguments cut off by the output limit are never executed: ask again, a few times.
   const bool truncated =
       assistant.finish_reason == "length" ||
@@ -98,12 +98,12 @@ bool TurnRunner::run_tool_round(Message assistant) {
       st_.next_max_tokens =
           boosted_output_cap(core_.options.request.max_tokens, st_.truncated_tool_call_retries);
       status("warning", "Tool call arguments were truncated by the output limit; retrying");
-      return true;
+      return StepEnd::kNext;
     }
     st_.partial = true;
     st_.final_response = "Response truncated due to output length limit";
     st_.exit_reason = "truncated_tool_call";
-    return false;
+    return StepEnd::kTurnOver;
   }
   // With a schema on Anthropic the answer is a call of the output tool.
   if (answers_by_tool(turn_output(), core_.runtime->provider().info().api_mode)) {
@@ -140,7 +140,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
       st_.final_response = "Model generated invalid tool call: " + preview;
       st_.error = *st_.final_response;
       st_.exit_reason = "invalid_tool_call";
-      return false;
+      return StepEnd::kTurnOver;
     }
     status("warning", fmt::format("Unknown tool '{}' \xE2\x80\x94 sending error to model for "
                                   "self-correction ({}/{})",
@@ -154,7 +154,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
       append(Message::tool(call.id, call.name, std::move(error)));
     }
     flush();
-    return true;
+    return StepEnd::kNext;
   }
   st_.invalid_tool_rounds = 0;
   if (mixed_batch) {
@@ -196,7 +196,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
       ++st_.invalid_json_retries;
       HERMES_LOG_INFO("tool call arguments are not valid JSON; asking again ({}/{})",
                       st_.invalid_json_retries, kMaxInvalidJsonRetries);
-      return true;
+      return StepEnd::kNext;
     }
     for (auto& inv : batch) {
       if (!inv.preset_result)
@@ -223,7 +223,7 @@ bool TurnRunner::run_tool_round(Message assistant) {
   if (Status s = core_.flush(st_.messages); !s.ok()) {
     fail("could not persist the tool call before running it: " + s.to_string(),
          "persistence_error");
-    return false;
+    return StepEnd::kTurnOver;
   }
 
   ToolBatchEnv env;
@@ -266,12 +266,12 @@ bool TurnRunner::run_tool_round(Message assistant) {
   if (st_.cancel.cancelled()) {
     st_.interrupted = true;
     st_.exit_reason = "interrupted_by_user";
-    return false;
+    return StepEnd::kTurnOver;
   }
   deliver_steer_after_tools();
   flush();  // The step's results, and any steer, in one transaction.
   post_tool_compaction();
-  return true;
+  return StepEnd::kNext;
 }
 
 std::shared_ptr<const ToolSpec> TurnRunner::spec_for(const ToolCall& call) {
@@ -313,7 +313,7 @@ void TurnRunner::deliver_steer_after_tools() {
 
 // The answer given as a call of the output tool: checked like a text answer. Every call of
 // the reply is answered, so that the transcript stays valid; the others are not run.
-bool TurnRunner::accept_output_call(Message assistant, const ToolCall& call) {
+StepEnd TurnRunner::accept_output_call(Message assistant, const ToolCall& call) {
   const AgentOptions::Output& output = turn_output();
   CheckedAnswer checked = check_answer(call.arguments, output.schema);
   const bool repair = !checked.value && st_.output_repairs < output.max_repairs;
@@ -334,17 +334,17 @@ bool TurnRunner::accept_output_call(Message assistant, const ToolCall& call) {
     st_.final_response = checked.value->dump();
     st_.output = std::move(checked.value);
     st_.exit_reason = "structured_output(" + output.name + ")";
-    return false;
+    return StepEnd::kTurnOver;
   }
   if (repair) {
     ++st_.output_repairs;
     status("warning",
            "The answer does not match the output schema (" + checked.problem + "); asking again");
-    return true;
+    return StepEnd::kNext;
   }
   st_.final_response = call.arguments;
   fail("output_schema_mismatch: " + checked.problem, "output_schema_mismatch");
-  return false;
+  return StepEnd::kTurnOver;
 }
 
 }  // namespace hermes::internal

@@ -20,7 +20,8 @@ ConversationResult TurnRunner::run() {
     prologue();
     trace_.identify(core_.session_id, st_.turn_id, core_.runtime->provider().info(),
                     core_.runtime->model());
-    while (step()) {
+    for (StepEnd end = step(); end != StepEnd::kTurnOver; end = step()) {
+      if (end == StepEnd::kRepeat) st_.budget.refund();
     }
     finalize();
     result = build_result();
@@ -30,16 +31,16 @@ ConversationResult TurnRunner::run() {
   return result;
 }
 
-bool TurnRunner::step() {
+StepEnd TurnRunner::step() {
   if (core_.control.interrupted()) {
     st_.interrupted = true;
     st_.exit_reason = "interrupted_by_user";
-    return false;
+    return StepEnd::kTurnOver;
   }
   if (!st_.budget.consume()) {
     st_.budget_exhausted = true;
     st_.exit_reason = "budget_exhausted";
-    return false;
+    return StepEnd::kTurnOver;
   }
   // A step after a refunded one has its number again, as upstream's step callback.
   const int step_number = st_.budget.used();
@@ -52,10 +53,8 @@ bool TurnRunner::step() {
     append(steer_message(steer));
   }
 
-  if (pre_api_compaction(wire_estimate())) {
-    st_.budget.refund();  // A compaction is not a model call: the step is run again.
-    return true;
-  }
+  // A compaction is not a model call: the step is run again.
+  if (pre_api_compaction(wire_estimate())) return StepEnd::kRepeat;
   // The wire copy is the one just estimated: nothing changed the transcript since.
   // A retry of a truncated response gets more room, for that one call.
   ModelCall call = call_model_on_transcript(/*with_tools=*/true,
@@ -63,12 +62,11 @@ bool TurnRunner::step() {
                                             /*wire_current=*/true);
   switch (call.next) {
     case AfterCall::kStop:
-      return false;
+      return StepEnd::kTurnOver;
     case AfterCall::kStepAgain:
       // The call hit the context limit and the transcript was compacted: run the step
       // again, without charging it twice.
-      st_.budget.refund();
-      return true;
+      return StepEnd::kRepeat;
     case AfterCall::kAnswered:
       break;
   }

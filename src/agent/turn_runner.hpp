@@ -1,6 +1,6 @@
 // One turn of the conversation loop, as a short sequence of named phases:
 //
-//   prologue();  while (step()) {}  finalize();
+//   prologue();  steps until one ends with StepEnd::kTurnOver;  finalize();
 //
 // Each phase lives in the file named after it: turn_prologue.cpp, request_assembly.cpp,
 // model_call.cpp, tool_round.cpp, final_response.cpp, turn_finalizer.cpp.
@@ -27,6 +27,15 @@ enum class AfterCall {
 struct ModelCall {
   AfterCall next = AfterCall::kStop;
   std::optional<ProviderResponse> response;  // With kAnswered.
+};
+
+// What follows a step, as the phase that ended it decides. The loop alone acts on it: it
+// runs the next step, or runs this one again after giving back its iteration, or stops.
+enum class StepEnd {
+  kNext,      // The next step (it takes an iteration).
+  kRepeat,    // This step again, uncounted: it made no model call that counts (a compaction
+              // in its place, a switch of provider).
+  kTurnOver,  // The turn ends; the state records why.
 };
 
 // What follows a failed attempt, as its recovery decides it.
@@ -70,8 +79,9 @@ class TurnRunner {
   // The rough size of `request` (its messages and tools), counted from scratch.
   int64_t request_estimate(const ProviderRequest& request) const;
 
-  // turn_runner.cpp: one outer iteration. Returns false when the turn is over.
-  bool step();
+  // turn_runner.cpp: one outer iteration: the model call, then the tool round or the
+  // answer.
+  StepEnd step();
 
   // request_assembly.cpp: the wire copy of the transcript.
   std::string wire_system_prompt() const;
@@ -107,20 +117,20 @@ class TurnRunner {
   // Switches to the next fallback provider and tells the context engine its window.
   bool switch_to_fallback(const ApiError& error);
 
-  // tool_round.cpp: the model asked for tools. Returns false when the turn is over.
-  bool run_tool_round(Message assistant);
+  // tool_round.cpp: the model asked for tools.
+  StepEnd run_tool_round(Message assistant);
   void deliver_steer_after_tools();
   void note_tool_result(const ToolCall& call, const std::string& result);
   // The registry's spec for `call`, or an agent-bound one for tools the agent runs itself.
   std::shared_ptr<const ToolSpec> spec_for(const ToolCall& call);
 
-  // final_response.cpp: the model answered in text. Returns false when the turn is over.
-  bool accept_text_response(ProviderResponse& response);
+  // final_response.cpp: the model answered in text.
+  StepEnd accept_text_response(ProviderResponse& response);
   bool accept_structured_text(const std::string& answer);
-  bool accept_output_call(Message assistant, const ToolCall& call);
-  // An answer with no visible text: ask again, deliver what streamed (into `visible`),
-  // or give up with the "(empty)" sentinel.
-  enum class EmptyAnswer { kRetry, kDeliver, kGiveUp };
+  StepEnd accept_output_call(Message assistant, const ToolCall& call);
+  // An answer with no visible text: ask again (uncounted after a switch of provider),
+  // deliver what streamed (into `visible`), or give up with the "(empty)" sentinel.
+  enum class EmptyAnswer { kRetry, kRetryUncounted, kDeliver, kGiveUp };
   EmptyAnswer recover_empty_answer(const Message& msg, std::string& visible);
   // A reply that only announces the work: ask for the work. True when the turn goes on.
   bool nudge_intent_ack(const Message& msg, const std::string& visible);
