@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -230,11 +231,13 @@ Status run_concurrent_mode(const Args& args) {
   for (int run = 0; run < runs; ++run) {
     std::vector<std::string> urls;
     for (int i = 0; i < lanes; ++i) urls.push_back(conversation_url(w->server, contender));
+    std::vector<double> latencies;
     Stopwatch watch;
-    Status s = floor            ? run_floor_concurrent(urls, bodies, conversations)
-               : io_threads > 0 ? run_hermes_concurrent_on_runtime(w->setup, urls, w->steps,
-                                                                   conversations, io_threads)
-                                : run_hermes_concurrent(w->setup, urls, w->steps, conversations);
+    Status s = floor ? run_floor_concurrent(urls, bodies, conversations)
+               : io_threads > 0
+                   ? run_hermes_concurrent_on_runtime(w->setup, urls, w->steps, conversations,
+                                                      io_threads, latencies)
+                   : run_hermes_concurrent(w->setup, urls, w->steps, conversations);
     if (!s.ok()) return s;
     Json line = run_line(*w, contender, watch.elapsed(), lanes * conversations * w->steps);
     line["lanes"] = lanes;
@@ -243,6 +246,15 @@ Status run_concurrent_mode(const Args& args) {
     std::size_t text = 0;
     for (const Message& m : w->setup.history) text += m.content.size();
     line["history_text_bytes"] = text;
+    if (!latencies.empty()) {
+      std::sort(latencies.begin(), latencies.end());
+      auto at = [&](double q) {
+        const auto i = static_cast<std::size_t>(q * static_cast<double>(latencies.size()));
+        return latencies[std::min(latencies.size() - 1, i)];
+      };
+      line["step_latency_p50_us"] = at(0.50);
+      line["step_latency_p99_us"] = at(0.99);
+    }
     print_line(line);
   }
   return Status();

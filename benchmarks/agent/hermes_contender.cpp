@@ -1,9 +1,11 @@
 #include "hermes_contender.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "workload.hpp"
@@ -80,7 +82,9 @@ Status run_hermes_concurrent(const HermesSetup& setup, const std::vector<std::st
 
 Status run_hermes_concurrent_on_runtime(const HermesSetup& setup,
                                         const std::vector<std::string>& base_urls, int steps,
-                                        int conversations, int io_threads) {
+                                        int conversations, int io_threads,
+                                        std::vector<double>& step_latencies_us) {
+  using Clock = std::chrono::steady_clock;
   RuntimeOptions options;
   options.io_threads = io_threads;
   auto runtime = Runtime::create(options);
@@ -91,27 +95,44 @@ Status run_hermes_concurrent_on_runtime(const HermesSetup& setup,
   Status failure;              // Guarded by mu.
   // One agent per lane at a time; the finished one is dropped when the next replaces it.
   std::vector<std::unique_ptr<Agent>> agents(base_urls.size());
+  // When each lane's current step started. Touched only by the lane's own turn (its step
+  // and completion callbacks), one at a time.
+  std::vector<std::optional<Clock::time_point>> step_started(base_urls.size());
+  auto end_step = [&](std::size_t lane) {
+    const auto now = Clock::now();
+    if (step_started[lane]) {
+      const double us =
+          std::chrono::duration<double, std::micro>(now - *step_started[lane]).count();
+      std::lock_guard lock(mu);
+      step_latencies_us.push_back(us);
+    }
+    step_started[lane] = now;
+  };
   auto lane_ended = [&](const Status& s) {
     std::lock_guard lock(mu);
     if (!s.ok()) failure = s;
     if (++lanes_done == base_urls.size()) all_done.notify_all();
   };
   std::function<void(std::size_t, int)> start = [&](std::size_t lane, int conversation) {
-    Result<std::unique_ptr<Agent>> agent =
-        Agent::create(bench_agent_options(setup, base_urls[lane]));
+    AgentOptions agent_options = bench_agent_options(setup, base_urls[lane]);
+    agent_options.callbacks.on_step = [&end_step, lane](int, const std::vector<ToolOutcome>&) {
+      end_step(lane);
+    };
+    Result<std::unique_ptr<Agent>> agent = Agent::create(agent_options);
     if (!agent.ok()) return lane_ended(agent.status());
     TurnOptions turn;
     turn.conversation_history = setup.history;
     Agent& started = **agent;
     agents[lane] = std::move(agent).value();  // The previous one has finished its turn.
-    Status s =
-        started.run_conversation_async(**runtime, opening_message(), std::move(turn),
-                                       [&, lane, conversation](ConversationResult result) {
-                                         Status checked = check_result(result, steps);
-                                         if (!checked.ok() || conversation + 1 == conversations)
-                                           return lane_ended(checked);
-                                         start(lane, conversation + 1);
-                                       });
+    step_started[lane].reset();
+    auto done = [&, lane, conversation](ConversationResult result) {
+      end_step(lane);
+      Status checked = check_result(result, steps);
+      if (!checked.ok() || conversation + 1 == conversations) return lane_ended(checked);
+      start(lane, conversation + 1);
+    };
+    Status s = started.run_conversation_async(**runtime, opening_message(), std::move(turn),
+                                              std::move(done));
     if (!s.ok()) lane_ended(s);
   };
   for (std::size_t lane = 0; lane < base_urls.size(); ++lane) start(lane, 0);

@@ -42,9 +42,12 @@ Status run_hermes_concurrent(const HermesSetup& setup, const std::vector<std::st
 
 // The same conversations on one hermes::Runtime with `io_threads` I/O threads: each lane
 // is a chain of asynchronous turns, the next started from the previous one's callback.
+// `step_latencies_us` receives every step's latency: from its start to the next step's
+// start, or to the end of the turn.
 Status run_hermes_concurrent_on_runtime(const HermesSetup& setup,
                                         const std::vector<std::string>& base_urls, int steps,
-                                        int conversations, int io_threads);
+                                        int conversations, int io_threads,
+                                        std::vector<double>& step_latencies_us);
 
 // Makes `server` play `script` (mock response specs) to every /c/<key>/ conversation.
 Status play_conversation_script(testing::MockServer& server, const Json& script);

@@ -245,7 +245,9 @@ def engine_targets(r, targets):
         targets.append((f"{l['lanes']:,} concurrent conversations, RSS ≤ 1.5 × text + 64 KiB each",
                         f"{'all' if done else 'NOT all'} completed, {l['steps_per_s']:,.0f} steps/s, "
                         f"peak RSS {per / 1024:,.1f} KiB per conversation (allowed "
-                        f"{allowed / 1024:,.1f} KiB), p99 step latency not measured",
+                        f"{allowed / 1024:,.1f} KiB), step latency p50 "
+                        f"{l.get('step_latency_p50_us', 0) / 1000:,.0f} ms, p99 "
+                        f"{l.get('step_latency_p99_us', 0) / 1000:,.0f} ms",
                         verdict(done and per <= allowed)))
     if not r.many:
         targets.append(("10,000 concurrent conversations, RSS ≤ 1.5 × text + 64 KiB each",
