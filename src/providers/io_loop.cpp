@@ -30,8 +30,10 @@ IoLoop::IoLoop(WorkerPool& workers, std::size_t stack_bytes)
   multi_ = curl_multi_init();
   if (!multi_) throw std::runtime_error("libcurl could not create a multi handle");
   try {
+    driver_ = std::make_unique<CurlDriver>(multi_);
     thread_ = std::thread([this] { run(); });
   } catch (...) {
+    driver_.reset();
     curl_multi_cleanup(multi_);
     throw;
   }
@@ -42,9 +44,10 @@ IoLoop::~IoLoop() {
     std::lock_guard lock(mu_);
     stopping_ = true;
   }
-  curl_multi_wakeup(multi_);
+  driver_->wake();
   thread_.join();
   for (CURL* easy : idle_easies_) curl_easy_cleanup(easy);
+  driver_.reset();
   curl_multi_cleanup(multi_);
 }
 
@@ -58,7 +61,7 @@ void IoLoop::spawn(std::function<void()> body) {
     std::lock_guard lock(mu_);
     spawns_.push_back(std::move(body));
   }
-  if (loop_of_thread != this) curl_multi_wakeup(multi_);
+  if (loop_of_thread != this) driver_->wake();
 }
 
 void IoLoop::post(Fiber& fiber) {
@@ -66,7 +69,7 @@ void IoLoop::post(Fiber& fiber) {
     std::lock_guard lock(mu_);
     posted_.push_back(&fiber);
   }
-  if (loop_of_thread != this) curl_multi_wakeup(multi_);
+  if (loop_of_thread != this) driver_->wake();
 }
 
 void IoLoop::wake_at(std::chrono::steady_clock::time_point when,
@@ -184,8 +187,7 @@ void IoLoop::run() {
   loop_of_thread = this;
   for (;;) {
     resume_ready();
-    int running = 0;
-    curl_multi_perform(multi_, &running);
+    driver_->perform();
     finish_transfers();
     auto now = std::chrono::steady_clock::now();
     if (!active_.empty() && now >= next_abort_check_) {
@@ -198,7 +200,7 @@ void IoLoop::run() {
       if (!posted_.empty() || !spawns_.empty()) continue;
       if (stopping_ && fibers_.load() == 0) break;
     }
-    curl_multi_poll(multi_, nullptr, 0, static_cast<int>(poll_timeout_ms(now)), nullptr);
+    driver_->wait(poll_timeout_ms(now));
   }
   loop_of_thread = nullptr;
 }

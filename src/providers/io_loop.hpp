@@ -20,6 +20,7 @@
 
 #include "common/fiber.hpp"
 #include "common/worker_pool.hpp"
+#include "providers/curl_driver.hpp"
 
 namespace hermes::internal {
 
@@ -78,6 +79,7 @@ class IoLoop final : public FiberHost {
   WorkerPool& workers_;
   const std::size_t stack_bytes_;
   CURLM* multi_ = nullptr;
+  std::unique_ptr<CurlDriver> driver_;
 
   std::mutex mu_;
   std::vector<Fiber*> posted_;                 // Guarded by mu_.
