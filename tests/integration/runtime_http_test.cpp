@@ -245,3 +245,76 @@ TEST_CASE("runtime options out of range are refused with the field named") {
   o.io_threads = 4;
   CHECK(Runtime::create(o).ok());
 }
+
+TEST_CASE("a stalled, a reset and a flooding model each affect only their own conversation") {
+  LoopHttpFixture f;  // The healthy model, and the tools.
+  MockServer stalled_server;
+  MockServer reset_server;
+  MockServer flood_server;
+  RuntimeOptions one_thread;
+  one_thread.io_threads = 1;
+  auto runtime = make_runtime(one_thread);
+
+  MockResponse stall = chat::text("one two three", true);
+  stall.stall_after_chunks = 1;
+  stall.stall = std::chrono::seconds(30);
+  stalled_server.set_default(stall);
+  MockResponse reset;
+  reset.close_before_headers = true;
+  reset.reset_connection = true;
+  reset_server.set_default(reset);
+  std::string flood;
+  for (int i = 0; i < 4000; ++i) flood += "token" + std::to_string(i) + " ";
+  MockResponse flooding = chat::text(flood, true);
+  flood_server.set_default(flooding);
+  f.server.enqueue(chat::tool_calls({{"call_1", "add", R"({"a":2,"b":2})"}}, true));
+  f.server.enqueue(chat::text("Four.", true));
+
+  auto with_server = [&](MockServer& server) {
+    AgentOptions o = f.options(true);
+    o.provider.base_url = server.base_url();
+    o.failover.max_retries = 1;
+    return f.agent(o);
+  };
+  auto stalled = with_server(stalled_server);
+  auto resetting = with_server(reset_server);
+  auto flooded = with_server(flood_server);
+  auto healthy = f.agent(f.options(true));
+
+  auto stalled_result = stalled->run_conversation_async(*runtime, "Talk.");
+  auto reset_result = resetting->run_conversation_async(*runtime, "Talk.");
+  auto flood_result = flooded->run_conversation_async(*runtime, "Talk a lot.");
+  ConversationResult ok = healthy->run_conversation_async(*runtime, "Two plus two?").get();
+  CHECK(ok.final_response.value_or("") == "Four.");
+
+  ConversationResult failed = reset_result.get();
+  CHECK(failed.failed);
+  CHECK_FALSE(failed.error.empty());
+  ConversationResult long_answer = flood_result.get();
+  CHECK(long_answer.final_response.value_or("").size() == flood.size() - 1);  // Trimmed.
+
+  // The stalled conversation is still waiting for its model all along.
+  CHECK(stalled_result.wait_for(std::chrono::milliseconds(0)) == std::future_status::timeout);
+  stalled->interrupt("enough");
+  CHECK(stalled_result.get().interrupted);
+}
+
+TEST_CASE("guidance steered into an asynchronous turn arrives after the running tool") {
+  LoopHttpFixture f;
+  f.server.enqueue(chat::tool_calls({{"call_1", "slow_step", "{}"}}, true));
+  f.server.enqueue(chat::text("Done, in metric.", true));
+  auto runtime = make_runtime();
+  auto agent = f.agent(f.options(true));
+  auto result = agent->run_conversation_async(*runtime, "Measure the room.");
+  REQUIRE(f.tool_started.wait());
+  CHECK(agent->steer("use metric units").ok());
+  f.release_tool.open();
+  CHECK(result.get().final_response.value_or("") == "Done, in metric.");
+  // The second request carries the guidance after the tool's result.
+  const std::string second = f.sent_messages(1).dump();
+  const auto tool_at = second.find("\"role\":\"tool\"");
+  const auto steer_at = second.find("use metric units");
+  REQUIRE(tool_at != std::string::npos);
+  REQUIRE(steer_at != std::string::npos);
+  CHECK(tool_at < steer_at);
+}
