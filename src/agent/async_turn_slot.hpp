@@ -7,6 +7,9 @@
 #include <functional>
 #include <mutex>
 
+#include "common/fiber.hpp"
+#include "hermes/cancel.hpp"
+
 namespace hermes::internal {
 
 class AsyncTurnSlot {
@@ -32,7 +35,19 @@ class AsyncTurnSlot {
   // Calls `interrupt` until the turn has released the slot. Repeated, because a turn
   // clears the interrupt when it ends and one that arrives just before it starts would
   // otherwise be its only chance.
+  //
+  // On a runtime's fiber (an agent destroyed in another turn's callback) the wait parks
+  // the fiber instead of blocking its thread, which may be the one that must finish the
+  // turn.
   void interrupt_and_wait(const std::function<void()>& interrupt) {
+    if (Fiber::current()) {
+      const CancelToken never;
+      while (busy()) {
+        interrupt();
+        never.wait_for(std::chrono::milliseconds(10));  // Parks on the loop's timer.
+      }
+      return;
+    }
     std::unique_lock lock(mu_);
     while (busy_) {
       lock.unlock();

@@ -318,3 +318,31 @@ TEST_CASE("guidance steered into an asynchronous turn arrives after the running 
   REQUIRE(steer_at != std::string::npos);
   CHECK(tool_at < steer_at);
 }
+
+TEST_CASE("an agent destroyed in another turn's completion callback ends its own turn") {
+  LoopHttpFixture f;
+  MockResponse slow = chat::text("late answer", false);
+  slow.first_byte_delay = std::chrono::seconds(20);
+  RuntimeOptions one_thread;
+  one_thread.io_threads = 1;  // Both turns on the thread the destructor runs on.
+  auto runtime = make_runtime(one_thread);
+  f.server.set_conversation_script({chat::text("Quick.", false)});
+  AgentOptions slow_options = f.options(false);
+  slow_options.provider.base_url = f.server.base_url();
+  f.server.set_default(slow);
+  auto doomed = f.agent(slow_options);
+  auto quick = f.agent(conversation_options(f, 1, false));
+  auto doomed_result = doomed->run_conversation_async(*runtime, "Wait.");
+  while (f.server.request_count() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::promise<void> destroyed;
+  REQUIRE(quick
+              ->run_conversation_async(
+                  *runtime, "Go.", {},
+                  [&](ConversationResult) {
+                    doomed.reset();  // On the runtime thread: interrupts and waits, parked.
+                    destroyed.set_value();
+                  })
+              .ok());
+  REQUIRE(destroyed.get_future().wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+  CHECK(doomed_result.get().interrupted);
+}
