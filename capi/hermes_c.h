@@ -575,8 +575,8 @@ HERMES_C_API void hermes_stream_freep(hermes_stream_t **stream);
 
 /* Threads that run many agents' turns at once (see hermes/runtime.hpp). A turn started
  * with hermes_agent_run_turn_async runs on one of the runtime's I/O threads, which
- * multiplexes the model calls of all its turns; tool handlers run on the runtime's pool of
- * workers. The agent's callbacks (stream, status, approval, provider, memory provider,
+ * multiplexes the model calls of all its turns; tool handlers run on worker threads. The
+ * agent's callbacks (stream, status, approval, provider, memory provider,
  * ...) and the done callback run on those threads: keep them short, and never block one
  * waiting for another turn of the same runtime. The synchronous calls above need no
  * runtime. */
@@ -595,9 +595,9 @@ HERMES_C_API hermes_status_t hermes_runtime_new(const char *options_json, hermes
 HERMES_C_API void hermes_runtime_free(hermes_runtime_t *runtime);
 HERMES_C_API void hermes_runtime_freep(hermes_runtime_t **runtime);
 /* What the runtime is doing: {"turns_running", "transfers" (HTTP transfers in flight),
- * "tool_jobs" (tool work queued or running), "turns_started" (since it was created),
- * "io_threads", "tool_workers", "stack_bytes"}. Free *out_json with hermes_free. Any
- * thread, any time. */
+ * "tool_jobs" (work queued or running on the tool workers), "turns_started" (since it was
+ * created), "io_threads", "tool_workers", "stack_bytes"}. Free *out_json with hermes_free.
+ * Any thread, any time. */
 HERMES_C_API hermes_status_t hermes_runtime_stats_json(const hermes_runtime_t *runtime, char **out_json,
                                                        hermes_error_t **out_error);
 

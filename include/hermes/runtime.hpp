@@ -10,9 +10,9 @@
 // space) on one of the runtime's I/O threads. Its model calls are transfers on that
 // thread's libcurl multi handle: while one turn waits for its model, the thread runs the
 // others. Retry backoff and interrupt waits are timers on the same thread; tool handlers
-// run on a bounded pool of worker threads, so a slow or stuck handler never holds an I/O
-// thread. Streaming callbacks, hooks, memory providers and the completion callback run on
-// the I/O thread: keep them short, or hand the work to a thread of your own.
+// run on worker threads, so a slow or stuck handler never holds an I/O thread. Streaming callbacks,
+// hooks, memory providers and the completion callback run on the I/O thread: keep them short, or
+// hand the work to a thread of your own.
 //
 // The synchronous Agent::chat() and run_conversation() do not need a Runtime and behave
 // as before.
@@ -30,9 +30,10 @@ struct RuntimeOptions {
   // Threads that run turns and their HTTP transfers, 1 to 4. One drives hundreds of
   // conversations: a step's own CPU is a small fraction of the model's latency.
   int io_threads = 1;
-  // Threads that run tool handlers (and the calls of a parallel tool group), 1 to 1024.
-  // A call waits for a free worker; a handler that overruns its deadline
-  // (AgentOptions tool timeouts) is abandoned and keeps its worker only until it returns.
+  // Threads that run the tool calls without a deadline (AgentOptions::tool_use timeouts of
+  // 0) and the calls of providers of your own, 1 to 1024; such a call waits for a free
+  // worker. A call with a deadline (the default) runs on a thread of its own, reused from
+  // call to call, so one that overruns is abandoned without holding anything.
   int tool_workers = 16;
   // Address space reserved for each running turn's stack, 64 KiB to 64 MiB. Pages are
   // committed as the turn touches them (a turn uses a few tens of KiB); the lowest page
@@ -44,7 +45,7 @@ struct RuntimeOptions {
 struct RuntimeStats {
   std::size_t turns_running = 0;  // Started and not yet ended.
   std::size_t transfers = 0;      // HTTP transfers in flight on the I/O threads.
-  std::size_t tool_jobs = 0;      // Tool work queued or running on the workers.
+  std::size_t tool_jobs = 0;      // Work queued or running on the tool workers.
   std::size_t turns_started = 0;  // Since the runtime was created.
 };
 

@@ -6,6 +6,7 @@
 #include <system_error>
 #include <thread>
 
+#include "common/fiber.hpp"
 #include "common/spare_threads.hpp"
 #include "safety/log.hpp"
 
@@ -43,6 +44,40 @@ struct Group {
   std::vector<ToolInvocation> calls;  // Copies: the batch's own may be gone first.
   std::mutex mu;
   std::condition_variable done_cv;
+  // The batch's fiber, when the batch runs on a runtime and waits parked. Guarded by mu.
+  std::shared_ptr<FiberWakeup> parked;
+
+  // Under mu: tells the waiting batch that a call has finished.
+  void notify() {
+    done_cv.notify_all();
+    if (parked) parked->fire();
+  }
+
+  // Under `lock` (on mu): waits until `done()` holds or `deadline` passes. A batch on a
+  // fiber parks (its I/O thread runs other turns meanwhile) instead of blocking.
+  template <typename Done>
+  void wait(std::unique_lock<std::mutex>& lock,
+            std::optional<std::chrono::steady_clock::time_point> deadline, Done done) {
+    Fiber* fiber = Fiber::current();
+    if (!fiber) {
+      if (deadline) {
+        done_cv.wait_until(lock, *deadline, done);
+      } else {
+        done_cv.wait(lock, done);
+      }
+      return;
+    }
+    while (!done()) {
+      const auto now = std::chrono::steady_clock::now();
+      if (deadline && now >= *deadline) return;
+      parked = std::make_shared<FiberWakeup>(*fiber);
+      const auto wakeup = parked;
+      lock.unlock();
+      park_until(deadline.value_or(now + std::chrono::seconds(1)), wakeup);
+      lock.lock();
+      parked.reset();
+    }
+  }
   std::vector<std::optional<ToolRunResult>> results;
   // Of the calls under way: the start to finish them with when the deadline comes first.
   std::vector<std::optional<ToolCallStart>> starts;
@@ -92,7 +127,7 @@ void work(const std::shared_ptr<Group>& g) {
     if (g->closed && !g->settling[k]) return;
     g->results[k] = std::move(result);
     ++g->finished;
-    g->done_cv.notify_all();
+    g->notify();
   }
 }
 
@@ -138,11 +173,11 @@ std::vector<ToolRunResult> run_timed_group(std::vector<ToolInvocation>& calls,
     work(g);
     lock.lock();
   }
-  g->done_cv.wait_until(lock, deadline, [&] { return g->finished == g->calls.size(); });
+  g->wait(lock, deadline, [&] { return g->finished == g->calls.size(); });
   g->closed = true;
   // A call whose handler returned in time is being finished by its worker: it keeps its
   // result, and its post_tool_call hook and completion report run once.
-  g->done_cv.wait(lock, [&] {
+  g->wait(lock, std::nullopt, [&] {
     for (std::size_t k = 0; k < g->calls.size(); ++k) {
       if (g->settling[k] && !g->results[k]) return false;
     }

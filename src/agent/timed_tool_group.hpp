@@ -32,7 +32,8 @@ class ToolWorkers {
 // Runs calls[i] for each i of `group` on workers of their own (at most env.max_workers at
 // once) and waits at most `timeout` for all of them. Returns the results in group order;
 // a call unfinished at the deadline gets timed_out_tool_text, its cancel token fires, and
-// its own result is dropped when it comes. Requires env.workers.
+// its own result is dropped when it comes. Requires env.workers. On a runtime's fiber
+// the batch parks while it waits (the I/O thread runs other turns).
 std::vector<ToolRunResult> run_timed_group(std::vector<ToolInvocation>& calls,
                                            const std::vector<std::size_t>& group,
                                            const ToolBatchEnv& env,

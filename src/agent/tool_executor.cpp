@@ -216,11 +216,11 @@ void run_tool_batch(std::vector<ToolInvocation>& calls, const ToolBatchEnv& env,
     const std::chrono::milliseconds deadline =
         segment.size() < 2 ? call_deadline(calls[segment[0]], env.call_timeout)
                            : group_deadline(calls, segment, env.group_timeout);
-    // On a runtime's fiber the calls run on its workers (run_blocking), so a slow handler
+    // On a runtime's fiber the calls run on workers (spare threads for calls with a
+    // deadline, the runtime's pool through run_blocking for the others), so a slow handler
     // never holds the I/O thread; deliver() stays on the turn.
     if (deadline.count() > 0 && env.workers) {
-      std::vector<ToolRunResult> results;
-      run_blocking([&] { results = run_timed_group(calls, segment, env, deadline); });
+      std::vector<ToolRunResult> results = run_timed_group(calls, segment, env, deadline);
       for (std::size_t k = 0; k < segment.size(); ++k) deliver(segment[k], std::move(results[k]));
       continue;
     }
