@@ -354,17 +354,23 @@ ConversationResult busy_turn(const internal::AgentCore& core) {
                       "this agent is running a turn started with run_conversation_async");
 }
 
+// `movable`: `turn` belongs to the turn, which may take its history instead of copying it.
 ConversationResult run_turn(internal::AgentCore& core, const std::string& user_message,
-                            const TurnOptions& turn) {
+                            const TurnOptions& turn, TurnOptions* movable = nullptr) {
   if (turn.output) {
     if (Status s = internal::check_output_options(*turn.output); !s.ok()) {
       return refused_turn(core, "invalid_output_schema", s.message());
     }
   }
-  const std::vector<Message>* history =
-      turn.conversation_history ? &*turn.conversation_history : nullptr;
-  internal::TurnRunner runner(
-      core, {user_message, turn.system_message, history, turn.task_id, turn.output});
+  internal::TurnInput input{user_message, turn.system_message, nullptr, turn.task_id, turn.output};
+  if (turn.conversation_history) {
+    if (movable) {
+      input.history_to_move = &*movable->conversation_history;
+    } else {
+      input.history = &*turn.conversation_history;
+    }
+  }
+  internal::TurnRunner runner(core, std::move(input));
   return runner.run();
 }
 
@@ -396,8 +402,9 @@ Status Agent::run_conversation_async(Runtime& runtime, const std::string& user_m
   Impl* impl = impl_.get();
   Runtime::Impl& host = runtime.impl();
   host.start(
-      [impl, &host, user_message, turn = std::move(turn), done = std::move(done)](uint64_t id) {
-        ConversationResult result = run_turn(*impl, user_message, turn);
+      [impl, &host, user_message, turn = std::move(turn),
+       done = std::move(done)](uint64_t id) mutable {
+        ConversationResult result = run_turn(*impl, user_message, turn, &turn);
         host.finish(id);
         impl->async_turn.release();  // From here the agent may be destroyed.
         try {

@@ -60,7 +60,10 @@ void TurnRunner::prologue() {
   st_.system_message = input_.system_message;
 
   // The caller's history replaces the agent's; it counts as already stored.
-  if (input_.history) {
+  if (input_.history_to_move) {
+    core_.transcript = std::move(*input_.history_to_move);
+    core_.writer.reset(core_.session_id, core_.transcript.size());
+  } else if (input_.history) {
     core_.transcript = *input_.history;
     core_.writer.reset(core_.session_id, core_.transcript.size());
   }

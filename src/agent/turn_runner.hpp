@@ -49,6 +49,9 @@ struct TurnInput {
   const std::vector<Message>* history = nullptr;
   std::string task_id;
   std::optional<AgentOptions::Output> output;  // The turn's own answer schema.
+  // Set instead of `history` when the turn may take the list (an asynchronous turn owns
+  // its options): it is moved, not copied.
+  std::vector<Message>* history_to_move = nullptr;
 };
 
 class TurnRunner {

@@ -345,3 +345,19 @@ TEST_CASE("an agent destroyed in another turn's completion callback ends its own
   REQUIRE(destroyed.get_future().wait_for(std::chrono::seconds(10)) == std::future_status::ready);
   CHECK(doomed_result.get().interrupted);
 }
+
+TEST_CASE("an asynchronous turn takes the history it is given") {
+  LoopHttpFixture f;
+  f.server.enqueue(chat::text("Noted.", false));
+  auto runtime = make_runtime();
+  auto agent = f.agent(f.options(false));
+  TurnOptions turn;
+  turn.conversation_history = std::vector<Message>{Message::user("Earlier question."),
+                                                   Message::assistant("Earlier answer.")};
+  ConversationResult r = agent->run_conversation_async(*runtime, "And now?", turn).get();
+  CHECK(r.final_response.value_or("") == "Noted.");
+  CHECK(roles_of(agent->history()) == "user assistant user assistant");
+  CHECK(agent->history()[0].content == "Earlier question.");
+  CHECK(roles_of(f.sent_messages(0)) == "user assistant user");
+  CHECK(turn.conversation_history->size() == 2);  // The caller's copy is untouched.
+}
