@@ -474,32 +474,52 @@ HttpClient& HttpClient::shared() {
   return *client;
 }
 
+namespace {
+
+HttpResult no_handle() {
+  HttpResult failed;
+  failed.failure = TransportFailure::kConnect;
+  failed.error = "libcurl could not create a transfer handle";
+  return failed;
+}
+
+// One transfer on `easy`: configured here, run by `drive` (which returns the transfer's
+// code and may set a multi handle's error), and read back.
+template <typename Drive>
+HttpResult transfer_on(CURL* easy, CURLSH* share, HttpMethod method, const HttpRequest& request,
+                       const CancelToken& cancel, const HttpBodySink* sink, Drive&& drive) {
+  Transfer transfer(request, cancel, sink);
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(header_list(method, request),
+                                                                      &curl_slist_free_all);
+  char error_buffer[CURL_ERROR_SIZE] = {};
+  configure(easy, share, method, request, headers.get(), transfer, error_buffer);
+  std::string multi_error;
+  const CURLcode code = drive(transfer, multi_error);
+  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, nullptr);
+  return transfer.finish(code, multi_error.empty() ? error_buffer : multi_error.c_str());
+}
+
+}  // namespace
+
 HttpResult HttpClient::send(HttpMethod method, const HttpRequest& request,
                             const CancelToken& cancel, const HttpBodySink* sink) {
   if (IoLoop* loop = IoLoop::current()) return send_on_loop(*loop, method, request, cancel, sink);
   Session session = pool_->acquire();
   if (!session.multi || !session.easy) {
     destroy(session);
-    HttpResult failed;
-    failed.failure = TransportFailure::kConnect;
-    failed.error = "libcurl could not create a transfer handle";
-    return failed;
+    return no_handle();
   }
-  Transfer transfer(request, cancel, sink);
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(header_list(method, request),
-                                                                      &curl_slist_free_all);
-  char error_buffer[CURL_ERROR_SIZE] = {};
-  configure(session.easy, pool_->caches.handle(), method, request, headers.get(), transfer,
-            error_buffer);
-
-  std::string multi_error;
-  curl_multi_add_handle(session.multi, session.easy);
-  const CURLcode code = run(session.multi, transfer, multi_error);
-  // Removing a handle mid-transfer closes its connection; a finished one stays cached.
-  curl_multi_remove_handle(session.multi, session.easy);
-  curl_easy_setopt(session.easy, CURLOPT_ERRORBUFFER, nullptr);
+  HttpResult result = transfer_on(session.easy, pool_->caches.handle(), method, request, cancel,
+                                  sink, [&](Transfer& transfer, std::string& multi_error) {
+                                    curl_multi_add_handle(session.multi, session.easy);
+                                    const CURLcode code = run(session.multi, transfer, multi_error);
+                                    // Removing a handle mid-transfer closes its connection; a
+                                    // finished one stays cached.
+                                    curl_multi_remove_handle(session.multi, session.easy);
+                                    return code;
+                                  });
   pool_->release(session);
-  return transfer.finish(code, multi_error.empty() ? error_buffer : multi_error.c_str());
+  return result;
 }
 
 // A turn on a runtime: the transfer joins its I/O thread's multi handle and the turn's
@@ -507,23 +527,15 @@ HttpResult HttpClient::send(HttpMethod method, const HttpRequest& request,
 HttpResult HttpClient::send_on_loop(IoLoop& loop, HttpMethod method, const HttpRequest& request,
                                     const CancelToken& cancel, const HttpBodySink* sink) {
   CURL* easy = loop.take_easy();
-  if (!easy) {
-    HttpResult failed;
-    failed.failure = TransportFailure::kConnect;
-    failed.error = "libcurl could not create a transfer handle";
-    return failed;
-  }
-  Transfer transfer(request, cancel, sink);
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(header_list(method, request),
-                                                                      &curl_slist_free_all);
-  char error_buffer[CURL_ERROR_SIZE] = {};
-  configure(easy, pool_->caches.handle(), method, request, headers.get(), transfer, error_buffer);
-  std::string multi_error;
-  const CURLcode code = loop.perform(
-      easy, [&transfer] { return transfer.should_abort(); }, multi_error);
-  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, nullptr);
+  if (!easy) return no_handle();
+  HttpResult result =
+      transfer_on(easy, pool_->caches.handle(), method, request, cancel, sink,
+                  [&](Transfer& transfer, std::string& multi_error) {
+                    return loop.perform(
+                        easy, [&transfer] { return transfer.should_abort(); }, multi_error);
+                  });
   loop.give_back_easy(easy);
-  return transfer.finish(code, multi_error.empty() ? error_buffer : multi_error.c_str());
+  return result;
 }
 
 std::optional<std::string_view> HttpResponseHead::find_header(std::string_view name) const {
