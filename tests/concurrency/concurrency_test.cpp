@@ -166,6 +166,27 @@ void churn_registry(ToolRegistry& tools, const std::atomic<bool>& stop, Counters
   }
 }
 
+// The options every agent of both cases shares: the mock model, one store and one
+// registry, a short budget. Every other agent gives parallel calls about as long as they
+// take, so some overrun: their workers go on (and touch the agent's tool state) while the
+// turn moves on.
+AgentOptions shared_options(const MockServer& server, const TempDir& home,
+                            const std::shared_ptr<ToolRegistry>& tools,
+                            const std::shared_ptr<SessionStore>& store, int index) {
+  AgentOptions o;
+  o.provider.model = "mock-model";
+  o.provider.base_url = server.base_url();
+  o.provider.api_key = "sk-test";
+  o.home = home.path();
+  o.tools = tools;
+  o.persistence.store = store;
+  o.max_iterations = 6;
+  o.failover.max_retries = 1;
+  o.compression.context_length = 1'000'000;
+  if (index % 2 == 1) o.tool_use.batch_timeout = std::chrono::milliseconds(2);
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -195,21 +216,9 @@ TEST_CASE(
 
   std::vector<std::unique_ptr<Agent>> pool;
   for (int i = 0; i < agents; ++i) {
-    AgentOptions o;
-    o.provider.model = "mock-model";
-    o.provider.base_url = server.base_url();
-    o.provider.api_key = "sk-test";
-    o.home = home.path();
-    o.tools = tools;
+    AgentOptions o = shared_options(server, home, tools, *store, i);
     o.tool_use.enabled_toolsets = {"custom", "extras"};
-    o.persistence.store = *store;
-    o.max_iterations = 6;
-    o.failover.max_retries = 1;
-    o.compression.context_length = 1'000'000;
     o.tracing.sink = *exporter;
-    // Every other agent gives parallel calls about as long as they take, so some overrun:
-    // their workers go on (and touch the agent's tool state) while the turn moves on.
-    if (i % 2 == 1) o.tool_use.batch_timeout = std::chrono::milliseconds(2);
     auto agent = Agent::create(o);
     REQUIRE(agent.ok());
     pool.push_back(std::move(*agent));
@@ -287,17 +296,7 @@ TEST_CASE("a thousand conversations on one runtime keep every session intact") {
 
   std::vector<std::unique_ptr<Agent>> pool;
   for (int i = 0; i < conversations; ++i) {
-    AgentOptions o;
-    o.provider.model = "mock-model";
-    o.provider.base_url = server.base_url();
-    o.provider.api_key = "sk-test";
-    o.home = home.path();
-    o.tools = tools;
-    o.persistence.store = *store;
-    o.max_iterations = 6;
-    o.failover.max_retries = 1;
-    o.compression.context_length = 1'000'000;
-    if (i % 2 == 1) o.tool_use.batch_timeout = std::chrono::milliseconds(2);
+    AgentOptions o = shared_options(server, home, tools, *store, i);
     auto agent = Agent::create(o);
     REQUIRE(agent.ok());
     pool.push_back(std::move(*agent));
