@@ -22,6 +22,7 @@
 #include "hermes/postgres_store.hpp"
 #include "hermes/provider.hpp"
 #include "hermes/redaction.hpp"
+#include "hermes/runtime.hpp"
 #include "hermes/safety.hpp"
 #include "hermes/session_router.hpp"
 #include "hermes/session_search_tool.hpp"

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "providers/http_client.hpp"
+
 namespace hermes::internal {
 namespace {
 
@@ -27,6 +29,7 @@ struct IoLoop::Pending {
 
 IoLoop::IoLoop(WorkerPool& workers, std::size_t stack_bytes)
     : workers_(workers), stack_bytes_(stack_bytes) {
+  HttpClient::shared();  // libcurl's global setup, done once and thread-safely there.
   multi_ = curl_multi_init();
   if (!multi_) throw std::runtime_error("libcurl could not create a multi handle");
   try {
