@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <future>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -232,11 +233,21 @@ TEST_CASE("spare threads take each job at once and are reused once free") {
   run_on_spare_thread(record);
   REQUIRE(wait_for_count(2));
   CHECK(ids[0] == ids[1]);
-  // A job that blocks does not hold up the next one.
-  std::mutex gate;
-  gate.lock();
-  run_on_spare_thread([&] { std::lock_guard wait(gate); });
+  // A job that blocks does not hold up the next one. What the blocked job touches is
+  // shared with it, and the test waits for it to end: it must not outlive the test.
+  struct Gate {
+    std::promise<void> open;
+    std::promise<void> passed;
+  };
+  auto gate = std::make_shared<Gate>();
+  std::shared_future<void> opened = gate->open.get_future().share();
+  std::future<void> passed = gate->passed.get_future();
+  run_on_spare_thread([gate, opened] {
+    opened.wait();
+    gate->passed.set_value();
+  });
   run_on_spare_thread(record);
   CHECK(wait_for_count(3));
-  gate.unlock();
+  gate->open.set_value();
+  CHECK(passed.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
 }
