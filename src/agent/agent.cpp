@@ -404,7 +404,16 @@ Status Agent::run_conversation_async(Runtime& runtime, const std::string& user_m
   host.start(
       [impl, &host, user_message, turn = std::move(turn),
        done = std::move(done)](uint64_t id) mutable {
-        ConversationResult result = run_turn(*impl, user_message, turn, &turn);
+        ConversationResult result;
+        try {
+          result = run_turn(*impl, user_message, turn, &turn);
+        } catch (const std::exception& e) {
+          // Nothing may skip the release below: the agent's destructor waits for it.
+          result =
+              refused_turn(*impl, "internal_error", std::string("the turn failed: ") + e.what());
+        } catch (...) {
+          result = refused_turn(*impl, "internal_error", "the turn failed");
+        }
         host.finish(id);
         impl->async_turn.release();  // From here the agent may be destroyed.
         try {
