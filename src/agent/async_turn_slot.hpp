@@ -5,10 +5,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <memory>
 #include <mutex>
 
 #include "common/fiber.hpp"
-#include "hermes/cancel.hpp"
 
 namespace hermes::internal {
 
@@ -27,6 +27,7 @@ class AsyncTurnSlot {
     std::lock_guard lock(mu_);
     busy_ = false;
     free_.notify_all();
+    if (parked_) parked_->fire();
   }
   bool busy() const {
     std::lock_guard lock(mu_);
@@ -38,22 +39,27 @@ class AsyncTurnSlot {
   //
   // On a runtime's fiber (an agent destroyed in another turn's callback) the wait parks
   // the fiber instead of blocking its thread, which may be the one that must finish the
-  // turn.
+  // turn; release() wakes it.
   void interrupt_and_wait(const std::function<void()>& interrupt) {
-    if (Fiber::current()) {
-      const CancelToken never;
-      while (busy()) {
-        interrupt();
-        never.wait_for(std::chrono::milliseconds(10));  // Parks on the loop's timer.
-      }
-      return;
-    }
+    constexpr auto kRepeat = std::chrono::milliseconds(100);
     std::unique_lock lock(mu_);
     while (busy_) {
+      Fiber* fiber = Fiber::current();
+      std::shared_ptr<FiberWakeup> wakeup;
+      if (fiber) {
+        // One waiter: the agent's destructor, which runs once.
+        wakeup = parked_ = std::make_shared<FiberWakeup>(*fiber);
+      }
       lock.unlock();
       interrupt();
-      lock.lock();
-      free_.wait_for(lock, std::chrono::milliseconds(100), [&] { return !busy_; });
+      if (wakeup) {
+        park_until(std::chrono::steady_clock::now() + kRepeat, wakeup);
+        lock.lock();
+        parked_.reset();
+      } else {
+        lock.lock();
+        free_.wait_for(lock, kRepeat, [&] { return !busy_; });
+      }
     }
   }
 
@@ -61,6 +67,7 @@ class AsyncTurnSlot {
   mutable std::mutex mu_;
   std::condition_variable free_;
   bool busy_ = false;
+  std::shared_ptr<FiberWakeup> parked_;  // A fiber waiting in interrupt_and_wait.
 };
 
 }  // namespace hermes::internal
