@@ -166,26 +166,39 @@ void churn_registry(ToolRegistry& tools, const std::atomic<bool>& stop, Counters
   }
 }
 
-// The options every agent of both cases shares: the mock model, one store and one
-// registry, a short budget. Every other agent gives parallel calls about as long as they
-// take, so some overrun: their workers go on (and touch the agent's tool state) while the
-// turn moves on.
-AgentOptions shared_options(const MockServer& server, const TempDir& home,
-                            const std::shared_ptr<ToolRegistry>& tools,
-                            const std::shared_ptr<SessionStore>& store, int index) {
-  AgentOptions o;
-  o.provider.model = "mock-model";
-  o.provider.base_url = server.base_url();
-  o.provider.api_key = "sk-test";
-  o.home = home.path();
-  o.tools = tools;
-  o.persistence.store = store;
-  o.max_iterations = 6;
-  o.failover.max_retries = 1;
-  o.compression.context_length = 1'000'000;
-  if (index % 2 == 1) o.tool_use.batch_timeout = std::chrono::milliseconds(2);
-  return o;
-}
+// What every agent of both cases shares: the mock model, one store and one registry
+// holding the slow tool, a short budget.
+struct SharedWorld {
+  MockServer server;
+  TempDir home;
+  std::shared_ptr<SessionStore> store;
+  std::shared_ptr<ToolRegistry> tools = std::make_shared<ToolRegistry>();
+
+  SharedWorld() {
+    script_server(server);
+    auto opened = open_sqlite_store(home.file("state.db"));
+    REQUIRE(opened.ok());
+    store = *opened;
+    REQUIRE(tools->register_tool(slow_add()).ok());
+  }
+
+  // Every other agent gives parallel calls about as long as they take, so some overrun:
+  // their workers go on (and touch the agent's tool state) while the turn moves on.
+  AgentOptions options(int index) const {
+    AgentOptions o;
+    o.provider.model = "mock-model";
+    o.provider.base_url = server.base_url();
+    o.provider.api_key = "sk-test";
+    o.home = home.path();
+    o.tools = tools;
+    o.persistence.store = store;
+    o.max_iterations = 6;
+    o.failover.max_retries = 1;
+    o.compression.context_length = 1'000'000;
+    if (index % 2 == 1) o.tool_use.batch_timeout = std::chrono::milliseconds(2);
+    return o;
+  }
+};
 
 }  // namespace
 
@@ -193,13 +206,7 @@ TEST_CASE(
     "agents sharing a store and a registry keep every session intact under interrupts and steers") {
   const int agents = env_int("HERMES_CONCURRENCY_AGENTS", 6);
   const int turns = env_int("HERMES_CONCURRENCY_TURNS", 30);
-  MockServer server;
-  script_server(server);
-  TempDir home;
-  auto store = open_sqlite_store(home.file("state.db"));
-  REQUIRE(store.ok());
-  auto tools = std::make_shared<ToolRegistry>();
-  REQUIRE(tools->register_tool(slow_add()).ok());
+  SharedWorld world;
   // Every agent traces into one exporter, which sends to a collector on loopback while
   // the turns run: spans end on turn threads and on tool workers (overdue ones too).
   MockServer collector;
@@ -216,7 +223,7 @@ TEST_CASE(
 
   std::vector<std::unique_ptr<Agent>> pool;
   for (int i = 0; i < agents; ++i) {
-    AgentOptions o = shared_options(server, home, tools, *store, i);
+    AgentOptions o = world.options(i);
     o.tool_use.enabled_toolsets = {"custom", "extras"};
     o.tracing.sink = *exporter;
     auto agent = Agent::create(o);
@@ -230,8 +237,8 @@ TEST_CASE(
   for (int i = 0; i < agents; ++i) {
     helpers.emplace_back(race, std::ref(*pool[i]), std::cref(stop), std::ref(counters), 1000u + i);
   }
-  helpers.emplace_back(read_store, std::ref(**store), std::cref(stop), std::ref(counters));
-  helpers.emplace_back(churn_registry, std::ref(*tools), std::cref(stop), std::ref(counters));
+  helpers.emplace_back(read_store, std::ref(*world.store), std::cref(stop), std::ref(counters));
+  helpers.emplace_back(churn_registry, std::ref(*world.tools), std::cref(stop), std::ref(counters));
 
   std::vector<std::thread> workers;
   for (int i = 0; i < agents; ++i) {
@@ -260,7 +267,7 @@ TEST_CASE(
   CHECK(traced.spans_exported == traced.spans_queued);  // Flushed: every accepted span sent.
   for (int i = 0; i < agents; ++i) {
     CAPTURE(i);
-    CHECK(check_session(**store, *pool[i], i, turns) == "");
+    CHECK(check_session(*world.store, *pool[i], i, turns) == "");
   }
 }
 
@@ -281,13 +288,7 @@ TEST_CASE("a thousand conversations on one runtime keep every session intact") {
   raise_open_file_limit();
   const int conversations = env_int("HERMES_RUNTIME_CONVERSATIONS", 1000);
   const int turns = 2;
-  MockServer server;
-  script_server(server);
-  TempDir home;
-  auto store = open_sqlite_store(home.file("state.db"));
-  REQUIRE(store.ok());
-  auto tools = std::make_shared<ToolRegistry>();
-  REQUIRE(tools->register_tool(slow_add()).ok());
+  SharedWorld world;
   RuntimeOptions runtime_options;
   runtime_options.io_threads = 2;
   runtime_options.tool_workers = 8;
@@ -296,7 +297,7 @@ TEST_CASE("a thousand conversations on one runtime keep every session intact") {
 
   std::vector<std::unique_ptr<Agent>> pool;
   for (int i = 0; i < conversations; ++i) {
-    AgentOptions o = shared_options(server, home, tools, *store, i);
+    AgentOptions o = world.options(i);
     auto agent = Agent::create(o);
     REQUIRE(agent.ok());
     pool.push_back(std::move(*agent));
@@ -346,6 +347,6 @@ TEST_CASE("a thousand conversations on one runtime keep every session intact") {
         static_cast<std::size_t>((conversations - dropped) * turns + dropped));
   for (int i = 0; i < conversations - dropped; ++i) {
     CAPTURE(i);
-    CHECK(check_session(**store, *pool[i], i, turns) == "");
+    CHECK(check_session(*world.store, *pool[i], i, turns) == "");
   }
 }
