@@ -3,14 +3,19 @@
 use std::fmt;
 use std::os::raw::c_char;
 use std::ptr;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
-use crate::error::{self, Result};
+use crate::callback;
+use crate::error::{self, Error, ErrorCode, Result};
 use crate::ffi;
 use crate::options::AgentOptions;
+use crate::runtime::Runtime;
 use crate::text;
+use crate::turn::{self, PendingTurn, SendPtr, TurnFuture, TurnResult};
 
-/// The optional inputs of [`Agent::run_conversation_with`].
+/// The optional inputs of [`Agent::run_conversation_with`] and of the turns started on a
+/// runtime.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RunOptions<'a> {
     /// A system message for this turn.
@@ -30,13 +35,25 @@ pub struct RunOptions<'a> {
 /// or callback must not call `chat`, `run_conversation` or `session_id` on the agent
 /// running it ([`ToolCall::session_id`](crate::ToolCall::session_id) has the session):
 /// that waits forever.
+///
+/// A turn started on a [`Runtime`] ([`run_turn_async`](Agent::run_turn_async),
+/// [`run_turn_future`](Agent::run_turn_future)) runs after the call has returned. Until
+/// it ends the agent takes only `interrupt` and `steer`: another start, `chat`,
+/// `run_conversation` and `session_id` fail at once with FailedPrecondition
+/// ("agent_busy"), and so does a start while a synchronous turn runs. Dropping the agent
+/// interrupts the turn and waits for it to end and for its callback to return; dropped
+/// inside that callback (which held its last `Arc`), it is released on a thread of its
+/// own.
 pub struct Agent {
     raw: *mut ffi::hermes_agent_t,
     turn: Mutex<()>,
+    // Set while a turn started on a runtime runs; its completion clears it.
+    async_turn: Arc<AtomicBool>,
 }
 
 // SAFETY: the C agent may be used from any thread; the calls that must not overlap are
-// serialised by `turn`, and interrupt/steer are documented as safe at any time.
+// serialised by `turn`, and refused while `async_turn` is set (a turn on a runtime takes
+// only interrupt, steer and free); interrupt/steer are documented as safe at any time.
 unsafe impl Send for Agent {}
 unsafe impl Sync for Agent {}
 
@@ -51,6 +68,7 @@ impl Agent {
         Ok(Agent {
             raw,
             turn: Mutex::new(()),
+            async_turn: Arc::new(AtomicBool::new(false)),
         })
     }
 
@@ -58,7 +76,7 @@ impl Agent {
     /// complete (the provider failed, the turn was interrupted) is an error.
     pub fn chat(&self, message: &str) -> Result<String> {
         let message = text::to_c("message", message)?;
-        let _turn = self.lock_turn();
+        let _turn = self.lock_turn()?;
         let mut answer: *mut c_char = ptr::null_mut();
         // SAFETY: valid pointers; `answer` receives a string we own.
         let result = error::call(|out_error| unsafe {
@@ -83,7 +101,7 @@ impl Agent {
         let system = text::to_c_opt("system_message", run.system_message)?;
         let history = text::to_c_opt("history_json", run.history_json)?;
         let task_id = text::to_c_opt("task_id", run.task_id)?;
-        let _turn = self.lock_turn();
+        let _turn = self.lock_turn()?;
         let mut result_json: *mut c_char = ptr::null_mut();
         // SAFETY: valid pointers or NULL where the header allows it.
         let result = error::call(|out_error| unsafe {
@@ -120,7 +138,7 @@ impl Agent {
 
     /// The id of the current session.
     pub fn session_id(&self) -> Result<String> {
-        let _turn = self.lock_turn();
+        let _turn = self.lock_turn()?;
         let mut id: *mut c_char = ptr::null_mut();
         // SAFETY: valid pointers; `id` receives a string we own.
         let result = error::call(|out_error| unsafe {
@@ -131,12 +149,90 @@ impl Agent {
         result.map(|()| id)
     }
 
-    // The guard holds no data, so a panic while it was held leaves nothing inconsistent.
-    fn lock_turn(&self) -> MutexGuard<'_, ()> {
-        self.turn
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// Starts a turn on `runtime` and returns at once; `done` gets the result on a
+    /// runtime thread when the turn ends, also when it failed or was interrupted. The turn
+    /// behaves as [`run_conversation_with`](Agent::run_conversation_with), with the
+    /// agent's callbacks and tool handlers on runtime threads.
+    ///
+    /// A refusal returns the error and drops `done` without calling it: InvalidArgument
+    /// for a bad argument, FailedPrecondition ("agent_busy") when the agent runs a turn.
+    /// `done` may start the agent's next turn; it must not block waiting for another turn
+    /// of the same runtime. A panic in `done` is caught before it reaches C.
+    pub fn run_turn_async<F>(
+        &self,
+        runtime: &Runtime,
+        message: &str,
+        run: RunOptions<'_>,
+        done: F,
+    ) -> Result<()>
+    where
+        F: FnOnce(TurnResult) + Send + 'static,
+    {
+        let turn_json = text::to_c("turn", &turn::turn_json(message, &run)?)?;
+        // A synchronous turn holds the lock for all its length: refused, not waited for.
+        let _turn = match self.turn.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => return Err(busy()),
+        };
+        if self.async_turn.swap(true, Ordering::AcqRel) {
+            return Err(busy());
+        }
+        let user_data = callback::into_user_data(PendingTurn {
+            done,
+            running: Arc::clone(&self.async_turn),
+        });
+        // SAFETY: valid pointers; once the call succeeds the library owns `user_data`
+        // until it calls `turn_done` with it, exactly once.
+        let started = error::call(|out_error| unsafe {
+            ffi::hermes_agent_run_turn_async(
+                self.raw,
+                runtime.as_ptr(),
+                turn_json.as_ptr(),
+                Some(turn::turn_done::<F>),
+                user_data,
+                out_error,
+            )
+        });
+        if started.is_err() {
+            self.async_turn.store(false, Ordering::Release);
+            // SAFETY: refused, so the library never calls `done` and the box is ours again.
+            unsafe { callback::destroy::<PendingTurn<F>>(user_data) };
+        }
+        started
     }
+
+    /// [`run_turn_async`](Agent::run_turn_async) with a future for the result: `.await`
+    /// it on any executor, or [`wait`](TurnFuture::wait) for it.
+    pub fn run_turn_future(
+        &self,
+        runtime: &Runtime,
+        message: &str,
+        run: RunOptions<'_>,
+    ) -> Result<TurnFuture> {
+        let (future, resolve) = TurnFuture::new();
+        self.run_turn_async(runtime, message, run, resolve)?;
+        Ok(future)
+    }
+
+    // The guard holds no data, so a panic while it was held leaves nothing inconsistent.
+    fn lock_turn(&self) -> Result<MutexGuard<'_, ()>> {
+        let guard = self
+            .turn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if self.async_turn.load(Ordering::Acquire) {
+            return Err(busy());
+        }
+        Ok(guard)
+    }
+}
+
+fn busy() -> Error {
+    Error::new(
+        ErrorCode::FailedPrecondition,
+        "agent_busy: the agent is running a turn",
+    )
 }
 
 impl fmt::Debug for Agent {
@@ -147,7 +243,10 @@ impl fmt::Debug for Agent {
 
 impl Drop for Agent {
     fn drop(&mut self) {
-        // SAFETY: `raw` is ours and no call is running (we have `&mut self`).
-        unsafe { ffi::hermes_agent_freep(&mut self.raw) };
+        let raw = SendPtr(self.raw);
+        // SAFETY: `raw` is ours and no call is running (we have `&mut self`); the free
+        // waits for a turn on a runtime, and never runs inside a completion callback.
+        turn::free_off_callback_thread(move || unsafe { ffi::hermes_agent_free(raw.get()) });
+        self.raw = ptr::null_mut();
     }
 }

@@ -28,6 +28,7 @@ opaque_types!(
     hermes_agent_t,
     hermes_mcp_servers_t,
     hermes_answer_t,
+    hermes_runtime_t,
 );
 
 pub type hermes_status_t = i32;
@@ -81,6 +82,8 @@ pub type hermes_auth_refresh_fn = Option<
         user_data: *mut c_void,
     ),
 >;
+pub type hermes_turn_done_fn =
+    Option<unsafe extern "C" fn(result_json: *const c_char, user_data: *mut c_void)>;
 
 // The library is linked by build.rs (cargo:rustc-link-lib), so the block names none.
 extern "C" {
@@ -306,6 +309,28 @@ extern "C" {
     pub fn hermes_agent_session_id(
         agent: *mut hermes_agent_t,
         out_session_id: *mut *mut c_char,
+        out_error: *mut *mut hermes_error_t,
+    ) -> hermes_status_t;
+
+    // Runtime.
+    pub fn hermes_runtime_new(
+        options_json: *const c_char,
+        out_runtime: *mut *mut hermes_runtime_t,
+        out_error: *mut *mut hermes_error_t,
+    ) -> hermes_status_t;
+    pub fn hermes_runtime_free(runtime: *mut hermes_runtime_t);
+    pub fn hermes_runtime_freep(runtime: *mut *mut hermes_runtime_t);
+    pub fn hermes_runtime_stats_json(
+        runtime: *const hermes_runtime_t,
+        out_json: *mut *mut c_char,
+        out_error: *mut *mut hermes_error_t,
+    ) -> hermes_status_t;
+    pub fn hermes_agent_run_turn_async(
+        agent: *mut hermes_agent_t,
+        runtime: *mut hermes_runtime_t,
+        turn_json: *const c_char,
+        done: hermes_turn_done_fn,
+        user_data: *mut c_void,
         out_error: *mut *mut hermes_error_t,
     ) -> hermes_status_t;
 

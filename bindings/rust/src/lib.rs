@@ -3,10 +3,12 @@
 //!
 //! The crate wraps the C ABI (`hermes_c.h`, declared in [`ffi`]): handles are owned
 //! values freed on drop, failures are [`Error`] values carrying the library's status code
-//! and message, tools and callbacks are closures. A panic in a closure is caught at the
-//! C boundary (a panicking tool gives the model an error result); it never unwinds into
-//! the library, so the crate must not be built with `panic = "abort"` if tools may panic
-//! and the program should survive it.
+//! and message, tools and callbacks are closures. A [`Runtime`] runs many agents' turns
+//! at once on a few threads ([`Agent::run_turn_future`] gives a `Future` any executor
+//! can await, [`Agent::run_turn_async`] takes a callback). A panic in a closure is caught
+//! at the C boundary (a panicking tool gives the model an error result); it never unwinds
+//! into the library, so the crate must not be built with `panic = "abort"` if tools may
+//! panic and the program should survive it.
 //!
 //! ```no_run
 //! use hermes::{Agent, AgentOptions, Tool, ToolRegistry};
@@ -27,16 +29,21 @@ mod agent;
 mod callback;
 mod error;
 pub mod ffi;
+mod json;
 mod mcp;
 mod options;
+mod runtime;
 mod text;
 mod tools;
+mod turn;
 
 pub use agent::{Agent, RunOptions};
 pub use error::{Error, ErrorCode, Result};
 pub use mcp::McpServers;
 pub use options::{describe_options, AgentOptions, Backoff, Timeout, ToolUseEnforcement};
+pub use runtime::{Runtime, RuntimeOptions, RuntimeStats};
 pub use tools::{Tool, ToolCall, ToolRegistry, ToolResult};
+pub use turn::{TurnFuture, TurnResult};
 
 use std::ffi::CStr;
 

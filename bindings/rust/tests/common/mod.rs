@@ -19,13 +19,33 @@ impl MockServer {
     /// Starts the server (path from `HERMES_MOCK_SERVER`) with a script from
     /// tests/fixtures/scripts.
     pub fn start(script: &str) -> MockServer {
+        MockServer::start_with(&["--script", script])
+    }
+
+    /// Starts the server with two scripts from tests/fixtures/scripts: `conversation`
+    /// serves the paths of [`conversation_url`](MockServer::conversation_url), each key
+    /// walking it on its own; `script` serves every other model call.
+    pub fn start_conversations(conversation: &str, script: &str) -> MockServer {
+        MockServer::start_with(&["--conversation-script", conversation, "--script", script])
+    }
+
+    /// The base URL of conversation `key` (see `start_conversations`).
+    pub fn conversation_url(&self, key: &str) -> String {
+        format!("http://127.0.0.1:{}/c/{}/v1", self.port, key)
+    }
+
+    // `options`: pairs of a flag and a script name.
+    fn start_with(options: &[&str]) -> MockServer {
         let server = env::var("HERMES_MOCK_SERVER")
             .expect("HERMES_MOCK_SERVER must name the hermes-mock-server executable");
-        let script = fixtures_dir().join("scripts").join(script);
-        let mut child = Command::new(&server)
-            .arg("--quiet")
-            .arg("--script")
-            .arg(&script)
+        let mut command = Command::new(&server);
+        command.arg("--quiet");
+        for pair in options.chunks(2) {
+            command
+                .arg(pair[0])
+                .arg(fixtures_dir().join("scripts").join(pair[1]));
+        }
+        let mut child = command
             .stdout(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {}", server, e));
