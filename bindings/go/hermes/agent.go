@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -18,10 +19,16 @@ import (
 // turn. Close interrupts a running turn and waits for it to end. A tool handler or
 // callback must not call Chat, RunConversation, SessionID or Close on the agent running
 // it (ToolCall.SessionID has the session): that waits forever.
+//
+// A turn started with RunTurnAsync runs after the call has returned. Until it ends the
+// agent takes only Interrupt, Steer and Close: another RunTurnAsync, Chat,
+// RunConversation and SessionID fail at once with ErrFailedPrecondition ("agent_busy"),
+// and so does RunTurnAsync while a synchronous turn runs.
 type Agent struct {
-	turn sync.Mutex   // Serialises turns.
-	life sync.RWMutex // Held for reading by every call, for writing by Close.
-	ptr  *C.hermes_agent_t
+	turn         sync.Mutex   // Serialises turns.
+	life         sync.RWMutex // Held for reading by every call, for writing by Close.
+	ptr          *C.hermes_agent_t
+	asyncRunning atomic.Bool // Set while a turn started with RunTurnAsync runs.
 }
 
 // NewAgent creates an agent. InvalidArgument names a missing or malformed option.
@@ -130,6 +137,11 @@ func (a *Agent) RunConversation(message string, opts ...RunOption) (*Conversatio
 	if err != nil {
 		return nil, err
 	}
+	return parseResult(raw)
+}
+
+// parseResult reads the result object of a turn.
+func parseResult(raw string) (*ConversationResult, error) {
 	result := &ConversationResult{Raw: json.RawMessage(raw)}
 	if err := json.Unmarshal(result.Raw, result); err != nil {
 		return nil, &Error{Code: StatusInternal, Message: "result: " + err.Error()}
@@ -193,8 +205,15 @@ func (a *Agent) runTurn(call func(*C.hermes_agent_t, **C.hermes_error_t) C.herme
 	if a.ptr == nil {
 		return errClosed("agent")
 	}
+	if a.asyncRunning.Load() {
+		return errBusy()
+	}
 	var cerr *C.hermes_error_t
 	return errorFrom(call(a.ptr, &cerr), cerr)
+}
+
+func errBusy() error {
+	return &Error{Code: StatusFailedPrecondition, Message: "agent_busy: the agent is running a turn"}
 }
 
 // takeString copies a string the library returned and frees it.

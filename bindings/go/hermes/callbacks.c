@@ -19,3 +19,7 @@ void hermes_go_auth_refresh(const char *request_json, hermes_answer_t *answer, v
 }
 
 void hermes_go_release(void *user_data) { hermesGoRelease(user_data); }
+
+void hermes_go_turn_done(const char *result_json, void *user_data) {
+  hermesGoTurnDone((char *)result_json, user_data);
+}

@@ -13,5 +13,6 @@ void hermes_go_stream(const char *delta, size_t length, void *user_data);
 void hermes_go_event(const char *event_json, void *user_data);
 void hermes_go_auth_refresh(const char *request_json, hermes_answer_t *answer, void *user_data);
 void hermes_go_release(void *user_data);
+void hermes_go_turn_done(const char *result_json, void *user_data);
 
 #endif

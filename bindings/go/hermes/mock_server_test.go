@@ -21,11 +21,34 @@ type mockServer struct {
 
 func startMockServer(t *testing.T, script string) *mockServer {
 	t.Helper()
+	return startMockServerWith(t, "--script", script)
+}
+
+// startMockConversations starts a server with two scripts of tests/fixtures/scripts:
+// conversation serves the paths of conversationURL, each key walking it on its own;
+// script serves every other model call.
+func startMockConversations(t *testing.T, conversation, script string) *mockServer {
+	t.Helper()
+	return startMockServerWith(t, "--conversation-script", conversation, "--script", script)
+}
+
+// conversationURL is the base URL of conversation key (see startMockConversations).
+func (m *mockServer) conversationURL(key string) string {
+	return fmt.Sprintf("http://127.0.0.1:%d/c/%s/v1", m.port, key)
+}
+
+// startMockServerWith takes pairs of a flag and a script name.
+func startMockServerWith(t *testing.T, options ...string) *mockServer {
+	t.Helper()
 	path := os.Getenv("HERMES_MOCK_SERVER")
 	if path == "" {
 		t.Fatal("HERMES_MOCK_SERVER must name the hermes-mock-server executable")
 	}
-	cmd := exec.Command(path, "--quiet", "--script", filepath.Join(fixturesDir(), "scripts", script))
+	args := []string{"--quiet"}
+	for i := 0; i+1 < len(options); i += 2 {
+		args = append(args, options[i], filepath.Join(fixturesDir(), "scripts", options[i+1]))
+	}
+	cmd := exec.Command(path, args...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

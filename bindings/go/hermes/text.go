@@ -14,13 +14,21 @@ import (
 // UTF-8: a NUL byte inside s (where C would silently cut the text) or invalid UTF-8 is an
 // InvalidArgument error naming field.
 func cString(field, s string) (*C.char, error) {
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		return nil, &Error{Code: StatusInvalidArgument, Message: field + ": contains a NUL byte at offset " + strconv.Itoa(i)}
-	}
-	if !utf8.ValidString(s) {
-		return nil, &Error{Code: StatusInvalidArgument, Message: field + ": not valid UTF-8"}
+	if err := checkText(field, s); err != nil {
+		return nil, err
 	}
 	return C.CString(s), nil
+}
+
+// checkText is cString's check alone, for text that reaches C inside a JSON document.
+func checkText(field, s string) error {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return &Error{Code: StatusInvalidArgument, Message: field + ": contains a NUL byte at offset " + strconv.Itoa(i)}
+	}
+	if !utf8.ValidString(s) {
+		return &Error{Code: StatusInvalidArgument, Message: field + ": not valid UTF-8"}
+	}
+	return nil
 }
 
 // cStrings converts several optional arguments; "" stays NULL. free releases them all.
