@@ -30,7 +30,7 @@ struct ConsolidationFailures {
 };
 
 Json memory_schema() {
-  return Json::parse(R"({
+  static const Json kSchema = Json::parse(R"({
     "type": "object",
     "properties": {
       "action": {"type": "string", "enum": ["add", "replace", "remove"]},
@@ -52,6 +52,7 @@ Json memory_schema() {
       }
     }
   })");
+  return kSchema;
 }
 
 Json dispatch(MemoryStore& store, MemoryTarget target, const Json& args) {

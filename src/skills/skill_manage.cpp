@@ -197,7 +197,7 @@ struct Manage {
 };
 
 Json skill_manage_schema() {
-  return Json::parse(R"({
+  static const Json kSchema = Json::parse(R"({
     "type": "object",
     "properties": {
       "action": {"type": "string", "enum": ["create", "edit", "patch", "delete", "write_file", "remove_file"]},
@@ -212,6 +212,7 @@ Json skill_manage_schema() {
     },
     "required": ["action", "name"]
   })");
+  return kSchema;
 }
 
 }  // namespace

@@ -140,8 +140,9 @@ ToolSpec list_tool(const SkillsOptions& options) {
   spec.toolset = "skills";
   spec.description =
       "List the available skills (name, description, category), optionally of one category.";
-  spec.parameters =
+  static const Json kSchema =
       Json::parse(R"({"type": "object", "properties": {"category": {"type": "string"}}})");
+  spec.parameters = kSchema;
   spec.handler = [options](const Json& args, ToolContext& ctx) -> Result<std::string> {
     return dump_json(run_list(ctx.home, options, args.is_object() ? args : Json::object()));
   };
@@ -155,7 +156,7 @@ ToolSpec view_tool(const SkillsOptions& options) {
   spec.description =
       "Load a skill: its full SKILL.md instructions, or with file_path one of its supporting files "
       "(references/, templates/, scripts/, assets/). Follow a loaded skill's instructions.";
-  spec.parameters = Json::parse(R"({
+  static const Json kSchema = Json::parse(R"({
     "type": "object",
     "properties": {
       "name": {"type": "string", "description": "The skill's name."},
@@ -163,6 +164,7 @@ ToolSpec view_tool(const SkillsOptions& options) {
     },
     "required": ["name"]
   })");
+  spec.parameters = kSchema;
   spec.handler = [options](const Json& args, ToolContext& ctx) -> Result<std::string> {
     return dump_json(
         run_view(ctx.home, options, args.is_object() ? args : Json::object(), ctx.session_id));

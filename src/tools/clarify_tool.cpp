@@ -221,7 +221,7 @@ Result<std::string> run_clarify(const Json& args, ToolContext& ctx) {
 }
 
 Json clarify_schema() {
-  return Json::parse(R"({
+  static const Json kSchema = Json::parse(R"({
     "type": "object",
     "properties": {
       "question": {"type": "string", "description": "The question only, without the options."},
@@ -247,6 +247,7 @@ Json clarify_schema() {
     },
     "required": ["question"]
   })");
+  return kSchema;
 }
 
 }  // namespace

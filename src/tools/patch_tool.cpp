@@ -227,7 +227,7 @@ ToolSpec patch_tool(std::shared_ptr<const FileToolEnv> env) {
       "lines starting with ' ', '-', '+', '*** Add File:', '*** Delete File:', '*** End Patch') to "
       "one or more "
       "files. Returns a unified diff.";
-  spec.parameters = Json::parse(R"({
+  static const Json kSchema = Json::parse(R"({
     "type": "object",
     "properties": {
       "mode": {"type": "string", "enum": ["replace", "patch"], "default": "replace"},
@@ -238,6 +238,7 @@ ToolSpec patch_tool(std::shared_ptr<const FileToolEnv> env) {
       "patch": {"type": "string", "description": "patch: the V4A patch text."}
     }
   })");
+  spec.parameters = kSchema;
   spec.handler = [env](const Json& args, ToolContext& ctx) -> Result<std::string> {
     auto mode = arg_optional_string(args, "mode");
     if (!mode.ok()) return mode.status();

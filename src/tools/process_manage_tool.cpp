@@ -136,7 +136,7 @@ ToolSpec process_manage_tool(const TerminalOptions& options,
       "30). kill: stop it. write/submit: send data (submit adds a newline) to its input; what "
       "is sent is checked like a terminal command and may need the user's approval. close: "
       "close its input.";
-  spec.parameters = Json::parse(R"({
+  static const Json kSchema = Json::parse(R"({
     "type": "object",
     "properties": {
       "action": {"type": "string", "enum": ["list", "poll", "log", "wait", "kill", "write", "submit", "close"]},
@@ -147,6 +147,7 @@ ToolSpec process_manage_tool(const TerminalOptions& options,
     },
     "required": ["action"]
   })");
+  spec.parameters = kSchema;
   spec.handler = [options, gate](const Json& args, ToolContext& ctx) {
     return run_manage(options, *gate, args, ctx);
   };

@@ -177,7 +177,7 @@ ToolSpec read_file_tool(std::shared_ptr<const FileToolEnv> env) {
       "default, at most 2000; long files say how to continue. Use this instead of cat/head/tail in "
       "the "
       "terminal. Binary files and devices are refused; secrets in the output are masked.";
-  spec.parameters = Json::parse(R"({
+  static const Json kSchema = Json::parse(R"({
     "type": "object",
     "properties": {
       "path": {"type": "string", "description": "The file, relative to the working directory or absolute."},
@@ -186,6 +186,7 @@ ToolSpec read_file_tool(std::shared_ptr<const FileToolEnv> env) {
     },
     "required": ["path"]
   })");
+  spec.parameters = kSchema;
   spec.handler = [env](const Json& args, ToolContext& ctx) { return run_read(*env, args, ctx); };
   return spec;
 }

@@ -318,7 +318,7 @@ ToolSpec search_files_tool(std::shared_ptr<const FileToolEnv> env) {
       "summarise. target 'files': file names matching a glob, newest first. Results are paged with "
       "limit "
       "(default 50) and offset. Use this instead of grep/find in the terminal.";
-  spec.parameters = Json::parse(R"({
+  static const Json kSchema = Json::parse(R"({
     "type": "object",
     "properties": {
       "pattern": {"type": "string", "description": "A regex for content, a glob for files."},
@@ -332,6 +332,7 @@ ToolSpec search_files_tool(std::shared_ptr<const FileToolEnv> env) {
     },
     "required": ["pattern"]
   })");
+  spec.parameters = kSchema;
   spec.handler = [env](const Json& args, ToolContext& ctx) { return run_search(*env, args, ctx); };
   return spec;
 }

@@ -4,7 +4,7 @@
 namespace hermes::tools {
 
 Json session_search_parameters() {
-  return Json::parse(R"json({
+  static const Json kSchema = Json::parse(R"json({
   "type": "object",
   "properties": {
     "query": {"type": "string", "description": "Words or phrases to find in past sessions (discovery). Terms are AND-ed; use OR for alternatives, quotes for an exact phrase, NOT to exclude, a trailing * for a prefix. Leave out to browse recent sessions."},
@@ -18,6 +18,7 @@ Json session_search_parameters() {
   },
   "required": []
 })json");
+  return kSchema;
 }
 
 std::string session_search_description() {

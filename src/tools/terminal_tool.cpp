@@ -188,7 +188,7 @@ ToolSpec terminal_tool(const TerminalOptions& options, std::shared_ptr<const App
       "process_manage. Dangerous commands need the user's approval; if one is blocked, do not "
       "retry it or work "
       "around it. Prefer read_file, patch and search_files for file work.";
-  spec.parameters = Json::parse(R"({
+  static const Json kSchema = Json::parse(R"({
     "type": "object",
     "properties": {
       "command": {"type": "string", "description": "The command to run."},
@@ -198,6 +198,7 @@ ToolSpec terminal_tool(const TerminalOptions& options, std::shared_ptr<const App
     },
     "required": ["command"]
   })");
+  spec.parameters = kSchema;
   spec.handler = [options, gate](const Json& args, ToolContext& ctx) {
     return run_terminal(options, *gate, args, ctx);
   };

@@ -19,7 +19,7 @@ constexpr const char* kTodoDescription =
     "whole list.";
 
 Json todo_schema() {
-  return Json::parse(R"({
+  static const Json kSchema = Json::parse(R"({
     "type": "object",
     "properties": {
       "todos": {
@@ -42,6 +42,7 @@ Json todo_schema() {
       }
     }
   })");
+  return kSchema;
 }
 
 Result<std::string> run_todo(const Json& args, ToolContext& ctx) {

@@ -123,7 +123,7 @@ ToolSpec write_file_tool(std::shared_ptr<const FileToolEnv> env) {
       "changes to an existing file. An existing file keeps its line endings. Content must be the "
       "real text, "
       "not read_file output with line numbers.";
-  spec.parameters = Json::parse(R"({
+  static const Json kSchema = Json::parse(R"({
     "type": "object",
     "properties": {
       "path": {"type": "string", "description": "The file to write."},
@@ -131,6 +131,7 @@ ToolSpec write_file_tool(std::shared_ptr<const FileToolEnv> env) {
     },
     "required": ["path", "content"]
   })");
+  spec.parameters = kSchema;
   spec.handler = [env](const Json& args, ToolContext& ctx) { return run_write(*env, args, ctx); };
   spec.parallel_safe = false;
   spec.path_argument = "path";
