@@ -109,6 +109,12 @@ class HERMES_API ToolRegistry {
   ToolRegistry(const ToolRegistry&) = delete;
   ToolRegistry& operator=(const ToolRegistry&) = delete;
 
+  // A new registry with this one's tools, toolsets and settings. The two share the
+  // registered specs (immutable once registered) and nothing else: a change to either
+  // does not reach the other. Much cheaper than registering the same tools again, so a
+  // registry of the built-ins can serve as the template of per-agent ones.
+  std::unique_ptr<ToolRegistry> clone() const;
+
   // Adds a tool. InvalidArgument for a bad name, a schema that is not an object, or a
   // missing handler; AlreadyExists when the name belongs to another toolset (unless
   // `allow_override`). The same name in the same toolset replaces the old entry.

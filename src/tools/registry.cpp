@@ -43,6 +43,15 @@ struct ToolRegistry::Impl {
 ToolRegistry::ToolRegistry() : impl_(std::make_unique<Impl>()) {}
 ToolRegistry::~ToolRegistry() = default;
 
+std::unique_ptr<ToolRegistry> ToolRegistry::clone() const {
+  auto copy = std::make_unique<ToolRegistry>();
+  std::shared_lock lock(impl_->mu);
+  copy->impl_->tools = impl_->tools;
+  copy->impl_->includes = impl_->includes;
+  copy->impl_->settings = impl_->settings;
+  return copy;
+}
+
 Status ToolRegistry::register_tool(ToolSpec spec, bool allow_override) {
   if (!is_valid_tool_name(spec.name)) {
     return Status::invalid_argument("tool name '" + spec.name +

@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <initializer_list>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -189,16 +192,37 @@ void read_skills(KwargReader& kw, AgentOptions& o) {
 
 // The built-in tools in a registry of the agent's own, for tools of the caller to join.
 // They follow the agent's memory, skills and env_passthrough settings, as the library's
-// own registry does.
+// own registry does. Registering them costs about a hundred microseconds (their schemas
+// and handlers), so each distinct set of settings is registered once, into a template
+// that agents' registries are cloned from. The file tools' root is the working directory
+// at registration, so it is part of what tells templates apart.
 std::shared_ptr<ToolRegistry> own_registry(const AgentOptions& o) {
-  auto registry = std::make_shared<ToolRegistry>();
   BuiltinToolOptions builtins;
   builtins.memory = o.memory_limits;
   builtins.skills = o.skills;
   builtins.terminal.env_passthrough = o.tool_use.env_passthrough;
   builtins.approvals = o.tool_use.approvals;
+  std::error_code cwd_error;
+  const std::string key =
+      Json{{"cwd", std::filesystem::current_path(cwd_error).string()},
+           {"memory", {builtins.memory.memory_chars, builtins.memory.user_chars}},
+           {"skills",
+            {builtins.skills.external_dirs, builtins.skills.disabled,
+             builtins.skills.template_vars}},
+           {"env_passthrough", builtins.terminal.env_passthrough},
+           {"approvals",
+            {static_cast<int>(builtins.approvals.mode), builtins.approvals.timeout.count(),
+             builtins.approvals.deny, builtins.approvals.allowed_commands}}}
+          .dump();
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<const ToolRegistry>> templates;
+  std::lock_guard lock(mu);
+  if (auto it = templates.find(key); it != templates.end()) return it->second->clone();
+  auto registry = std::make_shared<ToolRegistry>();
   if (Status s = register_builtin_tools(*registry, builtins); !s.ok()) raise_status(s);
   if (Status s = register_session_search_tool(*registry); !s.ok()) raise_status(s);
+  if (templates.size() >= 16) templates.clear();  // Settings that keep changing: no reuse.
+  templates.emplace(key, registry->clone());
   return registry;
 }
 

@@ -67,6 +67,38 @@ TEST_CASE("registering a subset, twice, works; unknown toolsets and roots are er
   CHECK(register_builtin_tools(registry, bad_root).code() == StatusCode::kInvalidArgument);
 }
 
+TEST_CASE("a cloned registry starts equal and then goes its own way") {
+  TempDir root;
+  ToolRegistry original;
+  BuiltinToolOptions options;
+  options.file.root = root.path();
+  options.memory.memory_chars = 1234;
+  REQUIRE(register_builtin_tools(original, options).ok());
+  std::unique_ptr<ToolRegistry> copy = original.clone();
+  CHECK(copy->names() == original.names());
+  CHECK(copy->toolsets() == original.toolsets());
+  CHECK(copy->resolve({"coding"}, {}) == original.resolve({"coding"}, {}));
+  CHECK(copy->find("terminal") == original.find("terminal"));  // The spec is shared.
+  REQUIRE(builtin_memory_limits(*copy).has_value());
+  CHECK(builtin_memory_limits(*copy)->memory_chars == 1234);
+
+  ToolSpec extra;
+  extra.name = "extra";
+  extra.toolset = "custom";
+  extra.parameters = Json{{"type", "object"}};
+  extra.handler = [](const Json&, ToolContext&) -> Result<std::string> { return std::string("x"); };
+  REQUIRE(copy->register_tool(extra).ok());
+  REQUIRE(copy->unregister_tool("terminal").ok());
+  copy->define_toolset("mine", {"custom"});
+  copy->record_setting("memory", Json::object());
+  CHECK(original.find("extra") == nullptr);
+  CHECK(original.find("terminal") != nullptr);
+  CHECK_FALSE(has(original.toolsets(), "mine"));
+  CHECK(builtin_memory_limits(original)->memory_chars == 1234);
+  REQUIRE(original.unregister_tool("todo_list").ok());
+  CHECK(copy->find("todo_list") != nullptr);
+}
+
 TEST_CASE("built-in tools run through the agent loop like any tool") {
   TempDir home;
   TempDir workspace;
