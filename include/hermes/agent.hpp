@@ -338,7 +338,10 @@ struct TurnOptions {
 // An agent.
 //
 // Thread-safety: one call at a time per Agent (chat, run_conversation, new_session,
-// resume), and none of them while a turn started with run_conversation_async runs.
+// resume), and none of them while a turn started with run_conversation_async runs. A turn
+// started while another runs, from any thread and in either form, is refused:
+// run_conversation's result has exit_reason "agent_busy", chat and run_conversation_async
+// return FailedPrecondition.
 // interrupt() and steer() may be called from any thread at any time, also while a turn
 // runs. Destroying an Agent whose asynchronous turn still runs interrupts the turn and
 // waits for it to end (not from a runtime thread: that thread is the one running it). Distinct

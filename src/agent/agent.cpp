@@ -242,7 +242,7 @@ using internal::call_memory_provider;
 
 Agent::Agent(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Agent::~Agent() {
-  impl_->async_turn.interrupt_and_wait([this] { impl_->control.interrupt(""); });
+  impl_->turn_slot.interrupt_and_wait([this] { impl_->control.interrupt(""); });
   impl_->review.cancel();
   impl_->tool_workers->wait_idle();
   MemoryProvider* memory = impl_->options.memory_provider.get();
@@ -330,6 +330,7 @@ Result<std::unique_ptr<Agent>> Agent::create(AgentOptions options) {
 Result<std::string> Agent::chat(const std::string& message) {
   ConversationResult result = run_conversation(message);
   if (result.final_response && !result.failed) return *result.final_response;
+  if (result.exit_reason == "agent_busy") return Status::failed_precondition(result.error);
   if (result.interrupted) return Status::cancelled("interrupted: " + result.exit_reason);
   if (!result.error.empty()) {
     return Status(StatusCode::kApiError, result.error);
@@ -350,8 +351,7 @@ ConversationResult refused_turn(const internal::AgentCore& core, std::string exi
 }
 
 ConversationResult busy_turn(const internal::AgentCore& core) {
-  return refused_turn(core, "agent_busy",
-                      "this agent is running a turn started with run_conversation_async");
+  return refused_turn(core, "agent_busy", "this agent is already running a turn");
 }
 
 // `movable`: `turn` belongs to the turn, which may take its history instead of copying it.
@@ -380,7 +380,8 @@ ConversationResult Agent::run_conversation(const std::string& user_message,
                                            const std::optional<std::string>& system_message,
                                            const std::optional<std::vector<Message>>& history,
                                            const std::string& task_id) {
-  if (impl_->async_turn.busy()) return busy_turn(*impl_);
+  const internal::TurnSlotClaim claim(impl_->turn_slot);
+  if (!claim.held()) return busy_turn(*impl_);
   internal::TurnRunner runner(
       *impl_, {user_message, system_message, history ? &*history : nullptr, task_id, std::nullopt});
   return runner.run();
@@ -388,7 +389,8 @@ ConversationResult Agent::run_conversation(const std::string& user_message,
 
 ConversationResult Agent::run_conversation(const std::string& user_message,
                                            const TurnOptions& turn) {
-  if (impl_->async_turn.busy()) return busy_turn(*impl_);
+  const internal::TurnSlotClaim claim(impl_->turn_slot);
+  if (!claim.held()) return busy_turn(*impl_);
   return run_turn(*impl_, user_message, turn);
 }
 
@@ -396,7 +398,7 @@ Status Agent::run_conversation_async(Runtime& runtime, const std::string& user_m
                                      TurnOptions turn,
                                      std::function<void(ConversationResult)> done) {
   if (!done) return Status::invalid_argument("run_conversation_async needs a completion callback");
-  if (!impl_->async_turn.try_claim()) {
+  if (!impl_->turn_slot.try_claim()) {
     return Status::failed_precondition("this agent is already running a turn");
   }
   Impl* impl = impl_.get();
@@ -415,7 +417,7 @@ Status Agent::run_conversation_async(Runtime& runtime, const std::string& user_m
           result = refused_turn(*impl, "internal_error", "the turn failed");
         }
         host.finish(id);
-        impl->async_turn.release();  // From here the agent may be destroyed.
+        impl->turn_slot.release();  // From here the agent may be destroyed.
         try {
           done(std::move(result));
         } catch (const std::exception& e) {

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "agent/async_turn_slot.hpp"
 #include "agent/background_review.hpp"
 #include "agent/hook_runner.hpp"
 #include "agent/provider_runtime.hpp"
@@ -14,6 +13,7 @@
 #include "agent/review_nudges.hpp"
 #include "agent/timed_tool_group.hpp"
 #include "agent/turn_control.hpp"
+#include "agent/turn_slot.hpp"
 #include "hermes/agent.hpp"
 
 namespace hermes::internal {
@@ -36,7 +36,7 @@ struct AgentCore {
   // and the callbacks, so the agent waits for them before going away.
   std::shared_ptr<ToolWorkers> tool_workers = std::make_shared<ToolWorkers>();
   TurnControl control;
-  AsyncTurnSlot async_turn;  // Held while a turn started on a Runtime runs.
+  TurnSlot turn_slot;  // Held while a turn runs, synchronous or not.
   HookRunner hooks{{}};
 
   int user_turn_count = 0;

@@ -106,6 +106,29 @@ TEST_CASE("a second turn on a busy agent is refused, asynchronous or not") {
   CHECK(roles_of(agent->history()) == "user assistant tool assistant");
 }
 
+TEST_CASE("a turn started while a synchronous one runs on another thread is refused") {
+  LoopHttpFixture f;
+  f.server.enqueue(chat::tool_calls({{"call_1", "slow_step", "{}"}}, true));
+  f.server.enqueue(chat::text("Done.", true));
+  auto runtime = make_runtime();
+  auto agent = f.agent(f.options(true));
+  auto first = std::async(std::launch::async, [&] { return agent->run_conversation("Go."); });
+  REQUIRE(f.tool_started.wait());
+
+  Status async_start = agent->run_conversation_async(
+      *runtime, "Again.", {},
+      [](ConversationResult) { FAIL("a refused start must not call back"); });
+  CHECK(async_start.code() == StatusCode::kFailedPrecondition);
+  ConversationResult sync = agent->run_conversation("Now.");
+  CHECK(sync.exit_reason == "agent_busy");
+  CHECK(agent->chat("Now.").status().code() == StatusCode::kFailedPrecondition);
+
+  f.release_tool.open();
+  CHECK(first.get().final_response.value_or("") == "Done.");
+  CHECK(roles_of(agent->history()) == "user assistant tool assistant");
+  CHECK(agent->chat("Later.").status().code() != StatusCode::kFailedPrecondition);  // Free again.
+}
+
 TEST_CASE("a slow tool runs on a worker and leaves the I/O thread to other conversations") {
   LoopHttpFixture f;
   RuntimeOptions one_thread;

@@ -1,5 +1,5 @@
-// Whether an agent runs a turn started with run_conversation_async: a second start is
-// refused, a synchronous call meanwhile is refused, and the agent's destructor waits.
+// Whether an agent runs a turn, synchronous or started with run_conversation_async: a
+// second turn meanwhile is refused, and the agent's destructor waits for the running one.
 #pragma once
 
 #include <chrono>
@@ -12,7 +12,7 @@
 
 namespace hermes::internal {
 
-class AsyncTurnSlot {
+class TurnSlot {
  public:
   // Takes the slot; false when a turn holds it.
   bool try_claim() {
@@ -68,6 +68,21 @@ class AsyncTurnSlot {
   std::condition_variable free_;
   bool busy_ = false;
   std::shared_ptr<FiberWakeup> parked_;  // A fiber waiting in interrupt_and_wait.
+};
+
+// Releases a claimed slot when the synchronous turn that claimed it returns.
+class TurnSlotClaim {
+ public:
+  explicit TurnSlotClaim(TurnSlot& slot) : slot_(slot.try_claim() ? &slot : nullptr) {}
+  ~TurnSlotClaim() {
+    if (slot_) slot_->release();
+  }
+  TurnSlotClaim(const TurnSlotClaim&) = delete;
+  TurnSlotClaim& operator=(const TurnSlotClaim&) = delete;
+  bool held() const { return slot_ != nullptr; }
+
+ private:
+  TurnSlot* slot_;
 };
 
 }  // namespace hermes::internal
