@@ -1,5 +1,7 @@
 #include "providers/anthropic_blocks.hpp"
 
+#include <algorithm>
+
 #include "common/json_text.hpp"
 #include "common/text_utils.hpp"
 
@@ -10,8 +12,14 @@ std::string type_of(const Json& block) {
   return string_member(block, "type");
 }
 
+constexpr std::string_view kEmptyToolId = "tool_0";
+
 bool is_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+char sanitized(char c) {
+  return is_alnum(c) || c == '_' || c == '-' ? c : '_';
 }
 
 // An image URL as an image block: data URLs carry base64 data, others are fetched by URL.
@@ -30,6 +38,14 @@ Json image_block(std::string_view url) {
   return {
       {"type", "image"},
       {"source", {{"type", "base64"}, {"media_type", media_type}, {"data", std::string(data)}}}};
+}
+
+bool is_replayable(const Json& block, std::string_view type) {
+  if (type == "text") return !is_blank_text(block);
+  if (type == "thinking" || type == "tool_use") return true;
+  if (type == "redacted_thinking") return !string_member(block, "data").empty();
+  if (type == "image") return block.contains("source") && block["source"].is_object();
+  return false;
 }
 
 }  // namespace
@@ -56,11 +72,22 @@ bool is_cacheable(const Json& block) {
 }
 
 std::string sanitize_tool_id(std::string_view id) {
-  std::string out(id);
-  for (char& c : out) {
-    if (!is_alnum(c) && c != '_' && c != '-') c = '_';
+  std::string out(id.empty() ? kEmptyToolId : id);
+  for (char& c : out) c = sanitized(c);
+  return out;
+}
+
+int compare_sanitized_tool_ids(std::string_view a, std::string_view b) {
+  if (a == b) return 0;  // Usually so: a result names its call's id as the call wrote it.
+  if (a.empty()) a = kEmptyToolId;
+  if (b.empty()) b = kEmptyToolId;
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto x = static_cast<unsigned char>(sanitized(a[i]));
+    const auto y = static_cast<unsigned char>(sanitized(b[i]));
+    if (x != y) return x < y ? -1 : 1;
   }
-  return out.empty() ? "tool_0" : out;
+  return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
 }
 
 Json parse_arguments(std::string_view arguments) {
@@ -89,8 +116,8 @@ std::optional<Json> block_from_part(const Json& part) {
 
 std::optional<Json> replayable_block(const Json& block) {
   const std::string type = type_of(block);
+  if (!is_replayable(block, type)) return std::nullopt;
   if (type == "text") {
-    if (is_blank_text(block)) return std::nullopt;
     Json out = text_block(string_member(block, "text"));
     if (block.contains("citations") && block["citations"].is_array() &&
         !block["citations"].empty()) {
@@ -106,9 +133,7 @@ std::optional<Json> replayable_block(const Json& block) {
     return out;
   }
   if (type == "redacted_thinking") {
-    std::string data = string_member(block, "data");
-    if (data.empty()) return std::nullopt;
-    return Json{{"type", "redacted_thinking"}, {"data", std::move(data)}};
+    return Json{{"type", "redacted_thinking"}, {"data", string_member(block, "data")}};
   }
   if (type == "tool_use") {
     return Json{{"type", "tool_use"},
@@ -116,10 +141,16 @@ std::optional<Json> replayable_block(const Json& block) {
                 {"name", string_member(block, "name")},
                 {"input", block.contains("input") ? block["input"] : Json::object()}};
   }
-  if (type == "image" && block.contains("source") && block["source"].is_object()) {
-    return Json{{"type", "image"}, {"source", block["source"]}};
+  return Json{{"type", "image"}, {"source", block["source"]}};
+}
+
+bool replays_stored_blocks(const Json& stored) {
+  if (!stored.is_array()) return false;
+  for (const Json& block : stored) {
+    const std::string type = type_of(block);
+    if (type == "text" || is_replayable(block, type)) return true;
   }
-  return std::nullopt;
+  return false;
 }
 
 bool mark_last_cacheable(Json& blocks, const Json& marker) {

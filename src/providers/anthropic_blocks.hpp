@@ -27,6 +27,10 @@ bool is_cacheable(const Json& block);
 // "tool_0" for an empty id.
 std::string sanitize_tool_id(std::string_view id);
 
+// sanitize_tool_id(a) compared with sanitize_tool_id(b) (<0, 0, >0), without building
+// either: an order for sorting and finding ids as the request will write them.
+int compare_sanitized_tool_ids(std::string_view a, std::string_view b);
+
 // Tool-call arguments as the object tool_use.input wants; {} when they do not parse.
 Json parse_arguments(std::string_view arguments);
 
@@ -37,6 +41,10 @@ std::optional<Json> block_from_part(const Json& part);
 // block that cannot be replayed (unknown type, blank text, redacted thinking without
 // data).
 std::optional<Json> replayable_block(const Json& block);
+
+// Whether a message's stored blocks (`stored`) are replayed in place of its other fields:
+// they hold a block replayable_block keeps, or text (all of it blank: a placeholder).
+bool replays_stored_blocks(const Json& stored);
 
 // Sets `marker` as the cache_control of the last text or tool_use block, unless it has
 // one. False when there is no such block.

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "common/text_utils.hpp"
-#include "hermes/message_utils.hpp"
 #include "providers/anthropic_blocks.hpp"
 
 namespace hermes::internal {
@@ -44,6 +43,11 @@ std::set<std::string> ids_of(const Json& blocks, std::string_view type, const ch
   return ids;
 }
 
+const Json& ephemeral_marker() {
+  static const Json marker = {{"type", "ephemeral"}};
+  return marker;
+}
+
 Json without_thinking(const Json& blocks) {
   Json out = Json::array();
   for (const Json& block : blocks) {
@@ -58,27 +62,30 @@ class Converter {
       : dialect_(dialect), model_(model) {}
 
   AnthropicConversation run(const std::vector<Message>& messages);
+  Json run_one(const std::vector<Message>& messages, const AnthropicRunPlan& plan, std::size_t r);
 
  private:
-  Json system_of(const std::vector<Message>& messages, bool marked) const;
   std::optional<Json> replay_ordered(const Message& message) const;
   Json assistant_blocks(const Message& message) const;
   void add_assistant(const Message& message, bool marked);
   void add_tool_result(const Message& message, bool marked);
   void add_user(const Message& message, bool marked);
-  void strip_orphans();
+  void add_message(const Message& message, bool marked);
+  void strip_unanswered_calls(const std::set<std::string>& answered_after_last);
+  std::set<std::string> kept_calls() const;
+  void strip_unasked_results(const std::set<std::string>& asked);
   void merge_roles();
-  void apply_thinking_policy();
+  void apply_thinking_policy(std::size_t last_assistant);
   Json kept_thinking(const Json& blocks, bool signature_dead) const;
   void scrub_blank_text();
 
   const AnthropicDialect& dialect_;
   const std::string_view model_;
-  const Json marker_ = {{"type", "ephemeral"}};
+  const Json& marker_ = ephemeral_marker();
   std::vector<Turn> turns_;
 };
 
-Json Converter::system_of(const std::vector<Message>& messages, bool marked) const {
+Json system_of(const std::vector<Message>& messages, bool marked) {
   std::string text;
   for (const Message& message : messages) {
     if (message.role != Role::kSystem || trim_ascii(message.wire_text()).empty()) continue;
@@ -89,7 +96,7 @@ Json Converter::system_of(const std::vector<Message>& messages, bool marked) con
   if (!marked) return text;
   // A plain-string system prompt cannot carry a breakpoint.
   Json block = text_block(std::move(text));
-  block["cache_control"] = marker_;
+  block["cache_control"] = ephemeral_marker();
   return Json::array({std::move(block)});
 }
 
@@ -98,7 +105,8 @@ Json Converter::system_of(const std::vector<Message>& messages, bool marked) con
 // the history may have edited since.
 std::optional<Json> Converter::replay_ordered(const Message& message) const {
   const Json& stored = message.anthropic_content_blocks;
-  if (!stored.is_array() || stored.empty()) return std::nullopt;
+  // The same test anthropic_tool_use_ids makes: they must agree on which blocks go.
+  if (!anthropic::replays_stored_blocks(stored)) return std::nullopt;
   std::map<std::string, Json> inputs;
   for (const ToolCall& call : message.tool_calls) {
     inputs[anthropic::sanitize_tool_id(call.id)] = anthropic::parse_arguments(call.arguments);
@@ -218,16 +226,29 @@ void Converter::add_user(const Message& message, bool marked) {
   turns_.push_back({false, Json::array({std::move(block)}), false});
 }
 
+void Converter::add_message(const Message& message, bool marked) {
+  if (message.role == Role::kAssistant) {
+    add_assistant(message, marked);
+  } else if (message.role == Role::kTool) {
+    add_tool_result(message, marked);
+  } else {
+    add_user(message, marked);
+  }
+}
+
 // Compression and truncation can leave either half of a tool pair behind; the API wants
 // every tool_use answered in the very next message and every tool_result asked for.
-void Converter::strip_orphans() {
+// `answered_after_last`: the results of the message after the last one held, if any.
+void Converter::strip_unanswered_calls(const std::set<std::string>& answered_after_last) {
   for (std::size_t i = 0; i < turns_.size(); ++i) {
     Turn& turn = turns_[i];
     if (!turn.assistant || !turn.content.is_array()) continue;
     const std::set<std::string> uses = ids_of(turn.content, "tool_use", "id");
     if (uses.empty()) continue;
     std::set<std::string> answered;
-    if (i + 1 < turns_.size() && !turns_[i + 1].assistant) {
+    if (i + 1 == turns_.size()) {
+      answered = answered_after_last;
+    } else if (!turns_[i + 1].assistant) {
       answered = ids_of(turns_[i + 1].content, "tool_result", "tool_use_id");
     }
     Json kept = Json::array();
@@ -243,18 +264,25 @@ void Converter::strip_orphans() {
     turn.content =
         kept.empty() ? Json::array({text_block("(tool call removed)")}) : std::move(kept);
   }
-  std::set<std::string> surviving;
+}
+
+std::set<std::string> Converter::kept_calls() const {
+  std::set<std::string> kept;
   for (const Turn& turn : turns_) {
     if (!turn.assistant) continue;
     const std::set<std::string> uses = ids_of(turn.content, "tool_use", "id");
-    surviving.insert(uses.begin(), uses.end());
+    kept.insert(uses.begin(), uses.end());
   }
+  return kept;
+}
+
+void Converter::strip_unasked_results(const std::set<std::string>& asked) {
   for (Turn& turn : turns_) {
     if (turn.assistant || !turn.content.is_array()) continue;
     Json kept = Json::array();
     for (const Json& block : turn.content) {
       const bool orphan = type_of(block) == "tool_result" &&
-                          !surviving.count(block.value("tool_use_id", std::string()));
+                          !asked.count(block.value("tool_use_id", std::string()));
       if (!orphan) kept.push_back(block);
     }
     if (kept.size() == turn.content.size()) continue;
@@ -308,11 +336,8 @@ Json Converter::kept_thinking(const Json& blocks, bool signature_dead) const {
   return out;
 }
 
-void Converter::apply_thinking_policy() {
-  std::size_t last_assistant = turns_.size();
-  for (std::size_t i = 0; i < turns_.size(); ++i) {
-    if (turns_[i].assistant) last_assistant = i;
-  }
+// `last_assistant`: the index of the conversation's last assistant turn, if held.
+void Converter::apply_thinking_policy(std::size_t last_assistant) {
   const bool keep_prior = model_preserves_prior_thinking(model_);
   for (std::size_t i = 0; i < turns_.size(); ++i) {
     Turn& turn = turns_[i];
@@ -382,46 +407,21 @@ void Converter::scrub_blank_text() {
 }
 
 AnthropicConversation Converter::run(const std::vector<Message>& messages) {
-  bool has_system = false;
-  std::vector<std::size_t> others;
-  for (std::size_t i = 0; i < messages.size(); ++i) {
-    // A thinking prefill cannot be sent: the Messages API refuses an assistant prefill
-    // while thinking is on, and without thinking it would be only placeholder words.
-    if (messages[i].role == Role::kAssistant && is_thinking_only_assistant(messages[i])) continue;
-    if (messages[i].role != Role::kSystem) {
-      others.push_back(i);
-    } else if (!trim_ascii(messages[i].wire_text()).empty()) {
-      has_system = true;
-    }
-  }
-  // "System and 3": one breakpoint on the system prompt, the rest on the newest messages.
-  std::set<std::size_t> marked;
-  if (dialect_.prompt_caching) {
-    const std::size_t budget = kMaxCacheBreakpoints - (has_system ? 1 : 0);
-    for (std::size_t k = others.size() > budget ? others.size() - budget : 0; k < others.size();
-         ++k) {
-      marked.insert(others[k]);
-    }
-  }
+  const AnthropicSources sources = anthropic_sources(messages, dialect_);
   AnthropicConversation out;
   out.system = system_of(messages, dialect_.prompt_caching);
-  for (std::size_t i : others) {
-    const Message& message = messages[i];
-    const bool mark = marked.count(i) > 0;
-    if (message.role == Role::kAssistant) {
-      add_assistant(message, mark);
-    } else if (message.role == Role::kTool) {
-      add_tool_result(message, mark);
-    } else {
-      add_user(message, mark);
-    }
-  }
-  strip_orphans();
+  for (std::size_t i : sources.others) add_message(messages[i], sources.marked[i]);
+  strip_unanswered_calls({});
+  strip_unasked_results(kept_calls());
   merge_roles();
   if (turns_.empty() || turns_.front().assistant) {
     turns_.insert(turns_.begin(), Turn{false, Json::array({text_block(kEmptyPlaceholder)}), false});
   }
-  apply_thinking_policy();
+  std::size_t last_assistant = turns_.size();
+  for (std::size_t i = 0; i < turns_.size(); ++i) {
+    if (turns_[i].assistant) last_assistant = i;
+  }
+  apply_thinking_policy(last_assistant);
   scrub_blank_text();
   out.messages = Json::array();
   for (Turn& turn : turns_) {
@@ -431,12 +431,47 @@ AnthropicConversation Converter::run(const std::vector<Message>& messages) {
   return out;
 }
 
+// The steps of run() on one run's messages, with what the rest of the conversation would
+// have told them from the plan.
+Json Converter::run_one(const std::vector<Message>& messages, const AnthropicRunPlan& plan,
+                        std::size_t r) {
+  const AnthropicRun& run = plan.runs[r];
+  for (std::size_t k = run.from; k < run.to; ++k) {
+    const std::size_t i = plan.sources.others[k];
+    add_message(messages[i], plan.sources.marked[i]);
+  }
+  if (run.assistant) {
+    strip_unanswered_calls(anthropic_opening_result_ids(messages, plan, r + 1));
+  } else {
+    strip_unasked_results(anthropic_asked_result_ids(messages, plan, run));
+  }
+  merge_roles();
+  apply_thinking_policy(run.last_assistant ? 0 : turns_.size());
+  scrub_blank_text();
+  Turn& turn = turns_.front();
+  return {{"role", turn.assistant ? "assistant" : "user"}, {"content", std::move(turn.content)}};
+}
+
 }  // namespace
 
 AnthropicConversation convert_to_anthropic(const std::vector<Message>& messages,
                                            const AnthropicDialect& dialect,
                                            std::string_view model) {
   return Converter(dialect, model).run(messages);
+}
+
+Json anthropic_system_prompt(const std::vector<Message>& messages,
+                             const AnthropicDialect& dialect) {
+  return system_of(messages, dialect.prompt_caching);
+}
+
+Json convert_anthropic_run(const std::vector<Message>& messages, const AnthropicRunPlan& plan,
+                           std::size_t r, const AnthropicDialect& dialect, std::string_view model) {
+  return Converter(dialect, model).run_one(messages, plan, r);
+}
+
+Json anthropic_leading_placeholder() {
+  return {{"role", "user"}, {"content", Json::array({text_block(kEmptyPlaceholder)})}};
 }
 
 }  // namespace hermes::internal

@@ -61,14 +61,14 @@ Result<ProviderResponse> AnthropicMessagesProvider::complete(const ProviderReque
   const std::string& key = context.api_key.empty() ? config_.api_key : context.api_key;
   const std::string& model = request.model.empty() ? config_.model : request.model;
   const AnthropicDialect dialect = anthropic_dialect_for(config_.base_url, key, model);
-  auto body = build_anthropic_request(request, dialect, config_.model);
+  auto body = encode_anthropic_request(request, dialect, config_.model);
   if (!body.ok()) return body.status();
   auto headers = header_lines(config_, dialect, key, request.stream);
   if (!headers.ok()) return headers.status();
   ModelExchange exchange;
   exchange.http.url = url_;
   exchange.http.headers = std::move(*headers);
-  exchange.http.body = dump_json(*body);
+  exchange.http.body = std::move(*body);
   exchange.http.timeouts = config_.timeouts;
   exchange.http.accept_compressed = !request.stream;
   exchange.stream = request.stream;

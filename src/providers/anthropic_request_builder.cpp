@@ -4,9 +4,14 @@
 #include <set>
 #include <utility>
 
+#include "common/json_text.hpp"
 #include "common/text_utils.hpp"
+#include "providers/anthropic_encoded_messages.hpp"
 #include "providers/anthropic_message_conversion.hpp"
+#include "providers/anthropic_message_runs.hpp"
+#include "providers/message_encoding_cache.hpp"
 #include "providers/request_checks.hpp"
+#include "providers/spliced_body.hpp"
 #include "providers/tool_definitions.hpp"
 
 namespace hermes::internal {
@@ -162,27 +167,34 @@ Result<Json> anthropic_tools(const Json& tools) {
 
 // With thinking on, the newest assistant turn that used tools must start with its signed
 // thinking. A turn that has none (written by another provider before a fallback) cannot
-// be given one, so thinking is off for this request instead.
-bool history_allows_thinking(const Json& messages) {
-  for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
-    if (it->value("role", "") != "assistant") continue;
-    auto found = it->find("content");
-    if (found == it->end() || !found->is_array() || found->empty()) return true;
-    const Json& content = *found;
-    bool uses_tools = false;
-    for (const Json& block : content)
-      uses_tools = uses_tools || block.value("type", "") == "tool_use";
-    const std::string first = content[0].value("type", "");
-    return !uses_tools || first == "thinking" || first == "redacted_thinking";
-  }
-  return true;
+// be given one, so thinking is off for this request instead. `last_assistant`: the
+// converted newest assistant message, or null.
+bool history_allows_thinking(const Json& last_assistant) {
+  if (last_assistant.is_null()) return true;
+  auto found = last_assistant.find("content");
+  if (found == last_assistant.end() || !found->is_array() || found->empty()) return true;
+  const Json& content = *found;
+  bool uses_tools = false;
+  for (const Json& block : content)
+    uses_tools = uses_tools || block.value("type", "") == "tool_use";
+  const std::string first = content[0].value("type", "");
+  return !uses_tools || first == "thinking" || first == "redacted_thinking";
 }
 
-void add_thinking(const ProviderRequest& request, std::string_view model, Json& body) {
+const Json& newest_assistant(const Json& messages) {
+  static const Json none;
+  for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
+    if (it->value("role", "") == "assistant") return *it;
+  }
+  return none;
+}
+
+void add_thinking(const ProviderRequest& request, std::string_view model,
+                  const Json& last_assistant, Json& body) {
   const std::string effort = lower_ascii(trim_ascii(request.reasoning_effort));
   if (effort.empty()) return;
   const bool off = effort == "none" || effort == "off" || effort == "disabled";
-  if (off || !history_allows_thinking(body["messages"])) {
+  if (off || !history_allows_thinking(last_assistant)) {
     // Adaptive models think unless told not to; the others only when asked.
     if (accepts_thinking_disable(model)) body["thinking"] = {{"type", "disabled"}};
     return;
@@ -228,6 +240,35 @@ Status check_anthropic_request(const ProviderRequest& request, std::string_view 
   return {};
 }
 
+bool anthropic_messages_overridden(const ProviderRequest& request) {
+  return request.extra_body.is_object() && request.extra_body.contains("messages");
+}
+
+// Everything but the messages. `last_assistant`: the converted newest assistant message.
+Json anthropic_envelope(const ProviderRequest& request, const std::string& model, Json tools,
+                        Json system, const Json& last_assistant) {
+  const std::string lower_model = lower_ascii(model);
+  Json body = {{"model", model},
+               {"max_tokens", request.max_tokens.value_or(anthropic_max_output_tokens(model))}};
+  if (!system.is_null()) body["system"] = std::move(system);
+  if (!tools.empty()) {
+    body["tools"] = std::move(tools);
+    body["tool_choice"] = {{"type", "auto"}};
+  }
+  if (request.temperature && !forbids_sampling(lower_model)) {
+    body["temperature"] = *request.temperature;
+  }
+  add_thinking(request, lower_model, last_assistant, body);
+  body["stream"] = request.stream;
+  if (request.extra_body.is_object()) {
+    for (auto it = request.extra_body.begin(); it != request.extra_body.end(); ++it) {
+      body[it.key()] = it.value();
+    }
+  }
+  keep_tool_choice_thinking_compatible(body);
+  return body;
+}
+
 }  // namespace
 
 std::string normalize_anthropic_model(std::string_view model) {
@@ -263,28 +304,39 @@ Result<Json> build_anthropic_request(const ProviderRequest& request,
   auto tools = anthropic_tools(request.tools);
   if (!tools.ok()) return tools.status();
   AnthropicConversation conversation = convert_to_anthropic(request.messages, dialect, model);
-
-  const std::string lower_model = lower_ascii(model);
-  Json body = {{"model", model},
-               {"max_tokens", request.max_tokens.value_or(anthropic_max_output_tokens(model))},
-               {"messages", std::move(conversation.messages)}};
-  if (!conversation.system.is_null()) body["system"] = std::move(conversation.system);
-  if (!tools->empty()) {
-    body["tools"] = std::move(*tools);
-    body["tool_choice"] = {{"type", "auto"}};
-  }
-  if (request.temperature && !forbids_sampling(lower_model)) {
-    body["temperature"] = *request.temperature;
-  }
-  add_thinking(request, lower_model, body);
-  body["stream"] = request.stream;
-  if (request.extra_body.is_object()) {
-    for (auto it = request.extra_body.begin(); it != request.extra_body.end(); ++it) {
-      body[it.key()] = it.value();
-    }
-  }
-  keep_tool_choice_thinking_compatible(body);
+  Json body = anthropic_envelope(request, model, std::move(*tools), std::move(conversation.system),
+                                 newest_assistant(conversation.messages));
+  if (!anthropic_messages_overridden(request)) body["messages"] = std::move(conversation.messages);
   return body;
+}
+
+Result<std::string> encode_anthropic_request(const ProviderRequest& request,
+                                             const AnthropicDialect& dialect,
+                                             std::string_view default_model) {
+  if (anthropic_messages_overridden(request)) {
+    auto built = build_anthropic_request(request, dialect, default_model);
+    if (!built.ok()) return built.status();
+    return dump_json(*built);
+  }
+  const std::string model =
+      normalize_anthropic_model(request.model.empty() ? default_model : request.model);
+  HERMES_RETURN_IF_ERROR(check_anthropic_request(request, model));
+  auto tools = anthropic_tools(request.tools);
+  if (!tools.ok()) return tools.status();
+  const AnthropicRunPlan plan = plan_anthropic_runs(request.messages, dialect);
+  const Json last_assistant = converted_last_assistant(request, plan, dialect, model);
+  const Json body =
+      anthropic_envelope(request, model, std::move(*tools),
+                         anthropic_system_prompt(request.messages, dialect), last_assistant);
+  MessageEncodingCache* cache = request.encoding_cache;
+  auto out = write_spliced_body(
+      body, "messages", cache ? cache->bytes_hint() : 4096, [&](std::string& text) -> Status {
+        append_anthropic_messages(text, request, plan, dialect, model, last_assistant);
+        return {};
+      });
+  if (!out.ok()) return out.status();
+  if (cache) cache->note_bytes(out->size());
+  return out;
 }
 
 }  // namespace hermes::internal

@@ -28,4 +28,11 @@ Result<Json> build_anthropic_request(const ProviderRequest& request,
                                      const AnthropicDialect& dialect,
                                      std::string_view default_model = {});
 
+// The same body as build_anthropic_request's, as dump_json writes it, with each converted
+// message's bytes taken from request.encoding_cache when it holds them (and stored there
+// when it does not).
+Result<std::string> encode_anthropic_request(const ProviderRequest& request,
+                                             const AnthropicDialect& dialect,
+                                             std::string_view default_model = {});
+
 }  // namespace hermes::internal
