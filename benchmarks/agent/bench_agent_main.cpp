@@ -11,6 +11,8 @@
 //   bench_agent idle --server URL --history FILE --steps N [--agents 1000]
 //                                                     (a server answering in N steps)
 //   bench_agent parse --streams DIR [--seconds S]
+//   bench_agent encode [--history-size 1000] [--seconds S]
+//                                                     request encoding CPU per call
 //   bench_agent tiny --streams DIR                    every C++ contender once, tiny, on
 //                                                     an in-process server (CTest)
 #include <curl/curl.h>
@@ -37,7 +39,8 @@ bool parse_args(int argc, char** argv, Args& args) {
 }
 
 constexpr const char* kUsage =
-    "usage: bench_agent workload|floor|hermes|concurrent|idle|parse|tiny [--option value]...\n"
+    "usage: bench_agent workload|floor|hermes|concurrent|idle|parse|encode|tiny [--option "
+    "value]...\n"
     "(see the comment at the top of bench_agent_main.cpp)\n";
 
 }  // namespace
@@ -56,6 +59,7 @@ int main(int argc, char** argv) {
       {"concurrent", hermes::bench::run_concurrent_mode},
       {"idle", hermes::bench::run_idle_mode},
       {"parse", hermes::bench::run_parse_mode},
+      {"encode", hermes::bench::run_encode_mode},
       {"tiny", hermes::bench::run_tiny_mode},
   };
   auto mode = modes.find(argv[1]);

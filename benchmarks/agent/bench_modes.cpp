@@ -11,6 +11,7 @@
 #include <sstream>
 #include <vector>
 
+#include "encode_cost.hpp"
 #include "floor_client.hpp"
 #include "hermes/message.hpp"
 #include "hermes/otlp_exporter.hpp"
@@ -307,6 +308,14 @@ Status run_parse_mode(const Args& args) {
   return Status();
 }
 
+Status run_encode_mode(const Args& args) {
+  Result<Json> figures = measure_encode_cost(int_arg(args, "history-size", 1000),
+                                             std::atof(arg(args, "seconds", "1").c_str()));
+  if (!figures.ok()) return figures.status();
+  print_line(*figures);
+  return Status();
+}
+
 // Every C++ contender once on a tiny workload, against in-process servers: proves the
 // benchmark still runs (CTest), measures nothing.
 Status run_tiny_mode(const Args& args) {
@@ -338,6 +347,7 @@ Status run_tiny_mode(const Args& args) {
       if (!s.ok()) return s;
     }
   }
+  if (Status s = run_encode_mode({{"history-size", "10"}, {"seconds", "0.01"}}); !s.ok()) return s;
   return run_parse_mode({{"streams", arg(args, "streams")}, {"seconds", "0.01"}});
 }
 

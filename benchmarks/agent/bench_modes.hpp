@@ -16,6 +16,7 @@ Status run_sequential_mode(const Args& args);
 Status run_concurrent_mode(const Args& args);
 Status run_idle_mode(const Args& args);
 Status run_parse_mode(const Args& args);
+Status run_encode_mode(const Args& args);
 Status run_tiny_mode(const Args& args);
 
 }  // namespace hermes::bench
