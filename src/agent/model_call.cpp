@@ -11,12 +11,12 @@
 #include "agent/structured_output.hpp"
 #include "agent/turn_runner.hpp"
 #include "common/genai_spans.hpp"
+#include "common/provider_call.hpp"
 #include "common/text_utils.hpp"
 #include "context/compression_triggers.hpp"
 #include "hermes/model_metadata.hpp"
 #include "hermes/redaction.hpp"
 #include "hermes/token_estimate.hpp"
-#include "providers/provider_call.hpp"
 #include "providers/retry_policy.hpp"
 #include "safety/log.hpp"
 

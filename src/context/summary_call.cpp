@@ -7,6 +7,7 @@
 #include <initializer_list>
 
 #include "common/genai_spans.hpp"
+#include "common/provider_call.hpp"
 #include "common/text_utils.hpp"
 #include "context/summary_prompt.hpp"
 #include "context/text_cut.hpp"
@@ -103,7 +104,8 @@ Attempt ask(Provider& provider, const std::string& model, const std::string& pro
   ActiveSpan span =
       start_model_call_span(current_span(), provider.info(), request, 1, "compaction_summary");
   const auto started = std::chrono::steady_clock::now();
-  auto response = provider.complete(request, context);
+  // On a runtime, a provider of the caller's own runs on a worker, not on the I/O thread.
+  auto response = call_provider(provider, request, context);
   const auto took = std::chrono::steady_clock::now() - started;
   if (!response.ok()) {
     const Status& status = response.status();

@@ -5,12 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "common/provider_call.hpp"
 #include "hermes/provider.hpp"
 
 namespace hermes::internal {
 
 // Thread-safety: complete() may run on many threads at once.
-class AnthropicMessagesProvider final : public Provider {
+class AnthropicMessagesProvider final : public LoopAwareProvider {
  public:
   // `config` must have passed make_provider's validation.
   explicit AnthropicMessagesProvider(ProviderConfig config);

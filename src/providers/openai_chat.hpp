@@ -6,13 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "common/provider_call.hpp"
 #include "hermes/provider.hpp"
 #include "providers/chat_request_builder.hpp"
 
 namespace hermes::internal {
 
 // Thread-safety: complete() may run on many threads at once.
-class OpenAiChatProvider final : public Provider {
+class OpenAiChatProvider final : public LoopAwareProvider {
  public:
   // `config` must have passed make_provider's validation.
   explicit OpenAiChatProvider(ProviderConfig config);

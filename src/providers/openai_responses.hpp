@@ -5,13 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "common/provider_call.hpp"
 #include "hermes/provider.hpp"
 #include "providers/responses_request_builder.hpp"
 
 namespace hermes::internal {
 
 // Thread-safety: complete() may run on many threads at once.
-class OpenAiResponsesProvider final : public Provider {
+class OpenAiResponsesProvider final : public LoopAwareProvider {
  public:
   // `config` must have passed make_provider's validation.
   explicit OpenAiResponsesProvider(ProviderConfig config);

@@ -1,6 +1,6 @@
-// Fibers on a minimal host: parking and posting, timers, work sent to workers, the
-// current span kept per fiber, cancel tokens waking parked fibers; the worker pool and
-// the spare threads.
+// Fibers on a minimal host: parking and posting, timers, work sent to workers (and
+// providers of the caller's own with them), the current span kept per fiber, cancel tokens waking
+// parked fibers; the worker pool and the spare threads.
 #include "common/fiber.hpp"
 
 #include <doctest/doctest.h>
@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/provider_call.hpp"
 #include "common/spare_threads.hpp"
 #include "common/tracer.hpp"
 #include "common/worker_pool.hpp"
@@ -152,6 +153,44 @@ TEST_CASE("run_blocking runs the work on a worker and rethrows what it threw") {
   std::thread::id here;
   run_blocking([&] { here = std::this_thread::get_id(); });
   CHECK(here == std::this_thread::get_id());
+}
+
+namespace {
+
+// Answers with the thread it ran on.
+template <typename Base>
+class ThreadReportingProvider final : public Base {
+ public:
+  const ProviderInfo& info() const override { return info_; }
+  Result<ProviderResponse> complete(const ProviderRequest&, const CallContext&) override {
+    ran_on = std::this_thread::get_id();
+    ProviderResponse response;
+    response.message = Message::assistant("ok");
+    return response;
+  }
+  std::thread::id ran_on;
+
+ private:
+  ProviderInfo info_{"custom", "chat_completions", "", "m"};
+};
+
+}  // namespace
+
+TEST_CASE("call_provider sends a provider of the caller's own to a worker, not a loop-aware one") {
+  OneThreadHost host;
+  ThreadReportingProvider<Provider> own;
+  ThreadReportingProvider<LoopAwareProvider> built_in;
+  std::thread::id fiber_thread;
+  host.run({[&] {
+    fiber_thread = std::this_thread::get_id();
+    CHECK(call_provider(own, ProviderRequest{}, CallContext{}).ok());
+    CHECK(call_provider(built_in, ProviderRequest{}, CallContext{}).ok());
+  }});
+  CHECK(own.ran_on != fiber_thread);
+  CHECK(built_in.ran_on == fiber_thread);
+  // Off a fiber both run on the caller's thread.
+  REQUIRE(call_provider(own, ProviderRequest{}, CallContext{}).ok());
+  CHECK(own.ran_on == std::this_thread::get_id());
 }
 
 TEST_CASE("each fiber keeps its own current span across switches") {
