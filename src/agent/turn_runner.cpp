@@ -1,6 +1,8 @@
 // The outer loop of a turn: one model call per iteration, then a tool round or the end.
 #include "agent/turn_runner.hpp"
 
+#include <exception>
+#include <string>
 #include <utility>
 
 #include "agent/safe_callback.hpp"
@@ -20,15 +22,35 @@ ConversationResult TurnRunner::run() {
     prologue();
     trace_.identify(core_.session_id, st_.turn_id, core_.runtime->provider().info(),
                     core_.runtime->model());
-    for (StepEnd end = step(); end != StepEnd::kTurnOver; end = step()) {
-      if (end == StepEnd::kRepeat) st_.budget.refund();
-    }
+    run_steps();
     finalize();
     result = build_result();
   }
   trace_.end(result);
   after_turn(result);
   return result;
+}
+
+void TurnRunner::run_steps() {
+  // A step that throws (a thread that cannot be started, memory exhausted) ends the turn
+  // as failed, and the turn still finishes: the messages it accepted, which the store may
+  // already hold, stay in the agent's transcript.
+  try {
+    for (StepEnd end = step(); end != StepEnd::kTurnOver; end = step()) {
+      if (end == StepEnd::kRepeat) st_.budget.refund();
+    }
+  } catch (const std::exception& e) {
+    fail_internally(e.what());
+  } catch (...) {
+    fail_internally("unknown exception");
+  }
+}
+
+void TurnRunner::fail_internally(const std::string& what) {
+  HERMES_LOG_ERROR("turn {}: a step failed: {}", st_.turn_id, what);
+  st_.failed = true;
+  st_.exit_reason = "internal_error";
+  st_.error = "the turn failed: " + what;
 }
 
 StepEnd TurnRunner::step() {

@@ -82,8 +82,11 @@ class TurnRunner {
   // The rough size of `request` (its messages and tools), counted from scratch.
   int64_t request_estimate(const ProviderRequest& request) const;
 
-  // turn_runner.cpp: one outer iteration: the model call, then the tool round or the
-  // answer.
+  // turn_runner.cpp: the steps until the turn is over; an exception out of a step fails
+  // the turn (fail_internally) instead of skipping its end.
+  void run_steps();
+  void fail_internally(const std::string& what);
+  // One outer iteration: the model call, then the tool round or the answer.
   StepEnd step();
 
   // request_assembly.cpp: the wire copy of the transcript.

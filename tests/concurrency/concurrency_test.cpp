@@ -310,17 +310,19 @@ TEST_CASE("a thousand conversations on one runtime keep every session intact") {
   std::condition_variable all_done;
   int finished = 0;  // Conversations whose last turn ended. Guarded by mu.
   std::atomic<long> interrupted{0};
+  // How each conversation's failed turns ended, for the report of a broken session. Each
+  // entry is touched by its own conversation's turns only, one at a time.
+  std::vector<std::string> failures(static_cast<std::size_t>(conversations));
   // Starts turn `t` of conversation `i`; its callback starts the next one.
   std::function<void(int, int)> start = [&](int i, int t) {
-    Status started = pool[i]->run_conversation_async(**runtime, user_text(i, t), {},
-                                                     [&, i, t](ConversationResult r) {
-                                                       if (r.interrupted) ++interrupted;
-                                                       if (t + 1 < turns_of(i))
-                                                         return start(i, t + 1);
-                                                       std::lock_guard lock(mu);
-                                                       if (++finished == conversations)
-                                                         all_done.notify_all();
-                                                     });
+    Status started = pool[i]->run_conversation_async(
+        **runtime, user_text(i, t), {}, [&, i, t](ConversationResult r) {
+          if (r.interrupted) ++interrupted;
+          if (r.failed) failures[i] += r.exit_reason + ": " + r.error + "; ";
+          if (t + 1 < turns_of(i)) return start(i, t + 1);
+          std::lock_guard lock(mu);
+          if (++finished == conversations) all_done.notify_all();
+        });
     CHECK(started.ok());
   };
   for (int i = 0; i < conversations; ++i) start(i, 0);
@@ -347,6 +349,7 @@ TEST_CASE("a thousand conversations on one runtime keep every session intact") {
         static_cast<std::size_t>((conversations - dropped) * turns + dropped));
   for (int i = 0; i < conversations - dropped; ++i) {
     CAPTURE(i);
+    CAPTURE(failures[i]);
     CHECK(check_session(*world.store, *pool[i], i, turns) == "");
   }
 }

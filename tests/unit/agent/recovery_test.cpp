@@ -1,6 +1,8 @@
 // The recovery chain: key rotation, fallback providers, terminal failures.
 #include <doctest/doctest.h>
 
+#include <stdexcept>
+
 #include "hermes/agent.hpp"
 #include "hermes/context_engine.hpp"
 #include "support/scripted_provider.hpp"
@@ -168,4 +170,40 @@ TEST_CASE(
   CHECK(next.final_response == "primary again");
   REQUIRE(engine->switches.size() == 2);
   CHECK(engine->switches[1] == std::make_pair(std::string("primary-model"), int64_t{32'000}));
+}
+
+TEST_CASE("a step that throws fails the turn and keeps the messages it accepted") {
+  hermes::testing::TempDir home;
+  auto provider = std::make_shared<ScriptedProvider>();
+  provider->tool_calls({{"echo_it", R"({"text": "one"})"}});
+  provider->step([](const ProviderRequest&, const CallContext&) -> Result<ProviderResponse> {
+    throw std::runtime_error("no thread could be started");
+  });
+  provider->text("continued");
+  auto tools = std::make_shared<ToolRegistry>();
+  ToolSpec echo;
+  echo.name = "echo_it";
+  echo.parameters = Json{{"type", "object"}};
+  echo.handler = [](const Json& args, ToolContext&) -> Result<std::string> {
+    return args.value("text", std::string());
+  };
+  REQUIRE(tools->register_tool(echo).ok());
+  AgentOptions o = base_options(provider, home);
+  o.tools = tools;
+  auto agent = Agent::create(o);
+  REQUIRE(agent.ok());
+
+  ConversationResult r = (*agent)->run_conversation("go");
+  CHECK(r.failed);
+  CHECK(r.exit_reason == "internal_error");
+  CHECK(r.error.find("no thread could be started") != std::string::npos);
+  std::vector<Message> kept = (*agent)->history();
+  REQUIRE(kept.size() >= 3);
+  CHECK(kept[0].content == "go");
+  CHECK(kept[1].tool_calls.size() == 1);
+  CHECK(kept[2].content == "one");
+  // The next turn goes on from there.
+  ConversationResult next = (*agent)->run_conversation("again");
+  CHECK(next.completed);
+  CHECK((*agent)->history().size() == kept.size() + 2);
 }
