@@ -29,10 +29,6 @@ class TurnSlot {
     free_.notify_all();
     if (parked_) parked_->fire();
   }
-  bool busy() const {
-    std::lock_guard lock(mu_);
-    return busy_;
-  }
   // Calls `interrupt` until the turn has released the slot. Repeated, because a turn
   // clears the interrupt when it ends and one that arrives just before it starts would
   // otherwise be its only chance.
@@ -64,7 +60,7 @@ class TurnSlot {
   }
 
  private:
-  mutable std::mutex mu_;
+  std::mutex mu_;
   std::condition_variable free_;
   bool busy_ = false;
   std::shared_ptr<FiberWakeup> parked_;  // A fiber waiting in interrupt_and_wait.

@@ -240,10 +240,6 @@ Status check_anthropic_request(const ProviderRequest& request, std::string_view 
   return {};
 }
 
-bool anthropic_messages_overridden(const ProviderRequest& request) {
-  return request.extra_body.is_object() && request.extra_body.contains("messages");
-}
-
 // Everything but the messages. `last_assistant`: the converted newest assistant message.
 Json anthropic_envelope(const ProviderRequest& request, const std::string& model, Json tools,
                         Json system, const Json& last_assistant) {
@@ -306,14 +302,14 @@ Result<Json> build_anthropic_request(const ProviderRequest& request,
   AnthropicConversation conversation = convert_to_anthropic(request.messages, dialect, model);
   Json body = anthropic_envelope(request, model, std::move(*tools), std::move(conversation.system),
                                  newest_assistant(conversation.messages));
-  if (!anthropic_messages_overridden(request)) body["messages"] = std::move(conversation.messages);
+  if (!messages_overridden(request)) body["messages"] = std::move(conversation.messages);
   return body;
 }
 
 Result<std::string> encode_anthropic_request(const ProviderRequest& request,
                                              const AnthropicDialect& dialect,
                                              std::string_view default_model) {
-  if (anthropic_messages_overridden(request)) {
+  if (messages_overridden(request)) {
     auto built = build_anthropic_request(request, dialect, default_model);
     if (!built.ok()) return built.status();
     return dump_json(*built);

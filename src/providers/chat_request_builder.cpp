@@ -199,10 +199,6 @@ Result<Json> chat_envelope(const ProviderRequest& request, const ChatDialect& di
   return body;
 }
 
-bool messages_overridden(const ProviderRequest& request) {
-  return request.extra_body.is_object() && request.extra_body.contains("messages");
-}
-
 Result<Json> wire_message_at(const ProviderRequest& request, std::size_t i,
                              const ChatDialect& dialect) {
   auto wire = wire_message(request.messages[i], i == 0, dialect);
